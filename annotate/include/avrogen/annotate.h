@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The annotation macros of avrogen and its two view types. This is the only
+ * avrogen header a user puts in their own headers. It includes standard headers
+ * only and costs nothing: unless the avrogen tool is parsing (it defines
+ * AVROGEN_PARSING), every annotation expands to nothing, so annotated headers
+ * compile silently as C11 or C++ under -Wall -Wextra -Wpedantic.
+ *
+ *     #include <avrogen/annotate.h>
+ *
+ *     struct AVRO_RECORD(namespace = "com.acme") line {
+ *         int64_t sku;
+ *         char *name AVRO_NULLABLE;
+ *         struct line *next AVRO_NULLABLE;
+ *         uint8_t *blob AVRO_ARRAY(n_blob);
+ *         size_t n_blob;
+ *     };
+ *
+ * avro-c's <avro.h> uses AVRO_RECORD, AVRO_ENUM, AVRO_ARRAY, AVRO_MAP and
+ * AVRO_UNION as enumerators. Those annotations are function-like macros, so an
+ * enumerator spelled without parentheses is left alone and a translation unit
+ * may include both headers.
+ *
+ * Placement: AVRO_RECORD / AVRO_ENUM go between `struct`/`enum` and the tag;
+ * field annotations go after the declarator, before the `;` (GNU attribute
+ * positions). Options are `key = JSON literal` pairs; shape macros take bare
+ * tokens. The full contract is DESIGN.md's "annotation contract". Three rules
+ * worth knowing up front:
+ *
+ *  - AVRO_NULLABLE needs a pointer, and NULL is null: `int32_t *x AVRO_NULLABLE`
+ *    is ["null","int"]. char *, avrogen_str / avrogen_bytes (ptr NULL) and
+ *    AVRO_ARRAY pointers carry their own null.
+ *  - AVRO_UNION(tag) on a C union member: tag value i selects the union's i-th
+ *    member in declaration order, which is Avro branch i. A member marked
+ *    AVRO_FIELD(type = "null") is a null branch and is never read.
+ *  - uint64_t has no default mapping (Avro's long is signed): choose
+ *    AVRO_FIELD(type = "long") for the same 64 bits (values above INT64_MAX
+ *    read back negative elsewhere) or AVRO_DECIMAL(19, 0) for exact bytes.
+ *
+ * Out of line, for headers that cannot be edited (file scope, in any header the
+ * tool parses; the type must be complete there):
+ *
+ *     #include <vendor/point.h>
+ *     AVRO_EXTERN_RECORD(struct point, name = "Point", namespace = "geo");
+ *     AVRO_EXTERN_FIELD(struct point, next, AVRO_NULLABLE);
+ *     AVRO_EXTERN_FIELD(struct point, tags, AVRO_ARRAY(n_tags) AVRO_FIELD(doc = "labels"));
+ *     AVRO_EXTERN_ENUM(enum vendor_color, name = "Color");
+ *
+ * The first argument names the type as C would (`struct point`, `point_t`,
+ * `enum vendor_color`); the rest are exactly the options or annotations that
+ * would otherwise be written in place.
+ */
+#ifndef AVROGEN_ANNOTATE_H
+#define AVROGEN_ANNOTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A string view: `len` bytes of UTF-8 at `ptr`, not NUL-terminated. */
+typedef struct avrogen_str {
+    const char *ptr;
+    size_t len;
+} avrogen_str;
+
+/* A byte view: `len` bytes at `ptr`. */
+typedef struct avrogen_bytes {
+    const uint8_t *ptr;
+    size_t len;
+} avrogen_bytes;
+
+#ifdef AVROGEN_PARSING
+
+/* The payload the tool reads: "avrogen:<kind>:<the arguments as written>". */
+#define AVROGEN_ANNOTATE(kind, text) __attribute__((annotate("avrogen:" kind ":" text)))
+
+/* Records and enums: between `struct`/`enum` and the tag.
+ * Options: name, namespace, doc, aliases, c_prefix; enums also default. */
+#define AVRO_RECORD(...) AVROGEN_ANNOTATE("record", #__VA_ARGS__)
+#define AVRO_ENUM(...)   AVROGEN_ANNOTATE("enum", #__VA_ARGS__)
+
+/* Fields (and enumerators: name, doc). Options: name, doc, aliases, default,
+ * order, type ("long" on uint64_t; "null" on a member of an AVRO_UNION). */
+#define AVRO_FIELD(...) AVROGEN_ANNOTATE("field", #__VA_ARGS__)
+
+/* Flags. avro-c defines neither name. */
+#define AVRO_NULLABLE AVROGEN_ANNOTATE("nullable", "")
+#define AVRO_SKIP     AVROGEN_ANNOTATE("skip", "")
+
+/* Shapes. */
+#define AVRO_ARRAY(count_field)        AVROGEN_ANNOTATE("array", #count_field)
+#define AVRO_MAP(count_field)          AVROGEN_ANNOTATE("map", #count_field)
+#define AVRO_UNION(tag_field)          AVROGEN_ANNOTATE("union", #tag_field)
+#define AVRO_LOGICAL(type)             AVROGEN_ANNOTATE("logical", #type)
+#define AVRO_DECIMAL(precision, scale) AVROGEN_ANNOTATE("decimal", #precision "," #scale)
+#define AVRO_FIXED_NAME(name)          AVROGEN_ANNOTATE("fixed_name", #name)
+
+/*
+ * Out of line: a typedef of the annotated type under a fresh name, carrying the
+ * payload. Nothing uses the typedef; the tool finds it by its annotation. The
+ * extra `0` argument keeps AVROGEN_FIRST's `...` non-empty under -pedantic.
+ */
+#define AVROGEN_FIRST(...)           AVROGEN_FIRST_OF(__VA_ARGS__, 0)
+#define AVROGEN_FIRST_OF(first, ...) first
+#define AVROGEN_CAT(a, b)            AVROGEN_CAT_EXPANDED(a, b)
+#define AVROGEN_CAT_EXPANDED(a, b)   a##b
+#define AVROGEN_MARKER               AVROGEN_CAT(avrogen_marker_, __COUNTER__)
+
+#define AVRO_EXTERN_RECORD(...)        \
+    typedef AVROGEN_FIRST(__VA_ARGS__) \
+            AVROGEN_MARKER AVROGEN_ANNOTATE("extern_record", #__VA_ARGS__)
+#define AVRO_EXTERN_ENUM(...) \
+    typedef AVROGEN_FIRST(__VA_ARGS__) AVROGEN_MARKER AVROGEN_ANNOTATE("extern_enum", #__VA_ARGS__)
+#define AVRO_EXTERN_FIELD(type, member, ...) \
+    typedef type AVROGEN_MARKER AVROGEN_ANNOTATE("extern_field", #member) __VA_ARGS__
+
+#else /* !AVROGEN_PARSING */
+
+#define AVRO_RECORD(...)
+#define AVRO_ENUM(...)
+#define AVRO_FIELD(...)
+#define AVRO_NULLABLE
+#define AVRO_SKIP
+#define AVRO_ARRAY(count_field)
+#define AVRO_MAP(count_field)
+#define AVRO_UNION(tag_field)
+#define AVRO_LOGICAL(type)
+#define AVRO_DECIMAL(precision, scale)
+#define AVRO_FIXED_NAME(name)
+
+/* A file-scope declaration that may repeat and declares nothing usable: it
+ * swallows the marker's `;` without a -Wpedantic "extra ';'" warning. */
+#define AVRO_EXTERN_RECORD(...)              struct avrogen_extern_marker
+#define AVRO_EXTERN_ENUM(...)                struct avrogen_extern_marker
+#define AVRO_EXTERN_FIELD(type, member, ...) struct avrogen_extern_marker
+
+#endif /* AVROGEN_PARSING */
+
+#endif /* AVROGEN_ANNOTATE_H */

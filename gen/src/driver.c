@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The generator pipeline (driver.h): per header, parse → model → schemas →
+ * code, collecting every output in memory; then, only if no header had an
+ * error, write them all (temp file + rename, unchanged files untouched) and
+ * the depfile. Argument parsing lives in cmd_schema.c, not here.
+ */
+#include "driver.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "emit_avsc.h"
+#include "emit_c.h"
+#include "genutil.h"
+#include "parse.h"
+#include "textbuf.h"
+
+/* ---- outputs ---------------------------------------------------------- */
+
+static char *join_path(const char *dir, const char *name)
+{
+    if (!dir || !*dir)
+        return xstrdup(name);
+    size_t n = strlen(dir);
+    return xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name);
+}
+
+int gen_outputs_add(struct gen_outputs *o, const char *dir, const char *name, char *data,
+                    size_t len)
+{
+    char *path = join_path(dir, name);
+    for (size_t i = 0; i < o->n; i++) {
+        if (strcmp(o->v[i].path, path) != 0)
+            continue;
+        bool same = o->v[i].len == len && memcmp(o->v[i].data, data, len) == 0;
+        if (!same)
+            fprintf(stderr, "avrogen: error: two different outputs for '%s'\n", path);
+        free(path);
+        free(data);
+        return same ? 0 : -1;
+    }
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 8;
+        o->v = xrealloc(o->v, o->cap * sizeof *o->v);
+    }
+    o->v[o->n].path = path;
+    o->v[o->n].data = data;
+    o->v[o->n].len = len;
+    o->n++;
+    return 0;
+}
+
+void gen_outputs_free(struct gen_outputs *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->v[i].path);
+        free(o->v[i].data);
+    }
+    free(o->v);
+    o->v = NULL;
+    o->n = o->cap = 0;
+}
+
+/* Whether the file at `path` holds exactly these bytes. */
+static bool file_equals(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    bool same = true;
+    char buf[8192];
+    size_t off = 0;
+    for (;;) {
+        size_t n = fread(buf, 1, sizeof buf, f);
+        if (n == 0)
+            break;
+        if (off + n > len || memcmp(buf, data + off, n) != 0) {
+            same = false;
+            break;
+        }
+        off += n;
+    }
+    same = same && !ferror(f) && off == len;
+    fclose(f);
+    return same;
+}
+
+static int write_one(const struct gen_output *out, FILE *err)
+{
+    if (file_equals(out->path, out->data, out->len))
+        return 0;
+    char *tmp = xasprintf("%s.tmp.%ld", out->path, (long)getpid());
+    /* open(2) rather than mkstemp so the file gets the usual 0666 & ~umask. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        fprintf(err, "avrogen: error: cannot create '%s': %s\n", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    size_t off = 0;
+    while (off < out->len) {
+        ssize_t n = write(fd, out->data + off, out->len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
+    int saved = errno;
+    if (close(fd) != 0 && off == out->len)
+        saved = errno, off = 0;
+    if (off != out->len) {
+        fprintf(err, "avrogen: error: cannot write '%s': %s\n", tmp, strerror(saved));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, out->path) != 0) {
+        fprintf(err, "avrogen: error: cannot rename '%s' to '%s': %s\n", tmp, out->path,
+                strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int gen_outputs_write(const struct gen_outputs *o, FILE *err)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (write_one(&o->v[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- the pipeline ----------------------------------------------------- */
+
+/* "dir/point.h" → "point". */
+static char *header_stem(const char *header)
+{
+    const char *base = strrchr(header, '/');
+    base = base ? base + 1 : header;
+    const char *dot = strrchr(base, '.');
+    return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A path in Make syntax: spaces, '#' and '$' escaped. */
+static void put_make_path(struct textbuf *b, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\')
+            textbuf_putc(b, '\\');
+        if (*p == '$')
+            textbuf_putc(b, '$');
+        textbuf_putc(b, *p);
+    }
+}
+
+/* Every schema printed or written by this run, to keep one fullname one text. */
+struct schema_seen {
+    const char *fullname;
+    const char *text;
+};
+
+struct run {
+    const struct driver_options *opt;
+    struct diag d;
+    struct gen_outputs outputs;
+    struct textbuf stdout_text; /* schema without -o */
+    char **deps;                /* union over headers, first-seen order */
+    size_t n_deps;
+    struct model **models;
+    size_t n_models;
+    struct schema_seen *seen;
+    size_t n_seen;
+    int internal; /* set to 2 on an internal error */
+};
+
+static void add_dep(struct run *r, const char *dep)
+{
+    for (size_t i = 0; i < r->n_deps; i++)
+        if (strcmp(r->deps[i], dep) == 0)
+            return;
+    r->deps = xappend(r->deps, r->n_deps, sizeof *r->deps);
+    r->deps[r->n_deps++] = xstrdup(dep);
+}
+
+static void collect_schemas(struct run *r, const struct model *m)
+{
+    for (size_t i = 0; i < m->n_records; i++) {
+        const struct model_record *rec = m->records[i];
+        if (!rec->in_main_file)
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < r->n_seen; k++) {
+            if (strcmp(r->seen[k].fullname, rec->name.fullname) != 0)
+                continue;
+            dup = true;
+            if (strcmp(r->seen[k].text, rec->avsc) != 0)
+                diag_error(&r->d, &rec->loc,
+                           "record '%s' is also derived from another header, with a different "
+                           "schema",
+                           rec->name.fullname);
+        }
+        if (dup)
+            continue;
+        r->seen = xappend(r->seen, r->n_seen, sizeof *r->seen);
+        r->seen[r->n_seen].fullname = rec->name.fullname;
+        r->seen[r->n_seen++].text = rec->avsc;
+        if (r->opt->out_dir) {
+            char *name = xasprintf("%s.avsc", rec->name.fullname);
+            if (gen_outputs_add(&r->outputs, r->opt->out_dir, name, xstrdup(rec->avsc),
+                                strlen(rec->avsc)) != 0)
+                r->internal = 2;
+            free(name);
+        } else {
+            textbuf_puts(&r->stdout_text, rec->avsc);
+        }
+    }
+}
+
+static bool has_main_types(const struct model *m)
+{
+    for (size_t i = 0; i < m->n_records; i++)
+        if (m->records[i]->in_main_file)
+            return true;
+    for (size_t i = 0; i < m->n_enums; i++)
+        if (m->enums[i]->in_main_file)
+            return true;
+    return false;
+}
+
+static void run_header(struct run *r, const char *header)
+{
+    const struct driver_options *opt = r->opt;
+    FILE *f = fopen(header, "r");
+    if (!f) {
+        diag_error(&r->d, NULL, "cannot read '%s': %s", header, strerror(errno));
+        return;
+    }
+    fclose(f);
+
+    struct cunit *u = NULL;
+    unsigned errors = r->d.errors;
+    int rc = clang_parse(header, opt->clang_args, opt->n_clang_args, &r->d, &u);
+    if (rc != 0) {
+        if (rc == 2)
+            r->internal = 2;
+        return;
+    }
+    for (size_t i = 0; i < u->n_deps; i++)
+        add_dep(r, u->deps[i]);
+    struct model *m = NULL;
+    rc = model_build(u, &r->d, &m);
+    cunit_free(u);
+    if (rc != 0) {
+        if (rc == 2)
+            r->internal = 2;
+        return;
+    }
+    r->models = xappend(r->models, r->n_models, sizeof *r->models);
+    r->models[r->n_models++] = m; /* schema texts stay alive for collect_schemas */
+    if (emit_avsc(m, &r->d) != 0 || r->d.errors != errors)
+        return;
+    if (!has_main_types(m))
+        diag_warning(&r->d, NULL, "'%s' declares no annotated record or enum", header);
+    /* Code first, so that <stem>.avro.h is the first output (the depfile's target). */
+    if (opt->generate_code) {
+        char *stem = header_stem(header);
+        struct emit_c_options co = {header, base_name(header), AVROGEN_VERSION};
+        rc = emit_c(m, opt->out_dir, stem, &co, &r->outputs, &r->d);
+        if (rc == 2)
+            r->internal = 2;
+        free(stem);
+    }
+    collect_schemas(r, m);
+}
+
+static void queue_depfile(struct run *r)
+{
+    const struct driver_options *opt = r->opt;
+    struct textbuf b = TEXTBUF_INIT;
+    /* One target: Make and Ninja both accept it, and every output comes from the
+     * same command, so they share the prerequisites. */
+    put_make_path(&b, r->outputs.n ? r->outputs.v[0].path : opt->depfile);
+    textbuf_putc(&b, ':');
+    for (size_t i = 0; i < r->n_deps; i++) {
+        textbuf_puts(&b, " \\\n  ");
+        put_make_path(&b, r->deps[i]);
+    }
+    textbuf_putc(&b, '\n');
+    size_t len;
+    char *text = textbuf_take(&b, &len);
+    if (!text || gen_outputs_add(&r->outputs, NULL, opt->depfile, text, len) != 0)
+        r->internal = 2;
+}
+
+int driver_run(const struct driver_options *opt)
+{
+    struct run r = {.opt = opt};
+    diag_init(&r.d, opt->err);
+    for (size_t i = 0; i < opt->n_headers; i++)
+        run_header(&r, opt->headers[i]);
+
+    int status = 0;
+    if (r.internal) {
+        status = 2;
+    } else if (r.d.errors) {
+        status = 1;
+    } else {
+        if (opt->depfile)
+            queue_depfile(&r);
+        if (r.internal) {
+            status = 2;
+        } else if (opt->out_dir) {
+            status = gen_outputs_write(&r.outputs, opt->err) == 0 ? 0 : 1;
+        } else if (r.stdout_text.failed) {
+            status = 2;
+        } else if (r.stdout_text.len) {
+            fwrite(r.stdout_text.data, 1, r.stdout_text.len, opt->out);
+            if (fflush(opt->out) != 0)
+                status = 1;
+        }
+    }
+
+    textbuf_free(&r.stdout_text);
+    gen_outputs_free(&r.outputs);
+    for (size_t i = 0; i < r.n_models; i++)
+        model_free(r.models[i]);
+    free(r.models);
+    free(r.seen);
+    for (size_t i = 0; i < r.n_deps; i++)
+        free(r.deps[i]);
+    free(r.deps);
+    return status;
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The generator's model: the annotated records, enums and fixed types of one
+ * header, each with its C facts (names, spellings, layout as clang saw it) and
+ * the Avro type it maps to. Plain C data, no libclang and no jansson, so the
+ * emitters and their tests need neither. clang_parse.c fills a `struct cunit`
+ * (parse.h) and model_build() turns it into this model after validating every
+ * mapping rule; a model that exists is valid, and emitters need not re-check it.
+ *
+ * Ownership: a struct model owns every string, array and node reachable from
+ * it; model_free() releases all of it. Nothing here is shared between models.
+ *
+ * How a field is stored in C and what it means in Avro is the pair
+ * (model_type.kind, model_type.storage); the table of every combination the
+ * model can hold is at `enum model_storage`.
+ */
+#ifndef AVROGEN_GEN_MODEL_H
+#define AVROGEN_GEN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "avrogen/schema.h" /* avrogen_kind, avrogen_logical, avrogen_order */
+
+/* A position in a source file. `file` points into model.files (or the cunit's
+ * file table): compare by pointer, print as is. line and column are 1-based. */
+struct model_loc {
+    const char *file;
+    unsigned line;
+    unsigned column;
+};
+
+/*
+ * The C arithmetic type of a scalar storage location, by width and signedness.
+ * Plain `char` is I8 or U8 as the target defines it. Enum storage records the
+ * enum's underlying integer type here too.
+ */
+enum model_scalar {
+    MODEL_SCALAR_NONE,
+    MODEL_SCALAR_BOOL, /* bool / _Bool */
+    MODEL_SCALAR_I8,
+    MODEL_SCALAR_I16,
+    MODEL_SCALAR_I32,
+    MODEL_SCALAR_I64,
+    MODEL_SCALAR_U8,
+    MODEL_SCALAR_U16,
+    MODEL_SCALAR_U32,
+    MODEL_SCALAR_U64,
+    MODEL_SCALAR_FLOAT,
+    MODEL_SCALAR_DOUBLE
+};
+
+/*
+ * How a value is held in C. Together with the Avro kind of the same node this
+ * says everything an emitter needs. These are all the combinations that occur
+ * (for a member `f`; "sc" is model_type.scalar):
+ *
+ * kind     storage     C declaration                 notes
+ * -------  ----------  ----------------------------  ------------------------------------------
+ * BOOLEAN  SCALAR      bool f                        sc BOOL
+ * INT      SCALAR      int8/16/32_t, uint8/16_t,     sc I8, I16, I32, U8, U16; decode
+ *                      short, int, any char          range-checks the narrower types
+ * INT      SCALAR      int32_t + AVRO_LOGICAL(date)  also time-millis
+ * LONG     SCALAR      uint32_t, int64_t, long long  sc U32 / I64; decode range-checks U32
+ * LONG     SCALAR      uint64_t +                    sc U64: the same 64 bits as int64_t;
+ *                      AVRO_FIELD(type = "long")     values > INT64_MAX read back negative
+ * LONG     SCALAR      int64_t + AVRO_LOGICAL(...)   time-micros and the timestamp types
+ * FLOAT    SCALAR      float f                       sc FLOAT
+ * DOUBLE   SCALAR      double f                      sc DOUBLE
+ * BYTES    SCALAR      int64_t / uint64_t +          logical DECIMAL, sc I64 / U64: the
+ *                      AVRO_DECIMAL(p, s)            unscaled value as minimal big-endian
+ *                                                    two's complement bytes
+ * STRING   CSTRING     [const] char *f               NUL-terminated; NULL only if nullable
+ * STRING   CHAR_ARRAY  char f[N]                     c_len = N; decode fails past N-1 bytes
+ * STRING   STR_VIEW    avrogen_str f                 {ptr, len}
+ *                                                    (logical UUID may sit on all three)
+ * BYTES    BYTES_VIEW  avrogen_bytes f               {ptr, len}
+ * BYTES    PTR_COUNT   uint8_t / unsigned char /     f[0 .. count); sc U8 (I8 for a signed
+ *                      char *f + AVRO_ARRAY(n)       plain char)
+ * FIXED    C_ARRAY     uint8_t f[N]                  c_len = fixed->size = N; logical UUID
+ *                                                    (N = 16), DURATION (N = 12), DECIMAL
+ * ARRAY    PTR_COUNT   T *f + AVRO_ARRAY(n)          items describes one T
+ * ARRAY    C_ARRAY     T f[N], T not a byte type     exactly c_len items; decode fails on
+ *                                                    any other count
+ * MAP      PTR_COUNT   struct e *f + AVRO_MAP(n)     e is {key, value}: map_key and items
+ *                                                    describe e.key and e.value
+ * RECORD   STRUCT      struct r f                    record: the model record
+ * ENUM     ENUM        enum e f                      enumeration; sc: the enum's integer type
+ * UNION    NULLABLE    see enum model_null_via       items: the non-null branch
+ * UNION    TAGGED      union {...} f +               branches[i] <-> tag value i
+ *                      AVRO_UNION(tag)
+ * NULL     NONE        union member +                only as a TAGGED branch: no storage
+ *                      AVRO_FIELD(type = "null")
+ *
+ * Item, value and branch nodes use the same table, for the element rather than
+ * the member (so `char *names[4]` is ARRAY/C_ARRAY with items STRING/CSTRING).
+ * PTR_COUNT and TAGGED need a sibling member (the count or the tag), so they
+ * occur only directly on a member of a struct: a record field, a map entry's
+ * `value`, or the `items` of a NULLABLE node whose null_via is SELF.
+ */
+enum model_storage {
+    MODEL_STORAGE_NONE,
+    MODEL_STORAGE_SCALAR,
+    MODEL_STORAGE_CSTRING,
+    MODEL_STORAGE_CHAR_ARRAY,
+    MODEL_STORAGE_STR_VIEW,
+    MODEL_STORAGE_BYTES_VIEW,
+    MODEL_STORAGE_PTR_COUNT,
+    MODEL_STORAGE_C_ARRAY,
+    MODEL_STORAGE_STRUCT,
+    MODEL_STORAGE_ENUM,
+    MODEL_STORAGE_NULLABLE,
+    MODEL_STORAGE_TAGGED
+};
+
+/*
+ * How an AVRO_NULLABLE location says "null":
+ *  PTR   The C member is `T *f`; NULL is null, otherwise *f holds the non-null
+ *        branch, described by `items` (a node for T itself: `struct line *next`
+ *        gives items RECORD/STRUCT, `int32_t *x` gives items INT/SCALAR).
+ *        Decode allocates *f from the arena.
+ *  SELF  The member's own representation has a null state and `items` describes
+ *        the member itself: CSTRING (f == NULL), STR_VIEW and BYTES_VIEW
+ *        (f.ptr == NULL), PTR_COUNT (f == NULL; the count is then ignored on
+ *        encode and set to 0 on decode).
+ */
+enum model_null_via { MODEL_NULL_VIA_PTR, MODEL_NULL_VIA_SELF };
+
+struct model_record;
+struct model_enum;
+struct model_fixed;
+struct model_type;
+
+/* An Avro name (spec §Names) with the attributes every named type shares. */
+struct model_name {
+    char *name;     /* the simple name, never NULL, no dots */
+    char *space;    /* namespace, NULL for the null namespace */
+    char *fullname; /* "space.name", or "name" */
+    char *doc;      /* NULL when absent */
+    char **aliases; /* n_aliases names exactly as the user wrote them */
+    size_t n_aliases;
+};
+
+/* One member of a C union under AVRO_UNION: branch i of the Avro union. */
+struct model_branch {
+    char *c_name;            /* union member name */
+    struct model_type *type; /* the branch; kind NULL / storage NONE for a null branch */
+    struct model_loc loc;
+};
+
+/* An Avro type with the C representation it is decoded into. */
+struct model_type {
+    avrogen_kind kind;
+    avrogen_logical logical; /* AVROGEN_LOGICAL_NONE unless annotated */
+    int precision;           /* DECIMAL only */
+    int scale;               /* DECIMAL only */
+    enum model_storage storage;
+    enum model_scalar scalar; /* SCALAR, ENUM; PTR_COUNT bytes: U8 (or I8 for plain
+                                 signed char); C_ARRAY fixed: U8 */
+    char *c_type;             /* spelling of this location's C type as clang prints it
+                                 ("int64_t", "struct line *", "char[16]", "avrogen_str") */
+    uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+
+    /* ARRAY: the item; MAP: the entry's value; NULLABLE: the non-null branch. */
+    struct model_type *items;
+
+    /* MAP only. */
+    struct model_type *map_key; /* the entry's `key`: CSTRING, CHAR_ARRAY or STR_VIEW */
+    char *entry_c_type;         /* the entry struct, e.g. "struct tag" */
+
+    /* PTR_COUNT only: the sibling integer member holding the element count. */
+    char *count_c_name;
+    enum model_scalar count_scalar;
+
+    /* NULLABLE only. */
+    enum model_null_via null_via;
+    unsigned null_index; /* Avro branch index of "null": 0, or 1 when the field's
+                            default is not null; the value branch is 1 - null_index */
+
+    /* TAGGED only: the C union's members in declaration order. Tag value i
+     * selects members[i] and Avro branch i; any other tag value is an encode
+     * error, and decode stores the branch index into the tag. */
+    struct model_branch *branches;
+    size_t n_branches;
+    char *tag_c_name;             /* sibling integer or enum member holding the tag */
+    enum model_scalar tag_scalar; /* its integer type */
+
+    /* Named types: the single definition this node refers to. */
+    struct model_record *record;    /* RECORD */
+    struct model_enum *enumeration; /* ENUM */
+    struct model_fixed *fixed;      /* FIXED */
+};
+
+/* What a C member of a record is to Avro. */
+enum model_field_role {
+    MODEL_FIELD_VALUE, /* an Avro field: `type` is set */
+    MODEL_FIELD_SKIP,  /* AVRO_SKIP: not serialized; decode leaves it zeroed */
+    MODEL_FIELD_COUNT, /* the count of the PTR_COUNT field `serves` */
+    MODEL_FIELD_TAG    /* the tag of the TAGGED field `serves` */
+};
+
+struct model_field {
+    char *c_name;      /* the C member name */
+    char *c_type;      /* its C type as declared */
+    uint64_t c_offset; /* bytes, as clang laid it out (informational:
+                          generated code uses offsetof) */
+    uint64_t c_size;   /* sizeof, bytes (of the declared type for a bit-field) */
+    bool c_bitfield;   /* a bit-field: only ever SKIP, and offsetof cannot name it */
+    enum model_field_role role;
+    size_t serves;              /* COUNT, TAG: index in fields[] of the field served */
+    enum model_scalar c_scalar; /* COUNT, TAG: the member's integer type */
+    struct model_loc loc;
+
+    /* VALUE only. */
+    struct model_type *type;
+    size_t avro_index; /* position among the record's Avro fields */
+    char *avro_name;   /* AVRO_FIELD(name = ...) or c_name */
+    char *doc;         /* doc = ... or the doc comment; NULL when absent */
+    char **aliases;
+    size_t n_aliases;
+    char *default_json; /* compact JSON text, NULL when there is no default */
+    bool has_order;     /* AVRO_FIELD(order = ...) given */
+    avrogen_order order;
+};
+
+struct model_record {
+    struct model_name name;
+    char *c_tag;                /* struct tag, NULL for an anonymous struct */
+    char *c_typedef;            /* the typedef naming it, NULL if none */
+    char *c_type;               /* how generated code spells the type: c_typedef when
+                                   set, else "struct <c_tag>" */
+    char *c_prefix;             /* prefix of generated symbols: AVRO_RECORD(c_prefix = ...),
+                                   else c_tag, else c_typedef minus a trailing "_t" */
+    struct model_field *fields; /* every C member, declaration order */
+    size_t n_fields;
+    size_t n_avro_fields; /* members with role VALUE */
+    uint64_t c_size;
+    uint64_t c_align;
+    struct model_loc loc; /* the struct's definition */
+    bool in_main_file;    /* defined (or annotated out of line) in the header
+                             this model was built for; records that are only
+                             reached from an included header are false */
+    bool recursive;       /* reaches itself through a nullable pointer */
+
+    /* Filled by the driver after schema emission, for the code emitter. */
+    char *avsc;           /* the .avsc text written for this record (JSON_INDENT(2),
+                             newline-terminated); NULL until emitted */
+    char *canonical;      /* its Parsing Canonical Form */
+    uint64_t fingerprint; /* CRC-64-AVRO of `canonical` */
+};
+
+struct model_symbol {
+    char *c_name;    /* enumerator, e.g. "ORDER_NEW" */
+    char *avro_name; /* Avro symbol, e.g. "NEW" */
+    int64_t value;   /* its C value (explicit values and gaps allowed) */
+    char *doc;       /* NULL when absent */
+    struct model_loc loc;
+};
+
+struct model_enum {
+    struct model_name name;
+    char *c_tag;              /* NULL for an anonymous enum */
+    char *c_typedef;          /* NULL if none */
+    char *c_type;             /* c_typedef when set, else "enum <c_tag>" */
+    char *c_prefix;           /* as model_record.c_prefix */
+    enum model_scalar scalar; /* the underlying integer type */
+    uint64_t c_size;
+    /* Avro symbol i is symbols[i]: declaration order, which need not be value
+     * order. Values are distinct, so value ↔ index is a bijection. */
+    struct model_symbol *symbols;
+    size_t n_symbols;
+    bool dense; /* values are first_value, first_value + 1, ...
+                   in declaration order: index = value - first_value */
+    int64_t first_value;
+    char *default_symbol; /* AVRO_ENUM(default = "...") as an Avro symbol, or NULL */
+    struct model_loc loc;
+    bool in_main_file;
+};
+
+/* A fixed type: uint8_t[N] fields that share an AVRO_FIXED_NAME share one. */
+struct model_fixed {
+    struct model_name name; /* AVRO_FIXED_NAME(...), else "<Record>_<field>" in
+                               the record's namespace */
+    uint64_t size;
+    struct model_loc loc; /* the first field using it */
+};
+
+struct model {
+    char *header; /* the header this model was built for, as given */
+    /* Dependency order: every record, enum or fixed a record uses comes before
+     * it, source position breaks ties; recursion is cut at the back edge. */
+    struct model_record **records;
+    size_t n_records;
+    struct model_enum **enums;
+    size_t n_enums;
+    struct model_fixed **fixeds;
+    size_t n_fixeds;
+    char **files; /* interned paths that model_loc.file points to */
+    size_t n_files;
+    char **deps; /* every file the translation unit read, main file
+                    first, then inclusion order, no duplicates */
+    size_t n_deps;
+};
+
+/* Free m and everything it owns; NULL is a no-op. */
+void model_free(struct model *m);
+
+/* The record / enum whose Avro fullname is `fullname`, or NULL. */
+struct model_record *model_find_record(const struct model *m, const char *fullname);
+struct model_enum *model_find_enum(const struct model *m, const char *fullname);
+
+/* The scalar's C spelling for casts: "bool", "int32_t", "uint64_t", "double", ... */
+const char *model_scalar_c_name(enum model_scalar s);
+
+/* Short names for debugging and messages: "SCALAR", "PTR_COUNT", ... */
+const char *model_storage_name(enum model_storage s);
+
+#endif /* AVROGEN_GEN_MODEL_H */

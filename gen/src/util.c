@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Helpers shared by the subcommands: error lines and reading whole files. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("avrogen: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_BAD_INPUT;
+}
+
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("avrogen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(run 'avrogen --help' for usage)\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+char *cli_slurp(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (ferror(f)) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        if (feof(f)) {
+            buf[n] = '\0';
+            break;
+        }
+        if (cap - n - 1 == 0) {
+            char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (grown == NULL) {
+                free(buf);
+                buf = NULL;
+                errno = ENOMEM;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    int saved = errno;
+    if (f != stdin)
+        fclose(f);
+    errno = saved;
+    if (buf != NULL && len != NULL)
+        *len = n;
+    return buf;
+}

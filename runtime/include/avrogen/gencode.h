@@ -1,0 +1,1264 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The contract between generated code and the runtime: the writer and reader
+ * streams and the inline Avro binary-encoding primitives (spec §Binary Encoding).
+ * This is the only runtime header generated code includes, and it never reaches
+ * into schemas or generic values. Bump AVROGEN_GENCODE_ABI on any change that
+ * would break code generated against an earlier version.
+ *
+ * Errors are sticky: the first failure is recorded in `err` with its byte offset
+ * and a message, the stream stops (later primitives do nothing and reads return
+ * zeros), and callers check once at the end.
+ *
+ *     uint8_t buf[256];
+ *     avrogen_writer w;
+ *     avrogen_writer_init_fixed(&w, buf, sizeof buf);
+ *     avrogen_write_long(&w, 42);
+ *     avrogen_write_string(&w, "hi", 2);
+ *     if (w.err) ...;   // AVROGEN_E_NOSPACE if buf was too small
+ */
+#ifndef AVROGEN_GENCODE_H
+#define AVROGEN_GENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "avrogen/alloc.h"
+#include "avrogen/annotate.h"
+#include "avrogen/arena.h"
+#include "avrogen/schema.h" /* avrogen_kind, avrogen_logical for the type descriptors */
+#include "avrogen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AVROGEN_GENCODE_ABI 1
+
+/* Default reader limits; see avrogen_reader_init. */
+#define AVROGEN_DEFAULT_MAX_DEPTH 128u
+#define AVROGEN_DEFAULT_MAX_ITEMS ((size_t)1 << 26)
+
+/* ---- writer ------------------------------------------------------------ */
+
+typedef struct avrogen_writer {
+    uint8_t *p;           /* next byte to write */
+    uint8_t *end;         /* one past the last writable byte */
+    uint8_t *start;       /* first byte of the output */
+    avrogen_status err;   /* first error, sticky */
+    size_t err_offset;    /* output offset at which it happened */
+    avrogen_alloc alloc;  /* growable writers: where the buffer comes from */
+    bool growable;        /* false: fixed caller buffer, overflow is AVROGEN_E_NOSPACE */
+} avrogen_writer;
+
+/* Write into the caller's `buf` of `cap` bytes; never allocates. */
+AVROGEN_API void avrogen_writer_init_fixed(avrogen_writer *w, void *buf, size_t cap);
+
+/* Write into a buffer that grows through `alloc` (NULL: libc); free with fini. */
+AVROGEN_API void avrogen_writer_init_growable(avrogen_writer *w, const avrogen_alloc *alloc);
+
+/* Free a growable writer's buffer; no-op for fixed writers. */
+AVROGEN_API void avrogen_writer_fini(avrogen_writer *w);
+
+/* Rewind to empty and clear the error; a growable writer keeps its buffer. */
+AVROGEN_API void avrogen_writer_reset(avrogen_writer *w);
+
+/* Record `s` as the writer's error unless one is already set; returns w->err. */
+AVROGEN_API avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status s);
+
+/* Slow path of avrogen_writer_reserve: grow, or fail with E_NOSPACE / E_NOMEM. */
+AVROGEN_API bool avrogen_writer_reserve_slow(avrogen_writer *w, size_t n);
+
+/* Slow path of avrogen_write_long near the end of the buffer. */
+AVROGEN_API void avrogen_write_varint_slow(avrogen_writer *w, uint64_t u);
+
+static inline size_t avrogen_writer_len(const avrogen_writer *w)
+{
+    return (size_t)(w->p - w->start);
+}
+
+static inline const uint8_t *avrogen_writer_data(const avrogen_writer *w)
+{
+    return w->start;
+}
+
+/* Make room for `n` more bytes; false (error recorded) when there is none. */
+static inline bool avrogen_writer_reserve(avrogen_writer *w, size_t n)
+{
+    if (AVROGEN_LIKELY((size_t)(w->end - w->p) >= n))
+        return true;
+    return avrogen_writer_reserve_slow(w, n);
+}
+
+static inline uint64_t avrogen_zigzag_encode(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t avrogen_zigzag_decode(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* Encoded size of a long (or int) value: 1 to 10 bytes. */
+static inline size_t avrogen_size_long(int64_t v)
+{
+    uint64_t u = avrogen_zigzag_encode(v);
+    size_t n = 1;
+    while (u >= 0x80) {
+        u >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* Encoded size of a string or bytes value of `len` bytes, prefix included. */
+static inline size_t avrogen_size_bytes(size_t len)
+{
+    return avrogen_size_long((int64_t)len) + len;
+}
+
+/* spec: int and long are written as zigzag varints; an int is a long that fits. */
+static inline void avrogen_write_long(avrogen_writer *w, int64_t v)
+{
+    uint64_t u = avrogen_zigzag_encode(v);
+    if (AVROGEN_LIKELY(w->end - w->p >= 10)) {
+        uint8_t *p = w->p;
+        while (u >= 0x80) {
+            *p++ = (uint8_t)(u | 0x80);
+            u >>= 7;
+        }
+        *p++ = (uint8_t)u;
+        w->p = p;
+        return;
+    }
+    avrogen_write_varint_slow(w, u);
+}
+
+static inline void avrogen_write_int(avrogen_writer *w, int32_t v)
+{
+    avrogen_write_long(w, v);
+}
+
+static inline void avrogen_write_bool(avrogen_writer *w, bool v)
+{
+    if (avrogen_writer_reserve(w, 1))
+        *w->p++ = v ? 1 : 0;
+}
+
+/* spec: a float is 4 bytes, a double 8, little-endian IEEE 754. */
+static inline void avrogen_write_float(avrogen_writer *w, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    if (avrogen_writer_reserve(w, 4)) {
+        uint8_t *p = w->p;
+        p[0] = (uint8_t)u;
+        p[1] = (uint8_t)(u >> 8);
+        p[2] = (uint8_t)(u >> 16);
+        p[3] = (uint8_t)(u >> 24);
+        w->p = p + 4;
+    }
+}
+
+static inline void avrogen_write_double(avrogen_writer *w, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    if (avrogen_writer_reserve(w, 8)) {
+        uint8_t *p = w->p;
+        for (int i = 0; i < 8; i++)
+            p[i] = (uint8_t)(u >> (8 * i));
+        w->p = p + 8;
+    }
+}
+
+/* `n` bytes as they are: fixed values, or the body of bytes/strings. */
+static inline void avrogen_write_raw(avrogen_writer *w, const void *data, size_t n)
+{
+    if (n != 0 && avrogen_writer_reserve(w, n)) {
+        memcpy(w->p, data, n);
+        w->p += n;
+    }
+}
+
+/* spec: bytes and strings are a long length followed by that many bytes. */
+static inline void avrogen_write_bytes(avrogen_writer *w, const void *data, size_t len)
+{
+    avrogen_write_long(w, (int64_t)len);
+    avrogen_write_raw(w, data, len);
+}
+
+static inline void avrogen_write_string(avrogen_writer *w, const char *s, size_t len)
+{
+    avrogen_write_bytes(w, s, len);
+}
+
+/* ---- reader ------------------------------------------------------------ */
+
+typedef struct avrogen_reader {
+    const uint8_t *p;     /* next byte to read */
+    const uint8_t *end;   /* one past the last byte */
+    const uint8_t *start; /* first byte of the input */
+    avrogen_status err;   /* first error, sticky */
+    size_t err_offset;    /* input offset at which it happened */
+    const char *err_msg;  /* static English text for the first error, or NULL */
+    unsigned depth;       /* current nesting of records/arrays/maps/unions */
+    unsigned max_depth;   /* nesting past this is AVROGEN_E_LIMIT */
+    size_t items_left;    /* block items still allowed in the current datum */
+    size_t max_items;     /* per-datum item budget (counts zero-byte items too) */
+    bool check_utf8;      /* reject strings that are not UTF-8 (default true) */
+} avrogen_reader;
+
+/* Read the `len` bytes at `data`, which must outlive every view decoded from it. */
+AVROGEN_API void avrogen_reader_init(avrogen_reader *r, const void *data, size_t len);
+
+/*
+ * Record the first error: status, message (a static string) and offset. The
+ * reader then reads as empty. Returns r->err.
+ */
+AVROGEN_API avrogen_status avrogen_reader_fail(avrogen_reader *r, avrogen_status s,
+                                               const char *msg);
+
+AVROGEN_API int64_t avrogen_read_varint_slow(avrogen_reader *r, unsigned max_bytes);
+AVROGEN_API bool avrogen_utf8_valid(const uint8_t *s, size_t len);
+
+/* Start a new top-level datum: resets depth and the per-datum item budget. */
+static inline void avrogen_reader_begin_datum(avrogen_reader *r)
+{
+    r->depth = 0;
+    r->items_left = r->max_items;
+}
+
+static inline size_t avrogen_reader_remaining(const avrogen_reader *r)
+{
+    return (size_t)(r->end - r->p);
+}
+
+static inline size_t avrogen_reader_offset(const avrogen_reader *r)
+{
+    return (size_t)(r->p - r->start);
+}
+
+/* Enter one nesting level; false (E_LIMIT recorded) past max_depth. */
+static inline bool avrogen_reader_enter(avrogen_reader *r)
+{
+    if (AVROGEN_UNLIKELY(++r->depth > r->max_depth)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "nesting deeper than the reader's max_depth");
+        return false;
+    }
+    return true;
+}
+
+static inline void avrogen_reader_leave(avrogen_reader *r)
+{
+    r->depth--;
+}
+
+/*
+ * spec: a long is at most 10 varint bytes; the tenth may only carry bit 63.
+ * Anything longer, or stray high bits, is AVROGEN_E_OVERFLOW.
+ */
+static inline int64_t avrogen_read_long(avrogen_reader *r)
+{
+    const uint8_t *p = r->p;
+    if (AVROGEN_LIKELY(r->end - p >= 10)) {
+        uint64_t u = 0;
+        for (unsigned shift = 0; shift < 63; shift += 7) {
+            uint8_t b = *p++;
+            u |= (uint64_t)(b & 0x7f) << shift;
+            if (b < 0x80) {
+                r->p = p;
+                return avrogen_zigzag_decode(u);
+            }
+        }
+        if (*p <= 1) {
+            u |= (uint64_t)*p << 63;
+            r->p = p + 1;
+            return avrogen_zigzag_decode(u);
+        }
+    }
+    return avrogen_read_varint_slow(r, 10);
+}
+
+/* An int is at most 5 varint bytes and its value must fit in 32 bits. */
+static inline int32_t avrogen_read_int(avrogen_reader *r)
+{
+    const uint8_t *p = r->p;
+    if (AVROGEN_LIKELY(r->end - p >= 5)) {
+        uint32_t u = 0;
+        for (unsigned shift = 0; shift < 28; shift += 7) {
+            uint8_t b = *p++;
+            u |= (uint32_t)(b & 0x7f) << shift;
+            if (b < 0x80) {
+                r->p = p;
+                return (int32_t)avrogen_zigzag_decode(u);
+            }
+        }
+        if (*p <= 0x0f) {
+            u |= (uint32_t)*p << 28;
+            r->p = p + 1;
+            return (int32_t)avrogen_zigzag_decode(u);
+        }
+    }
+    return (int32_t)avrogen_read_varint_slow(r, 5);
+}
+
+/* spec: a boolean is one byte, 0 or 1; anything else is malformed. */
+static inline bool avrogen_read_bool(avrogen_reader *r)
+{
+    if (AVROGEN_LIKELY(r->p < r->end && *r->p <= 1))
+        return *r->p++ != 0;
+    avrogen_reader_fail(r, r->p < r->end ? AVROGEN_E_INVALID : AVROGEN_E_TRUNCATED,
+                        r->p < r->end ? "boolean byte is neither 0 nor 1"
+                                      : "input ends inside a boolean");
+    return false;
+}
+
+static inline float avrogen_read_float(avrogen_reader *r)
+{
+    float v = 0;
+    if (AVROGEN_LIKELY(r->end - r->p >= 4)) {
+        const uint8_t *p = r->p;
+        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24;
+        memcpy(&v, &u, sizeof v);
+        r->p = p + 4;
+    } else {
+        avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a float");
+    }
+    return v;
+}
+
+static inline double avrogen_read_double(avrogen_reader *r)
+{
+    double v = 0;
+    if (AVROGEN_LIKELY(r->end - r->p >= 8)) {
+        const uint8_t *p = r->p;
+        uint64_t u = 0;
+        for (int i = 0; i < 8; i++)
+            u |= (uint64_t)p[i] << (8 * i);
+        memcpy(&v, &u, sizeof v);
+        r->p = p + 8;
+    } else {
+        avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a double");
+    }
+    return v;
+}
+
+/*
+ * The length prefix of a bytes or string value, checked against the input: a
+ * negative length is E_INVALID, one past the end is E_TRUNCATED. Returns 0 on error.
+ */
+static inline size_t avrogen_read_len(avrogen_reader *r)
+{
+    int64_t n = avrogen_read_long(r);
+    if (AVROGEN_LIKELY(n >= 0 && (uint64_t)n <= (uint64_t)(r->end - r->p)))
+        return (size_t)n;
+    if (r->err == AVROGEN_OK)
+        avrogen_reader_fail(r, n < 0 ? AVROGEN_E_INVALID : AVROGEN_E_TRUNCATED,
+                            n < 0 ? "negative length" : "length runs past the end of the input");
+    return 0;
+}
+
+/* Copy `n` raw bytes (a fixed value) into `dst`; zero-fills `dst` on error. */
+static inline void avrogen_read_fixed(avrogen_reader *r, void *dst, size_t n)
+{
+    if (AVROGEN_LIKELY((size_t)(r->end - r->p) >= n)) {
+        if (n != 0)
+            memcpy(dst, r->p, n);
+        r->p += n;
+        return;
+    }
+    if (n != 0)
+        memset(dst, 0, n);
+    avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a fixed value");
+}
+
+/* A bytes value as a view into the input (zero-copy); {p, 0} on error. */
+static inline avrogen_bytes avrogen_read_bytes(avrogen_reader *r)
+{
+    avrogen_bytes b;
+    b.len = avrogen_read_len(r);
+    b.ptr = r->p;
+    r->p += b.len;
+    return b;
+}
+
+/* A string as a view into the input (zero-copy), UTF-8 checked if r->check_utf8. */
+static inline avrogen_str avrogen_read_string(avrogen_reader *r)
+{
+    avrogen_str s;
+    s.len = avrogen_read_len(r);
+    s.ptr = (const char *)r->p;
+    if (r->check_utf8 && !avrogen_utf8_valid(r->p, s.len)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
+        s.len = 0;
+        return s;
+    }
+    r->p += s.len;
+    return s;
+}
+
+/*
+ * The next block count of an array or map, 0 at the end (or on error).
+ * spec: a negative count is followed by the block's size in bytes; its absolute
+ * value is the count. Every item is charged to the per-datum budget, which is
+ * what bounds blocks of zero-byte items (null, empty records, fixed(0)).
+ */
+static inline size_t avrogen_read_block_count(avrogen_reader *r)
+{
+    int64_t n = avrogen_read_long(r);
+    if (AVROGEN_UNLIKELY(n < 0)) {
+        if (n == INT64_MIN) {
+            avrogen_reader_fail(r, AVROGEN_E_OVERFLOW, "block count out of range");
+            return 0;
+        }
+        n = -n;
+        int64_t size = avrogen_read_long(r);
+        if (size < 0) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "negative block size");
+            return 0;
+        }
+    }
+    if (AVROGEN_UNLIKELY((uint64_t)n > r->items_left)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "block count exceeds the reader's item budget");
+        return 0;
+    }
+    r->items_left -= (size_t)n;
+    return r->err == AVROGEN_OK ? (size_t)n : 0;
+}
+
+/* spec: arrays and maps are written as one block of all items, then a 0 block. */
+static inline void avrogen_write_block_count(avrogen_writer *w, size_t n)
+{
+    avrogen_write_long(w, (int64_t)n);
+}
+
+/* ---- type descriptors (emit_c) --------------------------------------------
+ *
+ * What generated code publishes about each record as `<prefix>_avro_type`, for
+ * code that works on generated structs without knowing them statically (schema
+ * resolution, generic bridges, tests). A descriptor states C facts only: where
+ * each Avro value lives in the struct and how it is held there. The Avro side
+ * is in `schema` (parse it with avrogen_schema_parse); record fields, array
+ * items, map keys and values and union branches line up one to one.
+ */
+
+/* How a C location holds its Avro value (the generator's model_storage). */
+typedef enum avrogen_storage {
+    AVROGEN_STORAGE_NONE,       /* a null union branch: nothing is stored */
+    AVROGEN_STORAGE_SCALAR,     /* an arithmetic type; a decimal holds its unscaled value */
+    AVROGEN_STORAGE_CSTRING,    /* char *, NUL-terminated */
+    AVROGEN_STORAGE_CHAR_ARRAY, /* char[len], NUL-terminated inside it */
+    AVROGEN_STORAGE_STR_VIEW,   /* avrogen_str */
+    AVROGEN_STORAGE_BYTES_VIEW, /* avrogen_bytes */
+    AVROGEN_STORAGE_PTR_COUNT,  /* T * plus an integer count member at aux_offset */
+    AVROGEN_STORAGE_C_ARRAY,    /* T[len]: fixed bytes, or an array of exactly len items */
+    AVROGEN_STORAGE_STRUCT,     /* a nested record */
+    AVROGEN_STORAGE_ENUM,       /* a C enum; `type` maps symbols to enumerator values */
+    AVROGEN_STORAGE_NULLABLE,   /* ["null", T] or [T, "null"]; see null_via_ptr */
+    AVROGEN_STORAGE_TAGGED      /* a C union plus an integer tag member at aux_offset */
+} avrogen_storage;
+
+/* The C arithmetic type of a scalar, an enum's underlying type, a count or a tag. */
+typedef enum avrogen_scalar {
+    AVROGEN_SCALAR_NONE,
+    AVROGEN_SCALAR_BOOL,
+    AVROGEN_SCALAR_I8,
+    AVROGEN_SCALAR_I16,
+    AVROGEN_SCALAR_I32,
+    AVROGEN_SCALAR_I64,
+    AVROGEN_SCALAR_U8,
+    AVROGEN_SCALAR_U16,
+    AVROGEN_SCALAR_U32,
+    AVROGEN_SCALAR_U64,
+    AVROGEN_SCALAR_FLOAT,
+    AVROGEN_SCALAR_DOUBLE
+} avrogen_scalar;
+
+typedef struct avrogen_type avrogen_type;
+typedef struct avrogen_field_desc avrogen_field_desc;
+
+/*
+ * One Avro value at a C location: a record field, an array item, a map key or
+ * value, the non-null branch of a nullable, a branch of a tagged union.
+ * Offsets count from the start of the struct holding the location (the record,
+ * or the map entry); an array item and the target of a nullable pointer are at
+ * offset 0 of their own storage.
+ */
+struct avrogen_field_desc {
+    const char *name;         /* record field: its Avro name; union branch: the C
+                                 member; otherwise NULL */
+    size_t offset;            /* offsetof the location */
+    size_t size;              /* sizeof the location (an item: one element) */
+    avrogen_kind kind;        /* the Avro type */
+    avrogen_logical logical;
+    avrogen_storage storage;
+    avrogen_scalar scalar;    /* SCALAR; ENUM: the underlying type; PTR_COUNT
+                                 bytes: U8 or I8 */
+    size_t len;               /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+    size_t elem_size;         /* PTR_COUNT, C_ARRAY: sizeof one item; MAP: one entry */
+    size_t aux_offset;        /* PTR_COUNT: offsetof the count; TAGGED: of the tag */
+    avrogen_scalar aux_scalar; /* the count's or the tag's integer type */
+    unsigned null_index;      /* NULLABLE: Avro branch index of "null" (0 or 1) */
+    bool null_via_ptr;        /* NULLABLE: the location is T * and NULL is null;
+                                 false: its own null state (NULL char *, .ptr) */
+    const avrogen_field_desc *items; /* ARRAY: the item; MAP: key, value; NULLABLE:
+                                        the non-null branch; TAGGED: the branches */
+    size_t n_items;
+    const avrogen_type *type; /* RECORD, ENUM, FIXED: the named type */
+};
+
+/* A named type: a record, an enum or a fixed. */
+struct avrogen_type {
+    avrogen_kind kind;                /* RECORD, ENUM or FIXED */
+    const char *name;                 /* Avro fullname */
+    const char *schema;               /* records: the .avsc text; NULL otherwise */
+    const char *canonical;            /* records: Parsing Canonical Form; NULL otherwise */
+    uint64_t fingerprint;             /* CRC-64-AVRO of canonical; 0 without one */
+    size_t size;                      /* sizeof the C type; FIXED: the fixed size */
+    const avrogen_field_desc *fields; /* RECORD: the Avro fields, in order */
+    size_t n_fields;
+    const char *const *symbols;       /* ENUM: the symbols, in Avro index order */
+    const int64_t *values;            /* ENUM: the C value of each symbol */
+    size_t n_symbols;
+};
+
+/* Compile-time layout checks in generated code, as C11 and as C++. */
+#ifdef __cplusplus
+#define AVROGEN_STATIC_ASSERT(expr, msg) static_assert(expr, msg)
+#else
+#define AVROGEN_STATIC_ASSERT(expr, msg) _Static_assert(expr, msg)
+#endif
+
+/* sizeof a member, without an object. */
+#define AVROGEN_SIZEOF_MEMBER(type, member) sizeof(((type *)0)->member)
+
+/* Generated code's layout lock: `member` of `type` is where the generator saw it. */
+#define AVROGEN_LAYOUT(type, member, offset, size)                                               \
+    AVROGEN_STATIC_ASSERT(offsetof(type, member) == (offset) &&                                 \
+                                  AVROGEN_SIZEOF_MEMBER(type, member) == (size),                \
+                          #type "." #member " moved or changed size: rerun avrogen")
+
+/* ---- encoding helpers of generated code (emit_c) ---------------------------- */
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define AVROGEN_LITTLE_ENDIAN 1
+#endif
+#endif
+#ifndef AVROGEN_LITTLE_ENDIAN
+#define AVROGEN_LITTLE_ENDIAN 0
+#endif
+
+/*
+ * Runs of fields. Generated code checks capacity once for a run of fields
+ * whose encoding has a known worst case (scalars, strings of known length,
+ * fixed values): avrogen_writer_room(), then avrogen_put_*() store at a local
+ * cursor and return it, unchecked. When the room is not there (near the end of
+ * a fixed buffer, or a growable one that must grow) it writes the same run with
+ * the checked avrogen_write_*() primitives, so no output is ever refused that
+ * would have fit.
+ */
+static inline bool avrogen_writer_room(const avrogen_writer *w, size_t n)
+{
+    return (size_t)(w->end - w->p) >= n;
+}
+
+/* The varint of u at p, which has room for 10 bytes; returns the end. */
+static inline uint8_t *avrogen_put_varint(uint8_t *p, uint64_t u)
+{
+    while (u >= 0x80) {
+        *p++ = (uint8_t)(u | 0x80);
+        u >>= 7;
+    }
+    *p++ = (uint8_t)u;
+    return p;
+}
+
+/* An int or a long (at most 10 bytes). */
+static inline uint8_t *avrogen_put_long(uint8_t *p, int64_t v)
+{
+    return avrogen_put_varint(p, avrogen_zigzag_encode(v));
+}
+
+static inline uint8_t *avrogen_put_bool(uint8_t *p, bool v)
+{
+    *p = v ? 1 : 0;
+    return p + 1;
+}
+
+static inline uint8_t *avrogen_put_float(uint8_t *p, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(u >> (8 * i));
+    return p + 4;
+}
+
+static inline uint8_t *avrogen_put_double(uint8_t *p, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+#if AVROGEN_LITTLE_ENDIAN
+    memcpy(p, &u, 8);
+#else
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(u >> (8 * i));
+#endif
+    return p + 8;
+}
+
+/* `n` bytes as they are (a fixed value). */
+static inline uint8_t *avrogen_put_raw(uint8_t *p, const void *data, size_t n)
+{
+    if (n != 0)
+        memcpy(p, data, n);
+    return p + n;
+}
+
+/* A string or bytes value: its length, then its `len` bytes (room: 10 + len). */
+static inline uint8_t *avrogen_put_bytes(uint8_t *p, const void *data, size_t len)
+{
+    return avrogen_put_raw(avrogen_put_long(p, (int64_t)len), data, len);
+}
+
+/* The length of NUL-terminated s for a run; NULL is E_ARG (and 0). */
+static inline size_t avrogen_cstring_len(avrogen_writer *w, const char *s)
+{
+    if (AVROGEN_LIKELY(s != NULL))
+        return strlen(s);
+    avrogen_writer_fail(w, AVROGEN_E_ARG);
+    return 0;
+}
+
+/* An enum's symbol index for a run; -1 (no such enumerator) is E_ARG (and 0). */
+static inline int32_t avrogen_writer_index(avrogen_writer *w, int32_t index)
+{
+    if (AVROGEN_LIKELY(index >= 0))
+        return index;
+    avrogen_writer_fail(w, AVROGEN_E_ARG);
+    return 0;
+}
+
+/* A NUL-terminated string; NULL is E_ARG (a non-nullable string field). One
+ * capacity check for the length and the bytes. */
+static inline void avrogen_write_cstring(avrogen_writer *w, const char *s)
+{
+    if (AVROGEN_UNLIKELY(s == NULL)) {
+        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        return;
+    }
+    size_t len = strlen(s);
+    if (avrogen_writer_reserve(w, avrogen_size_bytes(len))) {
+        uint8_t *p = avrogen_put_varint(w->p, avrogen_zigzag_encode((int64_t)len));
+        memcpy(p, s, len);
+        w->p = p + len;
+    }
+}
+
+static inline size_t avrogen_size_cstring(const char *s)
+{
+    return s != NULL ? avrogen_size_bytes(strlen(s)) : 0;
+}
+
+/* The length of the string in char[cap]: up to its first NUL, cap if it has none. */
+static inline size_t avrogen_chars_len(const char *s, size_t cap)
+{
+    const char *nul = (const char *)memchr(s, 0, cap);
+    return nul != NULL ? (size_t)(nul - s) : cap;
+}
+
+/* The length of the string in char[cap] for a run; one with no NUL is E_ARG (and 0). */
+static inline size_t avrogen_chars_len_checked(avrogen_writer *w, const char *s, size_t cap)
+{
+    size_t len = avrogen_chars_len(s, cap);
+    if (AVROGEN_LIKELY(len < cap))
+        return len;
+    avrogen_writer_fail(w, AVROGEN_E_ARG);
+    return 0;
+}
+
+/* The string in char[cap]; one with no NUL is E_ARG (decoding could not store it). */
+static inline void avrogen_write_chars(avrogen_writer *w, const char *s, size_t cap)
+{
+    size_t len = avrogen_chars_len(s, cap);
+    if (AVROGEN_LIKELY(len < cap))
+        avrogen_write_string(w, s, len);
+    else
+        avrogen_writer_fail(w, AVROGEN_E_ARG);
+}
+
+static inline size_t avrogen_size_chars(const char *s, size_t cap)
+{
+    return avrogen_size_bytes(avrogen_chars_len(s, cap));
+}
+
+/*
+ * The number of items of a pointer + count pair: 0 for a negative count or a
+ * NULL pointer with a nonzero count, which avrogen_write_count rejects.
+ */
+static inline size_t avrogen_item_count(const void *items, int64_t n)
+{
+    return n > 0 && items != NULL ? (size_t)n : 0;
+}
+
+/* Check a pointer + count pair before writing it: E_ARG and 0 if it is invalid. */
+static inline size_t avrogen_write_count(avrogen_writer *w, const void *items, int64_t n)
+{
+    if (AVROGEN_LIKELY(n == 0 || (n > 0 && items != NULL)))
+        return (size_t)n;
+    avrogen_writer_fail(w, AVROGEN_E_ARG);
+    return 0;
+}
+
+/*
+ * Start an array or map of the pointer + count pair: checks it, writes the
+ * block count unless it is 0 and returns the items to write (0 after an error).
+ * The caller writes them and then the 0 block that ends the array.
+ */
+static inline size_t avrogen_write_array_start(avrogen_writer *w, const void *items, int64_t n)
+{
+    size_t count = avrogen_write_count(w, items, n);
+    if (count != 0)
+        avrogen_write_block_count(w, count);
+    return count;
+}
+
+/* Bytes of an array's framing: its one block count (none when empty) and the 0 block. */
+static inline size_t avrogen_size_array_frame(size_t count)
+{
+    return (count != 0 ? avrogen_size_long((int64_t)count) : 0) + 1;
+}
+
+/* Bytes of the pointer + count pair as an Avro bytes value; checked like an array. */
+static inline void avrogen_write_bytes_count(avrogen_writer *w, const void *data, int64_t n)
+{
+    size_t len = avrogen_write_count(w, data, n);
+    avrogen_write_bytes(w, data, len);
+}
+
+/* `n` longs, as the items of an array: one capacity check when the buffer has
+ * room for the longest encoding of all of them, else one per item. */
+static inline void avrogen_write_longs(avrogen_writer *w, const int64_t *v, size_t n)
+{
+    if (n <= (size_t)(w->end - w->p) / 10) {
+        uint8_t *p = w->p;
+        for (size_t i = 0; i < n; i++)
+            p = avrogen_put_varint(p, avrogen_zigzag_encode(v[i]));
+        w->p = p;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        avrogen_write_long(w, v[i]);
+}
+
+static inline void avrogen_write_ints(avrogen_writer *w, const int32_t *v, size_t n)
+{
+    if (n <= (size_t)(w->end - w->p) / 5) {
+        uint8_t *p = w->p;
+        for (size_t i = 0; i < n; i++)
+            p = avrogen_put_varint(p, avrogen_zigzag_encode(v[i]));
+        w->p = p;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        avrogen_write_int(w, v[i]);
+}
+
+/* `n` doubles (floats) back to back, as the items of an array: one capacity check. */
+static inline void avrogen_write_doubles(avrogen_writer *w, const double *v, size_t n)
+{
+    size_t bytes;
+    if (!avrogen_size_mul(n, 8, &bytes)) {
+        avrogen_writer_fail(w, AVROGEN_E_NOMEM);
+        return;
+    }
+    if (bytes == 0 || !avrogen_writer_reserve(w, bytes))
+        return;
+#if AVROGEN_LITTLE_ENDIAN
+    memcpy(w->p, v, bytes);
+    w->p += bytes;
+#else
+    for (size_t i = 0; i < n; i++)
+        avrogen_write_double(w, v[i]);
+#endif
+}
+
+static inline void avrogen_write_floats(avrogen_writer *w, const float *v, size_t n)
+{
+    size_t bytes;
+    if (!avrogen_size_mul(n, 4, &bytes)) {
+        avrogen_writer_fail(w, AVROGEN_E_NOMEM);
+        return;
+    }
+    if (bytes == 0 || !avrogen_writer_reserve(w, bytes))
+        return;
+#if AVROGEN_LITTLE_ENDIAN
+    memcpy(w->p, v, bytes);
+    w->p += bytes;
+#else
+    for (size_t i = 0; i < n; i++)
+        avrogen_write_float(w, v[i]);
+#endif
+}
+
+/* Bytes of the minimal big-endian two's complement form of v (1 to 8). */
+static inline size_t avrogen_decimal_len(int64_t v)
+{
+    /* The magnitude bits of v, with one more needed for the sign. */
+    uint64_t u = v < 0 ? ~(uint64_t)v : (uint64_t)v;
+    size_t n = 1;
+    while (u >= 0x80) {
+        u >>= 8;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * spec §Decimal: a decimal on bytes is the unscaled value as big-endian two's
+ * complement; it is written in the fewest bytes that hold it.
+ */
+static inline uint8_t *avrogen_put_decimal_int64(uint8_t *p, int64_t v)
+{
+    size_t n = avrogen_decimal_len(v);
+    *p++ = (uint8_t)(2 * n); /* the length, 1 to 8: a one-byte varint */
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)((uint64_t)v >> (8 * (n - 1 - i)));
+    return p + n;
+}
+
+static inline void avrogen_write_decimal_int64(avrogen_writer *w, int64_t v)
+{
+    if (avrogen_writer_reserve(w, 1 + avrogen_decimal_len(v)))
+        w->p = avrogen_put_decimal_int64(w->p, v);
+}
+
+static inline size_t avrogen_size_decimal_int64(int64_t v)
+{
+    return 1 + avrogen_decimal_len(v);
+}
+
+/* An unsigned unscaled value: above INT64_MAX it takes a leading 0 byte (9 bytes). */
+static inline uint8_t *avrogen_put_decimal_uint64(uint8_t *p, uint64_t v)
+{
+    if (v <= (uint64_t)INT64_MAX)
+        return avrogen_put_decimal_int64(p, (int64_t)v);
+    *p++ = 18; /* 9 bytes */
+    *p++ = 0;
+    for (size_t i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * (7 - i)));
+    return p + 8;
+}
+
+static inline size_t avrogen_size_decimal_uint64(uint64_t v)
+{
+    return v <= (uint64_t)INT64_MAX ? avrogen_size_decimal_int64((int64_t)v) : 10;
+}
+
+static inline void avrogen_write_decimal_uint64(avrogen_writer *w, uint64_t v)
+{
+    if (avrogen_writer_reserve(w, avrogen_size_decimal_uint64(v)))
+        w->p = avrogen_put_decimal_uint64(w->p, v);
+}
+
+/* ---- decoding helpers of generated code (emit_c) ---------------------------- */
+
+/*
+ * `size` bytes from the arena for decoded data; NULL with the error recorded
+ * on r: E_LIMIT past the arena's budget, E_NOMEM when its allocator fails.
+ */
+static inline void *avrogen_reader_alloc(avrogen_reader *r, avrogen_arena *a, size_t size)
+{
+    void *p = avrogen_arena_alloc(a, size);
+    if (AVROGEN_UNLIKELY(p == NULL)) {
+        size_t rounded = (size + (AVROGEN_ARENA_ALIGN - 1)) & ~(size_t)(AVROGEN_ARENA_ALIGN - 1);
+        if (rounded < size || rounded > a->budget - a->used)
+            avrogen_reader_fail(r, AVROGEN_E_LIMIT, "arena budget exhausted");
+        else
+            avrogen_reader_fail(r, AVROGEN_E_NOMEM, "out of memory");
+    }
+    return p;
+}
+
+/* An int stored in a narrower C type: a value outside its range is E_INVALID. */
+static inline int32_t avrogen_read_int_range(avrogen_reader *r, int32_t min, int32_t max)
+{
+    int32_t v = avrogen_read_int(r);
+    if (AVROGEN_LIKELY(v >= min && v <= max))
+        return v;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "int out of range of its C type");
+    return 0;
+}
+
+static inline int8_t avrogen_read_int8(avrogen_reader *r)
+{
+    return (int8_t)avrogen_read_int_range(r, INT8_MIN, INT8_MAX);
+}
+
+static inline int16_t avrogen_read_int16(avrogen_reader *r)
+{
+    return (int16_t)avrogen_read_int_range(r, INT16_MIN, INT16_MAX);
+}
+
+static inline uint8_t avrogen_read_uint8(avrogen_reader *r)
+{
+    return (uint8_t)avrogen_read_int_range(r, 0, UINT8_MAX);
+}
+
+static inline uint16_t avrogen_read_uint16(avrogen_reader *r)
+{
+    return (uint16_t)avrogen_read_int_range(r, 0, UINT16_MAX);
+}
+
+/* A long stored in a uint32_t: a value outside 0..UINT32_MAX is E_INVALID. */
+static inline uint32_t avrogen_read_uint32(avrogen_reader *r)
+{
+    int64_t v = avrogen_read_long(r);
+    if (AVROGEN_LIKELY(v >= 0 && v <= (int64_t)UINT32_MAX))
+        return (uint32_t)v;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "long out of range of uint32_t");
+    return 0;
+}
+
+/*
+ * The bytes of a decimal as big-endian two's complement, sign-extended into
+ * 64 bits. Redundant sign bytes are accepted (other writers need not be
+ * minimal); a value that does not fit is E_INVALID. No bytes reads as 0.
+ */
+static inline int64_t avrogen_read_decimal_int64(avrogen_reader *r)
+{
+    size_t n = avrogen_read_len(r);
+    const uint8_t *p = r->p;
+    r->p += n;
+    while (n > 8 && (p[0] == 0x00 || p[0] == 0xff) && (p[0] & 0x80) == (p[1] & 0x80)) {
+        p++;
+        n--;
+    }
+    if (AVROGEN_UNLIKELY(n > 8)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "decimal does not fit in 64 bits");
+        return 0;
+    }
+    uint64_t u = n != 0 && (p[0] & 0x80) ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n; i++)
+        u = u << 8 | p[i];
+    return (int64_t)u;
+}
+
+/* The same into a uint64_t: a negative value is E_INVALID. */
+static inline uint64_t avrogen_read_decimal_uint64(avrogen_reader *r)
+{
+    size_t n = avrogen_read_len(r);
+    const uint8_t *p = r->p;
+    r->p += n;
+    if (AVROGEN_UNLIKELY(n != 0 && (p[0] & 0x80))) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "negative decimal in an unsigned field");
+        return 0;
+    }
+    while (n > 8 && p[0] == 0x00) {
+        p++;
+        n--;
+    }
+    if (AVROGEN_UNLIKELY(n > 8)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "decimal does not fit in 64 bits");
+        return 0;
+    }
+    uint64_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        u = u << 8 | p[i];
+    return u;
+}
+
+/*
+ * True when none of the `len` bytes at s has its high bit set: ASCII, the
+ * common case, which needs no UTF-8 validation. Reads only s[0, len), eight
+ * bytes at a time (the last word overlaps the one before).
+ */
+static inline bool avrogen_ascii(const uint8_t *s, size_t len)
+{
+    uint64_t acc = 0, word;
+    if (len >= 8) {
+        for (size_t i = 0; i + 8 < len; i += 8) {
+            memcpy(&word, s + i, 8);
+            acc |= word;
+        }
+        memcpy(&word, s + len - 8, 8);
+        acc |= word;
+    } else {
+        for (size_t i = 0; i < len; i++)
+            acc |= s[i];
+    }
+    return (acc & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* avrogen_read_string with the ASCII test ahead of the UTF-8 validator. */
+static inline avrogen_str avrogen_read_text(avrogen_reader *r)
+{
+    avrogen_str s;
+    s.len = avrogen_read_len(r);
+    s.ptr = (const char *)r->p;
+    if (r->check_utf8 && !avrogen_ascii(r->p, s.len) && !avrogen_utf8_valid(r->p, s.len)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
+        s.len = 0;
+        return s;
+    }
+    r->p += s.len;
+    return s;
+}
+
+/* A string copied into the arena and NUL-terminated; NULL after an error. */
+static inline char *avrogen_read_cstring(avrogen_reader *r, avrogen_arena *a)
+{
+    avrogen_str s = avrogen_read_text(r);
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
+        return NULL;
+    char *p = (char *)avrogen_reader_alloc(r, a, s.len + 1);
+    if (p != NULL) {
+        if (s.len != 0)
+            memcpy(p, s.ptr, s.len);
+        p[s.len] = '\0';
+    }
+    return p;
+}
+
+/* A string into char[cap], NUL-terminated; more than cap - 1 bytes is E_INVALID. */
+static inline void avrogen_read_chars(avrogen_reader *r, char *dst, size_t cap)
+{
+    avrogen_str s = avrogen_read_text(r);
+    if (AVROGEN_LIKELY(s.len < cap)) {
+        if (s.len != 0)
+            memcpy(dst, s.ptr, s.len);
+        dst[s.len] = '\0';
+        return;
+    }
+    dst[0] = '\0';
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "string longer than its char array");
+}
+
+/* A bytes value copied into the arena; *len receives its length. NULL after an error. */
+static inline void *avrogen_read_bytes_copy(avrogen_reader *r, avrogen_arena *a, size_t *len)
+{
+    avrogen_bytes b = avrogen_read_bytes(r);
+    *len = 0;
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
+        return NULL;
+    void *p = avrogen_reader_alloc(r, a, b.len);
+    if (p != NULL && b.len != 0)
+        memcpy(p, b.ptr, b.len);
+    if (p != NULL)
+        *len = b.len;
+    return p;
+}
+
+/* A decoded count stored in a narrower count member: above `max` is E_INVALID. */
+static inline size_t avrogen_read_count(avrogen_reader *r, size_t n, uint64_t max)
+{
+    if (AVROGEN_LIKELY((uint64_t)n <= max))
+        return n;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "more items than the count member can hold");
+    return 0;
+}
+
+/*
+ * spec §Unions: the branch index, an int. Returns it if it is below n, else -1
+ * with E_INVALID recorded; -1 as well once the reader has failed.
+ */
+static inline int32_t avrogen_read_branch(avrogen_reader *r, uint32_t n)
+{
+    int32_t i = avrogen_read_int(r);
+    if (AVROGEN_LIKELY((uint32_t)i < n && r->err == AVROGEN_OK))
+        return i;
+    if (r->err == AVROGEN_OK)
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "union index out of range");
+    return -1;
+}
+
+/* spec §Enums: the symbol index, an int. Below n, else 0 with E_INVALID recorded. */
+static inline uint32_t avrogen_read_symbol(avrogen_reader *r, uint32_t n)
+{
+    int32_t i = avrogen_read_int(r);
+    if (AVROGEN_LIKELY((uint32_t)i < n))
+        return (uint32_t)i;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "enum index out of range");
+    return 0;
+}
+
+/*
+ * Make room for a block of `block` items of `size` bytes after the `count`
+ * already at `items` (room for *cap): the array and map step of generated
+ * decoders. Items take at least `min_bytes` of input each (0 when they may take
+ * none, then the item budget alone bounds them), so a block the rest of the
+ * input cannot hold is E_TRUNCATED before anything is allocated. The first
+ * block is allocated exactly; later ones double the room, but never past what
+ * the remaining input could still hold. Returns the items (moved if need be),
+ * or NULL with the error recorded on r.
+ */
+static inline void *avrogen_read_grow(avrogen_reader *r, avrogen_arena *a, void *items,
+                                      size_t count, size_t *cap, size_t block, size_t size,
+                                      size_t min_bytes)
+{
+    size_t left = avrogen_reader_remaining(r);
+    if (AVROGEN_UNLIKELY(min_bytes != 0 && block > left / min_bytes)) {
+        avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "block count runs past the end of the input");
+        return NULL;
+    }
+    size_t need;
+    if (AVROGEN_UNLIKELY(!avrogen_size_add(count, block, &need))) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "too many items");
+        return NULL;
+    }
+    if (need <= *cap)
+        return items;
+    size_t want = need;
+    if (count != 0) {
+        want = *cap <= SIZE_MAX / 2 ? *cap * 2 : SIZE_MAX;
+        if (want < need)
+            want = need;
+        size_t limit;
+        if (min_bytes != 0 && avrogen_size_add(need, left / min_bytes, &limit) && want > limit)
+            want = limit;
+    }
+    size_t bytes;
+    if (AVROGEN_UNLIKELY(!avrogen_size_mul(want, size, &bytes))) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "array too large");
+        return NULL;
+    }
+    void *p = avrogen_reader_alloc(r, a, bytes);
+    if (p == NULL)
+        return NULL;
+    if (count != 0)
+        memcpy(p, items, count * size);
+    *cap = want;
+    return p;
+}
+
+/*
+ * The next block of an array stored in T[n], of which `done` items are read:
+ * its item count, 0 at the end. An array with more or fewer than n items in
+ * all is E_INVALID.
+ */
+static inline size_t avrogen_read_exact_block(avrogen_reader *r, size_t done, size_t n)
+{
+    size_t block = avrogen_read_block_count(r);
+    if (block == 0) {
+        if (done != n && r->err == AVROGEN_OK)
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "fewer array items than its C array holds");
+        return 0;
+    }
+    if (AVROGEN_UNLIKELY(block > n - done)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "more array items than its C array holds");
+        return 0;
+    }
+    return block;
+}
+
+/*
+ * `n` longs (ints) as the items of an array into dst. When the input holds the
+ * longest encoding of all of them, one bounds check covers the lot; a varint
+ * that is too long sends the rest through avrogen_read_long, which reports it.
+ */
+static inline void avrogen_read_longs(avrogen_reader *r, int64_t *dst, size_t n)
+{
+    size_t i = 0;
+    if (n <= avrogen_reader_remaining(r) / 10) {
+        const uint8_t *p = r->p;
+        for (; i < n; i++) {
+            const uint8_t *start = p;
+            uint64_t u = 0;
+            unsigned shift = 0;
+            uint8_t b;
+            do {
+                b = *p++;
+                u |= (uint64_t)(b & 0x7f) << shift;
+                shift += 7;
+            } while (b >= 0x80 && shift < 63);
+            if (b >= 0x80) { /* the tenth byte may only carry bit 63 */
+                b = *p++;
+                if (b > 1) {
+                    p = start;
+                    break;
+                }
+                u |= (uint64_t)b << 63;
+            }
+            dst[i] = avrogen_zigzag_decode(u);
+        }
+        r->p = p;
+    }
+    for (; i < n && r->err == AVROGEN_OK; i++)
+        dst[i] = avrogen_read_long(r);
+}
+
+static inline void avrogen_read_ints(avrogen_reader *r, int32_t *dst, size_t n)
+{
+    size_t i = 0;
+    if (n <= avrogen_reader_remaining(r) / 5) {
+        const uint8_t *p = r->p;
+        for (; i < n; i++) {
+            const uint8_t *start = p;
+            uint32_t u = 0;
+            unsigned shift = 0;
+            uint8_t b;
+            do {
+                b = *p++;
+                u |= (uint32_t)(b & 0x7f) << shift;
+                shift += 7;
+            } while (b >= 0x80 && shift < 28);
+            if (b >= 0x80) { /* the fifth byte may only carry bits 28..31 */
+                b = *p++;
+                if (b > 0x0f) {
+                    p = start;
+                    break;
+                }
+                u |= (uint32_t)b << 28;
+            }
+            dst[i] = (int32_t)avrogen_zigzag_decode(u);
+        }
+        r->p = p;
+    }
+    for (; i < n && r->err == AVROGEN_OK; i++)
+        dst[i] = avrogen_read_int(r);
+}
+
+/* `n` doubles (floats) back to back into dst: one bounds check. Zeros on error. */
+static inline void avrogen_read_doubles(avrogen_reader *r, double *dst, size_t n)
+{
+    if (AVROGEN_LIKELY(n <= avrogen_reader_remaining(r) / 8)) {
+#if AVROGEN_LITTLE_ENDIAN
+        memcpy(dst, r->p, n * 8);
+        r->p += n * 8;
+#else
+        for (size_t i = 0; i < n; i++)
+            dst[i] = avrogen_read_double(r);
+#endif
+        return;
+    }
+    memset(dst, 0, n * sizeof *dst);
+    avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a double");
+}
+
+static inline void avrogen_read_floats(avrogen_reader *r, float *dst, size_t n)
+{
+    if (AVROGEN_LIKELY(n <= avrogen_reader_remaining(r) / 4)) {
+#if AVROGEN_LITTLE_ENDIAN
+        memcpy(dst, r->p, n * 4);
+        r->p += n * 4;
+#else
+        for (size_t i = 0; i < n; i++)
+            dst[i] = avrogen_read_float(r);
+#endif
+        return;
+    }
+    memset(dst, 0, n * sizeof *dst);
+    avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a float");
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AVROGEN_GENCODE_H */

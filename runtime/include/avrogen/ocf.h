@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Object container files (spec §Object Container Files): a header (magic
+ * "Obj\x01", a metadata map holding avro.schema and avro.codec, a 16-byte sync
+ * marker) followed by blocks of encoded datums, each block compressed with the
+ * file's codec and followed by the sync marker.
+ *
+ * This layer moves bytes. The writer takes datums already encoded (or lets the
+ * caller encode straight into the block buffer); the reader hands back each
+ * block decompressed, for the caller to decode with generated code or generic
+ * values, and can cut a block into datums using the file's schema. It never
+ * builds values itself. Both stream: memory stays bounded by the largest block,
+ * whatever the size of the file.
+ *
+ * Codecs, by their spec names: "null", "deflate", "snappy", "zstandard", "xz",
+ * "bzip2".
+ *
+ * Errors are sticky on a reader or writer: the first one is kept with its
+ * message and the file offset it concerns, and every later call returns it.
+ * Offsets count from where reading or writing started (0 for a path).
+ */
+#ifndef AVROGEN_OCF_H
+#define AVROGEN_OCF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "avrogen/alloc.h"
+#include "avrogen/gencode.h"
+#include "avrogen/schema.h"
+#include "avrogen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* spec: the sync marker is 16 bytes. */
+#define AVROGEN_OCF_SYNC_SIZE 16u
+/* Uncompressed bytes after which the writer ends a block: Java's and Python's sync interval. */
+#define AVROGEN_OCF_DEFAULT_BLOCK_SIZE ((size_t)64000)
+/* Largest block the reader accepts by default, compressed or decompressed. */
+#define AVROGEN_OCF_DEFAULT_MAX_BLOCK ((size_t)64 << 20)
+/* Largest header (magic, metadata, sync) the reader accepts by default. */
+#define AVROGEN_OCF_DEFAULT_MAX_HEADER ((size_t)16 << 20)
+
+/* One user metadata entry. spec: keys starting with "avro." are reserved. */
+typedef struct avrogen_ocf_meta {
+    const char *key;   /* NUL-terminated UTF-8, not starting with "avro." */
+    const void *value; /* `len` bytes, any content */
+    size_t len;
+} avrogen_ocf_meta;
+
+/* Writer settings. All-zero (`{0}`) means every default. */
+typedef struct avrogen_ocf_writer_options {
+    const char *codec; /* spec codec name; NULL means "null" */
+    /* Compression level, 0 for the codec's default: deflate 1-9 (6), zstandard
+     * -131072..22 (3), xz 1-9 (6), bzip2 1-9 (9); null and snappy take none. */
+    int level;
+    size_t block_size;            /* uncompressed bytes that end a block; 0: 64000 */
+    const avrogen_ocf_meta *meta; /* n_meta user entries, copied into the header */
+    size_t n_meta;
+    const uint8_t *sync;        /* 16-byte sync marker (reproducible output); NULL: random */
+    const avrogen_alloc *alloc; /* NULL: libc; copied at open */
+} avrogen_ocf_writer_options;
+
+/* Reader limits. All-zero means every default. */
+typedef struct avrogen_ocf_reader_options {
+    size_t max_block_size;      /* largest block, compressed or not; 0: the default 64 MiB */
+    size_t max_header_size;     /* largest header; 0: the default 16 MiB */
+    uint64_t max_block_count;   /* most datums in one block; 0: AVROGEN_DEFAULT_MAX_ITEMS */
+    const avrogen_alloc *alloc; /* NULL: libc; copied at open */
+} avrogen_ocf_reader_options;
+
+typedef struct avrogen_ocf_writer avrogen_ocf_writer;
+typedef struct avrogen_ocf_reader avrogen_ocf_reader;
+
+/* True when `name` is a codec this build can read and write. */
+AVROGEN_API bool avrogen_ocf_codec_supported(const char *name);
+
+/* ---- writing ------------------------------------------------------------- */
+
+/*
+ * Create (or truncate) the file at `path` and write a header for the `len`
+ * bytes of schema JSON at `schema` (copied into the header as written, after
+ * avrogen_schema_parse has validated it). `opts` may be NULL. On success *out
+ * owns the file until avrogen_ocf_writer_close.
+ *
+ * Returns E_SCHEMA for an invalid schema (before the file is touched), E_ARG for
+ * an unknown codec, a level the codec does not take, or a reserved, duplicate or
+ * non-UTF-8 metadata key, E_IO when the file cannot be created or written,
+ * E_NOMEM. `diag` (may be NULL) says why; *out is NULL on failure.
+ *
+ *     avrogen_ocf_writer *w;
+ *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
+ *     if (avrogen_ocf_writer_open("orders.avro", schema, strlen(schema), &o, &w, &d))
+ *         return fail(d.msg);
+ *     for (size_t i = 0; i < n; i++) {
+ *         (void)order_avro_encode(avrogen_ocf_writer_datum_begin(w), &orders[i]);
+ *         if (avrogen_ocf_writer_datum_end(w) != AVROGEN_OK)  // the encoder's status too
+ *             break;
+ *     }
+ *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open(
+        const char *path, const char *schema, size_t len, const avrogen_ocf_writer_options *opts,
+        avrogen_ocf_writer **out, avrogen_diag *diag);
+
+/*
+ * Like avrogen_ocf_writer_open, writing at the current position of `f`, which
+ * stays the caller's: close does not fclose it. Any stdio stream works
+ * (fdopen for a descriptor, open_memstream for memory).
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open_file(
+        FILE *f, const char *schema, size_t len, const avrogen_ocf_writer_options *opts,
+        avrogen_ocf_writer **out, avrogen_diag *diag);
+
+/*
+ * Open the existing container file at `path` to add blocks at its end, reusing
+ * its schema, codec and sync marker. Every block already there is checked
+ * (header, size, sync marker; payloads are skipped unread) so that a damaged
+ * tail is refused rather than buried: E_INVALID / E_TRUNCATED / E_SCHEMA as
+ * avrogen_ocf_reader_open would report, with the offset. In `opts` only
+ * `level`, `block_size` and `alloc` apply; a `codec` other than the file's, any
+ * `meta` or a `sync` is E_ARG.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_writer_open_append(const char *path, const avrogen_ocf_writer_options *opts,
+                               avrogen_ocf_writer **out, avrogen_diag *diag);
+
+/*
+ * Like avrogen_ocf_writer_open_append on a stream the caller opened for reading
+ * and writing ("r+b" or "a+b") and positioned at the start of the container;
+ * it must be seekable. `f` stays the caller's.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_writer_open_append_file(FILE *f, const avrogen_ocf_writer_options *opts,
+                                    avrogen_ocf_writer **out, avrogen_diag *diag);
+
+/*
+ * Start a datum: returns the writer to encode it into (the current block's
+ * buffer, growing through the writer's allocator). Encode exactly one datum of
+ * the file's schema, then call avrogen_ocf_writer_datum_end. Never NULL; the
+ * pointer stays valid until close. Nothing is checked against the schema. A
+ * datum begun and not ended is dropped by the next datum_begin.
+ */
+AVROGEN_API avrogen_writer *avrogen_ocf_writer_datum_begin(avrogen_ocf_writer *w);
+
+/*
+ * Finish the datum started by avrogen_ocf_writer_datum_begin. If encoding it
+ * failed (the block writer's err is set: E_NOMEM, E_ARG from a value encoder,
+ * ...) the datum is dropped from the block, that status is returned, and the
+ * writer stays usable. Otherwise the datum is counted, and once the block holds
+ * block_size bytes it is compressed and written: a failure there (E_IO, E_NOMEM)
+ * is sticky. E_ARG without a matching datum_begin.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_datum_end(avrogen_ocf_writer *w);
+
+/* Append one datum already encoded as `len` bytes: datum_begin, copy, datum_end. */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_write(avrogen_ocf_writer *w,
+                                                                      const void *datum,
+                                                                      size_t len);
+
+/*
+ * End the current block (if it holds any finished datum), write it, and fflush
+ * the stream, so that a reader sees every datum ended so far; with `durable`,
+ * also fsync the file descriptor (E_IO for a stream without one). A datum begun
+ * and not yet ended moves to the next block. Sticky E_IO or E_NOMEM on failure.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_flush(avrogen_ocf_writer *w,
+                                                                      bool durable);
+
+/*
+ * Write the last block, flush, close the file if the writer opened it, and free
+ * the writer (NULL is a no-op). A datum begun but not ended is dropped. Returns
+ * the first error the writer met, or this close's E_IO / E_NOMEM; `diag` (may
+ * be NULL) gets its text, since w is gone afterwards.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_close(avrogen_ocf_writer *w,
+                                                                      avrogen_diag *diag);
+
+/* The parsed schema of the file being written, owned by w. */
+AVROGEN_API const avrogen_schema *avrogen_ocf_writer_schema(const avrogen_ocf_writer *w);
+
+/* The first (sticky) error of w, or AVROGEN_OK; `diag` (may be NULL) gets its text and offset. */
+AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
+                                                    avrogen_diag *diag);
+
+/* ---- reading ------------------------------------------------------------- */
+
+/*
+ * Open the container file at `path` and read its header: magic, metadata,
+ * sync marker; parse avro.schema and set up avro.codec (absent means "null").
+ * `opts` may be NULL. On success *out owns the file until avrogen_ocf_reader_close.
+ *
+ * Returns E_IO when the file cannot be opened or read, E_INVALID for a bad magic,
+ * a negative or malformed metadata count or length, a missing avro.schema, a
+ * repeated avro.schema or avro.codec, a non-UTF-8 key or an unsupported codec
+ * (named in the message), E_TRUNCATED when the file ends inside the header,
+ * E_OVERFLOW for an overlong varint, E_LIMIT for a header past max_header_size,
+ * E_SCHEMA when avro.schema is not a valid schema, E_NOMEM. `diag` (may be NULL)
+ * gets the message and file offset; *out is NULL on failure.
+ *
+ *     avrogen_ocf_reader *r;
+ *     if (avrogen_ocf_reader_open("orders.avro", NULL, &r, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ *     uint64_t n;
+ *     avrogen_reader block;
+ *     while (avrogen_ocf_reader_next_block(r, &n, &block) == AVROGEN_OK && n != 0)
+ *         for (uint64_t i = 0; i < n; i++)
+ *             order_avro_decode(&block, &order, &arena);
+ *     st = avrogen_ocf_reader_error(r, &d);
+ *     avrogen_ocf_reader_close(r);
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reader_options *opts,
+                        avrogen_ocf_reader **out, avrogen_diag *diag);
+
+/*
+ * Like avrogen_ocf_reader_open, reading from the current position of `f`, which
+ * stays the caller's (close does not fclose it). Reads only as many bytes as it
+ * needs, so a pipe fed block by block is read block by block.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_reader_open_file(FILE *f, const avrogen_ocf_reader_options *opts,
+                             avrogen_ocf_reader **out, avrogen_diag *diag);
+
+/*
+ * Like avrogen_ocf_reader_open over the `len` bytes at `data`, which must stay
+ * valid and unchanged until close. Blocks of a "null"-codec file are handed
+ * back in place, without a copy.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_reader_open_memory(const void *data, size_t len, const avrogen_ocf_reader_options *opts,
+                               avrogen_ocf_reader **out, avrogen_diag *diag);
+
+/* Free the reader and close the file if it opened it. NULL is a no-op. */
+AVROGEN_API void avrogen_ocf_reader_close(avrogen_ocf_reader *r);
+
+/*
+ * The next block with at least one datum. On AVROGEN_OK, *count is its number
+ * of datums and `block` is initialised (avrogen_reader_init, default limits)
+ * over its decompressed bytes, valid until the next call on r; *count == 0 means
+ * the file ended cleanly (blocks holding no datum are skipped).
+ *
+ * Before anything is handed back the block's byte size is checked against
+ * max_block_size and the rest of the file, its sync marker against the header's,
+ * its payload decompressed (within max_block_size), and *count against
+ * max_block_count and, when the schema admits no zero-byte datum, against the
+ * decompressed size. A bad block is an error with the file offset of its first
+ * byte; every block before it was returned. E_TRUNCATED (the file ends inside
+ * the block), E_INVALID (negative count or size, sync mismatch, corrupt
+ * compressed data, count that the bytes cannot hold), E_OVERFLOW, E_LIMIT, E_IO,
+ * E_NOMEM; sticky. The datums themselves are not checked: decoding does that.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_block(avrogen_ocf_reader *r,
+                                                                           uint64_t *count,
+                                                                           avrogen_reader *block);
+
+/*
+ * The next datum of the file as `datum` (a view into the current block, valid
+ * until the next call on r); datum->ptr is NULL once the file has ended cleanly.
+ * Datums are delimited by skipping them with the file's schema (avrogen_skip),
+ * which checks their structure but not their contents (UTF-8 of strings). Errors
+ * are those of next_block, those of avrogen_skip (with the datum's index and its
+ * offset within the decompressed block in the message), and E_INVALID for bytes
+ * left in a block after its last datum. Mixing with next_block drops the rest of
+ * the current block.
+ *
+ *     avrogen_bytes d;
+ *     while (avrogen_ocf_reader_next_datum(r, &d) == AVROGEN_OK && d.ptr != NULL)
+ *         fwrite(d.ptr, 1, d.len, out);
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r,
+                                                                           avrogen_bytes *datum);
+
+/* File offset of the first byte of the block last returned (or being read). */
+AVROGEN_API uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r);
+
+/* The first (sticky) error of r, or AVROGEN_OK; `diag` (may be NULL) gets its text and offset. */
+AVROGEN_API avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r,
+                                                    avrogen_diag *diag);
+
+/* The parsed writer schema from avro.schema, owned by r. */
+AVROGEN_API const avrogen_schema *avrogen_ocf_reader_schema(const avrogen_ocf_reader *r);
+
+/* The codec's spec name ("null" when avro.codec is absent). */
+AVROGEN_API const char *avrogen_ocf_reader_codec(const avrogen_ocf_reader *r);
+
+/* The AVROGEN_OCF_SYNC_SIZE bytes of the file's sync marker, owned by r. */
+AVROGEN_API const uint8_t *avrogen_ocf_reader_sync(const avrogen_ocf_reader *r);
+
+/* Number of metadata entries, avro.* ones included, in file order. */
+AVROGEN_API size_t avrogen_ocf_reader_meta_count(const avrogen_ocf_reader *r);
+
+/*
+ * Entry `i` of the metadata: *key (NUL-terminated; its UTF-8 may also contain
+ * NULs, *key_len says where it ends) and *value (followed by a NUL byte, not
+ * counted). All owned by r. False when i is out of range. Pointers may be NULL.
+ */
+AVROGEN_API bool avrogen_ocf_reader_meta_at(const avrogen_ocf_reader *r, size_t i, const char **key,
+                                            size_t *key_len, avrogen_bytes *value);
+
+/* The value of metadata `key` (the last entry if a user key repeats), or false. */
+AVROGEN_API bool avrogen_ocf_reader_meta_get(const avrogen_ocf_reader *r, const char *key,
+                                             avrogen_bytes *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AVROGEN_OCF_H */

@@ -1,0 +1,896 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The Avro JSON encoding of generic values (spec §JSON Encoding), and field
+ * default values (spec §Schema Declaration), which use JSON with different
+ * union rules. Output is written directly, formatted exactly as Python's
+ * json.dumps formats the same datum; input is parsed with jansson and then
+ * checked against the schema, reporting the JSON pointer of the first mismatch.
+ * jansson stays private to this file.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "avrogen/value.h"
+
+#include "value_internal.h"
+
+/* ---- shared ----------------------------------------------------------------- */
+
+static const char *kind_name(avrogen_kind k)
+{
+    switch (k) {
+    case AVROGEN_KIND_NULL:
+        return "null";
+    case AVROGEN_KIND_BOOLEAN:
+        return "boolean";
+    case AVROGEN_KIND_INT:
+        return "int";
+    case AVROGEN_KIND_LONG:
+        return "long";
+    case AVROGEN_KIND_FLOAT:
+        return "float";
+    case AVROGEN_KIND_DOUBLE:
+        return "double";
+    case AVROGEN_KIND_BYTES:
+        return "bytes";
+    case AVROGEN_KIND_STRING:
+        return "string";
+    case AVROGEN_KIND_RECORD:
+        return "record";
+    case AVROGEN_KIND_ENUM:
+        return "enum";
+    case AVROGEN_KIND_ARRAY:
+        return "array";
+    case AVROGEN_KIND_MAP:
+        return "map";
+    case AVROGEN_KIND_UNION:
+        return "union";
+    case AVROGEN_KIND_FIXED:
+        return "fixed";
+    }
+    return "?";
+}
+
+/* spec §JSON Encoding: a union branch is named by its fullname if it is a named
+ * type, by its type name otherwise. */
+static const char *branch_name(const avrogen_node *t)
+{
+    if (avrogen_node_is_named(t) && t->fullname != NULL)
+        return t->fullname;
+    return kind_name(t->kind);
+}
+
+/* Decode one code point of UTF-8 already known to be valid; sets *len. */
+static uint32_t utf8_next(const uint8_t *s, size_t *len)
+{
+    uint8_t c = s[0];
+    if (c < 0x80) {
+        *len = 1;
+        return c;
+    }
+    if (c < 0xe0) {
+        *len = 2;
+        return (uint32_t)(c & 0x1f) << 6 | (s[1] & 0x3fu);
+    }
+    if (c < 0xf0) {
+        *len = 3;
+        return (uint32_t)(c & 0x0f) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
+    }
+    *len = 4;
+    return (uint32_t)(c & 0x07) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+}
+
+/* ---- value -> JSON text ------------------------------------------------------ */
+
+typedef struct jout {
+    avrogen_writer *w;
+    bool ascii; /* escape everything outside printable ASCII */
+    const char *comma;
+    size_t comma_len;
+    const char *colon;
+    size_t colon_len;
+} jout;
+
+static void put(jout *o, const char *s, size_t n)
+{
+    avrogen_write_raw(o->w, s, n);
+}
+
+static void put_cstr(jout *o, const char *s)
+{
+    put(o, s, strlen(s));
+}
+
+static void put_escape(jout *o, uint32_t cp)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[6] = {'\\', 'u'};
+    for (int i = 0; i < 4; i++)
+        buf[2 + i] = hex[(cp >> (12 - 4 * i)) & 0xf];
+    put(o, buf, 6);
+}
+
+/*
+ * One code point inside a string, escaped as Python's json module escapes it:
+ * short forms for " \ and five controls, \uXXXX for other controls and (when
+ * ensuring ASCII) for everything past '~', as a surrogate pair above U+FFFF.
+ */
+static void put_codepoint(jout *o, uint32_t cp)
+{
+    char c[4];
+    switch (cp) {
+    case '"':
+        put(o, "\\\"", 2);
+        return;
+    case '\\':
+        put(o, "\\\\", 2);
+        return;
+    case '\b':
+        put(o, "\\b", 2);
+        return;
+    case '\f':
+        put(o, "\\f", 2);
+        return;
+    case '\n':
+        put(o, "\\n", 2);
+        return;
+    case '\r':
+        put(o, "\\r", 2);
+        return;
+    case '\t':
+        put(o, "\\t", 2);
+        return;
+    default:
+        break;
+    }
+    if (cp < 0x20 || (o->ascii && cp > 0x7e)) {
+        if (cp > 0xffff) {
+            cp -= 0x10000;
+            put_escape(o, 0xd800 | (cp >> 10));
+            put_escape(o, 0xdc00 | (cp & 0x3ff));
+        } else {
+            put_escape(o, cp);
+        }
+        return;
+    }
+    if (cp < 0x80) {
+        c[0] = (char)cp;
+        put(o, c, 1);
+    } else if (cp < 0x800) {
+        c[0] = (char)(0xc0 | cp >> 6);
+        c[1] = (char)(0x80 | (cp & 0x3f));
+        put(o, c, 2);
+    } else if (cp < 0x10000) {
+        c[0] = (char)(0xe0 | cp >> 12);
+        c[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        c[2] = (char)(0x80 | (cp & 0x3f));
+        put(o, c, 3);
+    } else {
+        c[0] = (char)(0xf0 | cp >> 18);
+        c[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+        c[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+        c[3] = (char)(0x80 | (cp & 0x3f));
+        put(o, c, 4);
+    }
+}
+
+static bool plain_ascii(uint8_t c)
+{
+    return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+}
+
+/* A UTF-8 string; E_INVALID if it is not UTF-8. */
+static void put_string(jout *o, const char *s, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    if (!avrogen_utf8_valid(p, len)) {
+        avrogen_writer_fail(o->w, AVROGEN_E_INVALID);
+        return;
+    }
+    put(o, "\"", 1);
+    size_t i = 0;
+    while (i < len && o->w->err == AVROGEN_OK) {
+        size_t run = i;
+        while (run < len && plain_ascii(p[run]))
+            run++;
+        if (run > i) {
+            put(o, s + i, run - i);
+            i = run;
+            continue;
+        }
+        size_t n;
+        uint32_t cp = utf8_next(p + i, &n);
+        put_codepoint(o, cp);
+        i += n;
+    }
+    put(o, "\"", 1);
+}
+
+/* spec §JSON Encoding: bytes and fixed are strings whose code points 0-255 are the bytes. */
+static void put_latin1(jout *o, const uint8_t *p, size_t len)
+{
+    put(o, "\"", 1);
+    size_t i = 0;
+    while (i < len && o->w->err == AVROGEN_OK) {
+        size_t run = i;
+        while (run < len && plain_ascii(p[run]))
+            run++;
+        if (run > i) {
+            put(o, (const char *)p + i, run - i);
+            i = run;
+            continue;
+        }
+        put_codepoint(o, p[i++]);
+    }
+    put(o, "\"", 1);
+}
+
+/*
+ * A finite double the way Python's repr() writes it: the fewest significant
+ * digits that read back to the same value; positional notation when the decimal
+ * exponent is in -5 < e < 16 (always with a fractional part, "100.0"), else
+ * d.ddde±XX with at least two exponent digits ("1e+16", "1.5e-07").
+ */
+static size_t format_double(char *out, double x)
+{
+    char buf[40];
+    char digits[20];
+    size_t nd = 0;
+    size_t n = 0;
+    if (x == 0) {
+        const char *z = signbit(x) ? "-0.0" : "0.0";
+        strcpy(out, z);
+        return strlen(z);
+    }
+    /* printf and strtod agree on the decimal point whatever the locale. */
+    for (int prec = 0; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    const char *p = buf;
+    bool neg = *p == '-';
+    if (neg)
+        p++;
+    for (; *p != '\0' && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9' && nd < sizeof digits)
+            digits[nd++] = *p;
+    long exp10 = *p == 'e' ? strtol(p + 1, NULL, 10) : 0;
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    long decpt = exp10 + 1; /* x = 0.d1d2... * 10^decpt */
+    if (neg)
+        out[n++] = '-';
+    if (decpt > -4 && decpt <= 16) {
+        if (decpt <= 0) {
+            out[n++] = '0';
+            out[n++] = '.';
+            for (long i = decpt; i < 0; i++)
+                out[n++] = '0';
+            memcpy(out + n, digits, nd);
+            n += nd;
+        } else if ((size_t)decpt >= nd) {
+            memcpy(out + n, digits, nd);
+            n += nd;
+            for (size_t i = nd; i < (size_t)decpt; i++)
+                out[n++] = '0';
+            out[n++] = '.';
+            out[n++] = '0';
+        } else {
+            memcpy(out + n, digits, (size_t)decpt);
+            n += (size_t)decpt;
+            out[n++] = '.';
+            memcpy(out + n, digits + decpt, nd - (size_t)decpt);
+            n += nd - (size_t)decpt;
+        }
+    } else {
+        out[n++] = digits[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            memcpy(out + n, digits + 1, nd - 1);
+            n += nd - 1;
+        }
+        n += (size_t)snprintf(out + n, 8, "e%c%02ld", decpt - 1 < 0 ? '-' : '+', labs(decpt - 1));
+    }
+    out[n] = '\0';
+    return n;
+}
+
+static void put_double(jout *o, double x)
+{
+    char buf[40];
+    if (isnan(x)) {
+        put_cstr(o, "\"NaN\"");
+    } else if (isinf(x)) {
+        put_cstr(o, x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    } else {
+        put(o, buf, format_double(buf, x));
+    }
+}
+
+static void put_long(jout *o, int64_t x)
+{
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%" PRId64, x);
+    put(o, buf, (size_t)n);
+}
+
+static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
+{
+    if (v->type != t) {
+        avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+        return;
+    }
+    switch (t->kind) {
+    case AVROGEN_KIND_NULL:
+        put(o, "null", 4);
+        return;
+    case AVROGEN_KIND_BOOLEAN:
+        put_cstr(o, v->boolean ? "true" : "false");
+        return;
+    case AVROGEN_KIND_INT:
+        put_long(o, v->i32);
+        return;
+    case AVROGEN_KIND_LONG:
+        put_long(o, v->i64);
+        return;
+    case AVROGEN_KIND_FLOAT:
+        put_double(o, v->f32);
+        return;
+    case AVROGEN_KIND_DOUBLE:
+        put_double(o, v->f64);
+        return;
+    case AVROGEN_KIND_BYTES:
+        put_latin1(o, v->bytes.ptr, v->bytes.len);
+        return;
+    case AVROGEN_KIND_FIXED:
+        if (v->bytes.len != t->size) {
+            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            return;
+        }
+        put_latin1(o, v->bytes.ptr, v->bytes.len);
+        return;
+    case AVROGEN_KIND_STRING:
+        put_string(o, v->str.ptr, v->str.len);
+        return;
+    case AVROGEN_KIND_ENUM:
+        if (v->enum_index >= t->n_symbols) {
+            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            return;
+        }
+        put_string(o, t->symbols[v->enum_index], strlen(t->symbols[v->enum_index]));
+        return;
+    case AVROGEN_KIND_UNION: {
+        if (v->branch.index >= t->n_branches || v->branch.value == NULL) {
+            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            return;
+        }
+        const avrogen_node *b = t->branches[v->branch.index];
+        if (b->kind == AVROGEN_KIND_NULL) {
+            emit(o, b, v->branch.value);
+            return;
+        }
+        const char *name = branch_name(b);
+        put(o, "{", 1);
+        put_string(o, name, strlen(name));
+        put(o, o->colon, o->colon_len);
+        emit(o, b, v->branch.value);
+        put(o, "}", 1);
+        return;
+    }
+    case AVROGEN_KIND_RECORD:
+        put(o, "{", 1);
+        for (size_t i = 0; i < t->n_fields && o->w->err == AVROGEN_OK; i++) {
+            if (i != 0)
+                put(o, o->comma, o->comma_len);
+            put_string(o, t->fields[i].name, strlen(t->fields[i].name));
+            put(o, o->colon, o->colon_len);
+            emit(o, t->fields[i].type, &v->fields[i]);
+        }
+        put(o, "}", 1);
+        return;
+    case AVROGEN_KIND_ARRAY:
+        put(o, "[", 1);
+        for (size_t i = 0; i < v->array.count && o->w->err == AVROGEN_OK; i++) {
+            if (i != 0)
+                put(o, o->comma, o->comma_len);
+            emit(o, t->items, &v->array.items[i]);
+        }
+        put(o, "]", 1);
+        return;
+    case AVROGEN_KIND_MAP:
+        put(o, "{", 1);
+        for (size_t i = 0; i < v->map.count && o->w->err == AVROGEN_OK; i++) {
+            const avrogen_map_entry *e = &v->map.entries[i];
+            if (i != 0)
+                put(o, o->comma, o->comma_len);
+            put_string(o, e->key.ptr, e->key.len);
+            put(o, o->colon, o->colon_len);
+            emit(o, t->items, &e->value);
+        }
+        put(o, "}", 1);
+        return;
+    }
+    avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+}
+
+avrogen_status avrogen_value_to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags)
+{
+    bool compact = (flags & AVROGEN_JSON_COMPACT) != 0;
+    jout o = {w,
+              (flags & AVROGEN_JSON_UTF8) == 0,
+              compact ? "," : ", ",
+              compact ? 1u : 2u,
+              compact ? ":" : ": ",
+              compact ? 1u : 2u};
+    if (w->err == AVROGEN_OK)
+        emit(&o, v->type, v);
+    return w->err;
+}
+
+/* ---- JSON text -> value ------------------------------------------------------ */
+
+/* Where we are in the JSON document: a chain of frames on the C stack, turned
+ * into a JSON pointer only when an error needs one. */
+typedef struct frame {
+    const struct frame *parent;
+    const char *key; /* object member, or NULL for an array index */
+    size_t key_len;
+    size_t index;
+} frame;
+
+typedef struct jin {
+    avrogen_arena *a;
+    avrogen_diag *diag;
+    bool defaults;           /* default-value rules: unions take their first branch */
+    avrogen_status mismatch; /* status for JSON that does not fit the schema */
+    avrogen_status err;
+    unsigned depth;
+} jin;
+
+/* Append to the diag path, escaping per RFC 6901; the path is cut off if too long. */
+static void path_append(char *buf, size_t cap, size_t *n, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        const char *rep = s[i] == '~' ? "~0" : s[i] == '/' ? "~1" : NULL;
+        size_t rl = rep != NULL ? 2 : 1;
+        if (*n + rl >= cap)
+            return;
+        if (rep != NULL)
+            memcpy(buf + *n, rep, 2);
+        else
+            buf[*n] = s[i];
+        *n += rl;
+    }
+}
+
+static void write_path(avrogen_diag *d, const frame *fr)
+{
+    const frame *chain[AVROGEN_DEFAULT_MAX_DEPTH * 2 + 8];
+    size_t depth = 0;
+    for (; fr != NULL && depth < sizeof chain / sizeof chain[0]; fr = fr->parent)
+        chain[depth++] = fr;
+    size_t n = 0;
+    d->path[0] = '\0';
+    while (depth-- > 0) {
+        const frame *f = chain[depth];
+        char idx[24];
+        if (n + 1 >= sizeof d->path)
+            break;
+        d->path[n++] = '/';
+        if (f->key != NULL) {
+            path_append(d->path, sizeof d->path, &n, f->key, f->key_len);
+        } else {
+            int len = snprintf(idx, sizeof idx, "%zu", f->index);
+            path_append(d->path, sizeof d->path, &n, idx, (size_t)len);
+        }
+    }
+    d->path[n] = '\0';
+}
+
+static bool fail(jin *j, const frame *fr, avrogen_status st, const char *fmt, ...)
+        AVROGEN_PRINTF(4, 5);
+
+static bool fail(jin *j, const frame *fr, avrogen_status st, const char *fmt, ...)
+{
+    if (j->err != AVROGEN_OK)
+        return false;
+    j->err = st;
+    if (j->diag != NULL) {
+        va_list ap;
+        j->diag->line = 0;
+        j->diag->column = 0;
+        j->diag->offset = 0;
+        write_path(j->diag, fr);
+        va_start(ap, fmt);
+        vsnprintf(j->diag->msg, sizeof j->diag->msg, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+static bool fail_alloc(jin *j, const frame *fr, size_t size)
+{
+    avrogen_status st = avrogen_value_arena_status(j->a, size);
+    return fail(j, fr, st, "%s",
+                st == AVROGEN_E_LIMIT ? "arena budget exhausted" : "out of memory");
+}
+
+static const char *json_kind(const json_t *js)
+{
+    switch (json_typeof(js)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "?";
+}
+
+static bool expected(jin *j, const frame *fr, const char *what, const json_t *js)
+{
+    return fail(j, fr, j->mismatch, "expected %s, got %s", what, json_kind(js));
+}
+
+static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avrogen_value *out);
+
+/* bytes and fixed: a string of code points U+0000..U+00FF, one per byte. */
+static bool conv_latin1(jin *j, const frame *fr, const avrogen_node *t, json_t *js,
+                        avrogen_value *out)
+{
+    if (!json_is_string(js))
+        return expected(j, fr, "a string of ISO-8859-1 code points", js);
+    /* jansson only hands out valid UTF-8. */
+    const uint8_t *s = (const uint8_t *)json_string_value(js);
+    size_t len = json_string_length(js);
+    uint8_t *buf = avrogen_arena_alloc(j->a, len);
+    if (buf == NULL)
+        return fail_alloc(j, fr, len);
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        size_t k;
+        uint32_t cp = utf8_next(s + i, &k);
+        if (cp > 0xff)
+            return fail(j, fr, j->mismatch,
+                        "code point U+%04" PRIX32 " at character %zu is not a byte (U+0000-U+00FF)",
+                        cp, n);
+        buf[n++] = (uint8_t)cp;
+        i += k;
+    }
+    if (t->kind == AVROGEN_KIND_FIXED && n != t->size)
+        return fail(j, fr, j->mismatch, "fixed %s needs %zu bytes, got %zu", branch_name(t),
+                    t->size, n);
+    out->bytes.ptr = buf;
+    out->bytes.len = n;
+    return true;
+}
+
+static bool conv_number(jin *j, const frame *fr, const avrogen_node *t, json_t *js,
+                        avrogen_value *out)
+{
+    double x;
+    if (json_is_number(js)) {
+        x = json_number_value(js);
+    } else if (j->defaults) {
+        /* spec: a float or double default is a JSON number; no spelled-out NaN. */
+        return expected(j, fr, "a number", js);
+    } else if (json_is_string(js) && strcmp(json_string_value(js), "NaN") == 0) {
+        x = NAN;
+    } else if (json_is_string(js) && strcmp(json_string_value(js), "Infinity") == 0) {
+        x = INFINITY;
+    } else if (json_is_string(js) && strcmp(json_string_value(js), "-Infinity") == 0) {
+        x = -INFINITY;
+    } else {
+        return expected(j, fr, "a number (or \"NaN\", \"Infinity\", \"-Infinity\")", js);
+    }
+    if (t->kind == AVROGEN_KIND_DOUBLE) {
+        out->f64 = x;
+        return true;
+    }
+    if (avrogen_value_set_double(out, x) != AVROGEN_OK)
+        return fail(j, fr, j->mismatch, "%.17g is out of range for a float", x);
+    return true;
+}
+
+static bool conv_record(jin *j, const frame *fr, const avrogen_node *t, json_t *js,
+                        avrogen_value *out)
+{
+    if (!json_is_object(js))
+        return expected(j, fr, "an object", js);
+    size_t size;
+    if (!avrogen_size_mul(t->n_fields, sizeof(avrogen_value), &size))
+        return fail(j, fr, AVROGEN_E_LIMIT, "record too large");
+    avrogen_value *f = avrogen_arena_alloc(j->a, size);
+    if (f == NULL)
+        return fail_alloc(j, fr, size);
+    out->fields = f;
+    size_t found = 0;
+    for (size_t i = 0; i < t->n_fields; i++) {
+        const avrogen_field *fd = &t->fields[i];
+        frame sub = {fr, fd->name, strlen(fd->name), 0};
+        json_t *m = json_object_get(js, fd->name);
+        if (m != NULL) {
+            found++;
+            if (!conv(j, &sub, fd->type, m, &f[i]))
+                return false;
+            continue;
+        }
+        if (!j->defaults || fd->default_json == NULL)
+            return fail(j, fr, j->mismatch, "missing field \"%s\"", fd->name);
+        /* Java's and Python's avro fill a field left out of a record default
+         * from that field's own default. */
+        json_error_t e;
+        json_t *d = json_loads(fd->default_json, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+        if (d == NULL)
+            return fail(j, &sub, j->mismatch, "default is not JSON: %s", e.text);
+        bool ok = conv(j, &sub, fd->type, d, &f[i]);
+        json_decref(d);
+        if (!ok)
+            return false;
+    }
+    if (found != json_object_size(js)) {
+        const char *key;
+        json_t *m;
+        json_object_foreach(js, key, m)
+        {
+            if (avrogen_value_field(out, key) == NULL)
+                return fail(j, fr, j->mismatch, "record %s has no field \"%s\"", branch_name(t),
+                            key);
+        }
+    }
+    return true;
+}
+
+static bool conv_array(jin *j, const frame *fr, const avrogen_node *t, json_t *js,
+                       avrogen_value *out)
+{
+    if (!json_is_array(js))
+        return expected(j, fr, "an array", js);
+    size_t n = json_array_size(js);
+    size_t size;
+    if (!avrogen_size_mul(n, sizeof(avrogen_value), &size))
+        return fail(j, fr, AVROGEN_E_LIMIT, "array too large");
+    avrogen_value *items = avrogen_arena_alloc(j->a, size);
+    if (items == NULL)
+        return fail_alloc(j, fr, size);
+    out->array.items = items;
+    out->array.cap = n;
+    for (size_t i = 0; i < n; i++) {
+        frame sub = {fr, NULL, 0, i};
+        if (!conv(j, &sub, t->items, json_array_get(js, i), &items[i]))
+            return false;
+        out->array.count++;
+    }
+    return true;
+}
+
+static bool conv_map(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avrogen_value *out)
+{
+    if (!json_is_object(js))
+        return expected(j, fr, "an object", js);
+    size_t n = json_object_size(js);
+    size_t size;
+    if (!avrogen_size_mul(n, sizeof(avrogen_map_entry), &size))
+        return fail(j, fr, AVROGEN_E_LIMIT, "map too large");
+    avrogen_map_entry *e = avrogen_arena_alloc(j->a, size);
+    if (e == NULL)
+        return fail_alloc(j, fr, size);
+    out->map.entries = e;
+    out->map.cap = n;
+    /* jansson keeps members in document order, which becomes the wire order. */
+    for (void *it = json_object_iter(js); it != NULL; it = json_object_iter_next(js, it)) {
+        const char *key = json_object_iter_key(it);
+#if JANSSON_VERSION_HEX >= 0x020e00
+        size_t klen = json_object_iter_key_len(it);
+#else
+        size_t klen = strlen(key);
+#endif
+        frame sub = {fr, key, klen, 0};
+        avrogen_map_entry *me = &e[out->map.count];
+        char *k = avrogen_arena_strndup(j->a, key, klen);
+        if (k == NULL)
+            return fail_alloc(j, &sub, klen + 1);
+        me->key.ptr = k;
+        me->key.len = klen;
+        if (!conv(j, &sub, t->items, json_object_iter_value(it), &me->value))
+            return false;
+        out->map.count++;
+    }
+    return true;
+}
+
+static bool conv_union(jin *j, const frame *fr, const avrogen_node *t, json_t *js,
+                       avrogen_value *out)
+{
+    size_t idx = t->n_branches;
+    json_t *inner = js;
+    const frame *at = fr;
+    frame sub;
+    if (t->n_branches == 0)
+        return fail(j, fr, AVROGEN_E_SCHEMA, "union has no branches");
+    if (j->defaults) {
+        /* spec: a union field's default is a value of the union's first branch. */
+        idx = 0;
+    } else if (json_is_null(js)) {
+        for (size_t i = 0; i < t->n_branches && idx == t->n_branches; i++)
+            if (t->branches[i]->kind == AVROGEN_KIND_NULL)
+                idx = i;
+        if (idx == t->n_branches)
+            return fail(j, fr, j->mismatch, "null is not a branch of this union");
+    } else {
+        if (!json_is_object(js) || json_object_size(js) != 1)
+            return fail(j, fr, j->mismatch,
+                        "expected null or an object of one member naming a union branch, got %s",
+                        json_kind(js));
+        void *it = json_object_iter(js);
+        const char *key = json_object_iter_key(it);
+        for (size_t i = 0; i < t->n_branches && idx == t->n_branches; i++)
+            if (t->branches[i]->kind != AVROGEN_KIND_NULL &&
+                strcmp(branch_name(t->branches[i]), key) == 0)
+                idx = i;
+        if (idx == t->n_branches)
+            return fail(j, fr, j->mismatch, "\"%s\" is not a branch of this union", key);
+        inner = json_object_iter_value(it);
+        sub.parent = fr;
+        sub.key = key;
+        sub.key_len = strlen(key);
+        sub.index = 0;
+        at = &sub;
+    }
+    avrogen_value *b = avrogen_arena_alloc(j->a, sizeof *b);
+    if (b == NULL)
+        return fail_alloc(j, fr, sizeof *b);
+    out->branch.index = idx;
+    out->branch.value = b;
+    return conv(j, at, t->branches[idx], inner, b);
+}
+
+static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avrogen_value *out)
+{
+    memset(out, 0, sizeof *out);
+    out->type = t;
+    switch (t->kind) {
+    case AVROGEN_KIND_NULL:
+        return json_is_null(js) || expected(j, fr, "null", js);
+    case AVROGEN_KIND_BOOLEAN:
+        if (!json_is_boolean(js))
+            return expected(j, fr, "a boolean", js);
+        out->boolean = json_is_true(js);
+        return true;
+    case AVROGEN_KIND_INT: {
+        if (!json_is_integer(js))
+            return expected(j, fr, "an integer", js);
+        json_int_t x = json_integer_value(js);
+        if (x < INT32_MIN || x > INT32_MAX)
+            return fail(j, fr, j->mismatch, "%" JSON_INTEGER_FORMAT " is out of range for an int",
+                        x);
+        out->i32 = (int32_t)x;
+        return true;
+    }
+    case AVROGEN_KIND_LONG:
+        if (!json_is_integer(js))
+            return expected(j, fr, "an integer", js);
+        out->i64 = (int64_t)json_integer_value(js);
+        return true;
+    case AVROGEN_KIND_FLOAT:
+    case AVROGEN_KIND_DOUBLE:
+        return conv_number(j, fr, t, js, out);
+    case AVROGEN_KIND_BYTES:
+    case AVROGEN_KIND_FIXED:
+        return conv_latin1(j, fr, t, js, out);
+    case AVROGEN_KIND_STRING: {
+        if (!json_is_string(js))
+            return expected(j, fr, "a string", js);
+        size_t len = json_string_length(js);
+        char *s = avrogen_arena_strndup(j->a, json_string_value(js), len);
+        if (s == NULL)
+            return fail_alloc(j, fr, len + 1);
+        out->str.ptr = s;
+        out->str.len = len;
+        return true;
+    }
+    case AVROGEN_KIND_ENUM:
+        if (!json_is_string(js))
+            return expected(j, fr, "an enum symbol", js);
+        for (size_t i = 0; i < t->n_symbols; i++) {
+            if (strcmp(t->symbols[i], json_string_value(js)) == 0) {
+                out->enum_index = i;
+                return true;
+            }
+        }
+        return fail(j, fr, j->mismatch, "\"%s\" is not a symbol of enum %s", json_string_value(js),
+                    branch_name(t));
+    case AVROGEN_KIND_RECORD:
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+    case AVROGEN_KIND_UNION:
+        break;
+    }
+    /* The same nesting limit as binary decoding; it also stops defaults that
+     * refer to themselves through a record field's default. */
+    if (j->depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+        return fail(j, fr, AVROGEN_E_LIMIT, "nesting deeper than %u", AVROGEN_DEFAULT_MAX_DEPTH);
+    j->depth++;
+    bool ok = false;
+    switch (t->kind) {
+    case AVROGEN_KIND_RECORD:
+        ok = conv_record(j, fr, t, js, out);
+        break;
+    case AVROGEN_KIND_ARRAY:
+        ok = conv_array(j, fr, t, js, out);
+        break;
+    case AVROGEN_KIND_MAP:
+        ok = conv_map(j, fr, t, js, out);
+        break;
+    case AVROGEN_KIND_UNION:
+        ok = conv_union(j, fr, t, js, out);
+        break;
+    default:
+        break;
+    }
+    j->depth--;
+    return ok;
+}
+
+static avrogen_status parse(jin *j, const char *text, size_t len, const avrogen_node *type,
+                            avrogen_value *out)
+{
+    json_error_t e;
+    json_t *js =
+            json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
+    if (js == NULL) {
+        avrogen_status st = AVROGEN_E_INVALID;
+#if JANSSON_VERSION_HEX >= 0x020b00
+        if (json_error_code(&e) == json_error_out_of_memory)
+            st = AVROGEN_E_NOMEM;
+#endif
+        if (st == AVROGEN_E_INVALID && j->mismatch == AVROGEN_E_SCHEMA)
+            st = AVROGEN_E_SCHEMA;
+        if (j->diag != NULL) {
+            j->diag->line = e.line > 0 ? e.line : 0;
+            j->diag->column = e.column > 0 ? e.column : 0;
+            j->diag->offset = e.position > 0 ? (size_t)e.position : 0;
+            j->diag->path[0] = '\0';
+            snprintf(j->diag->msg, sizeof j->diag->msg, "%s", e.text);
+        }
+        return st;
+    }
+    conv(j, NULL, type, js, out);
+    json_decref(js);
+    return j->err;
+}
+
+avrogen_status avrogen_value_from_json(const char *text, size_t len, const avrogen_node *type,
+                                       avrogen_value *out, avrogen_arena *a, avrogen_diag *diag)
+{
+    if (text == NULL || type == NULL || out == NULL || a == NULL)
+        return AVROGEN_E_ARG;
+    jin j = {a, diag, false, AVROGEN_E_INVALID, AVROGEN_OK, 0};
+    return parse(&j, text, len, type, out);
+}
+
+avrogen_status avrogen_value_from_default(const avrogen_field *f, avrogen_value *out,
+                                          avrogen_arena *a, avrogen_diag *diag)
+{
+    if (f == NULL || f->default_json == NULL || out == NULL || a == NULL)
+        return AVROGEN_E_ARG;
+    jin j = {a, diag, true, AVROGEN_E_SCHEMA, AVROGEN_OK, 0};
+    return parse(&j, f->default_json, strlen(f->default_json), f->type, out);
+}

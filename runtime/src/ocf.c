@@ -1,0 +1,1295 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Object container files: the header, block framing, sync markers and the
+ * reader's and writer's streaming. Compression lives in codec.c; datums are
+ * opaque bytes here except in avrogen_ocf_reader_next_datum, which delimits them
+ * with avrogen_skip. The reader pulls exactly the bytes it needs from its
+ * stream into one buffer that grows only as data actually arrives, so neither a
+ * lying length nor a huge file makes it allocate past its limits.
+ */
+#include "avrogen/ocf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "avrogen/value.h"
+
+#include "codec_internal.h"
+
+#define SYNC_SIZE AVROGEN_OCF_SYNC_SIZE
+/* First size of the reader's input buffer. */
+#define READ_MIN_CAP ((size_t)64 * 1024)
+
+/* spec: a file starts with the four bytes 'O', 'b', 'j', 1. */
+static const uint8_t ocf_magic[4] = {'O', 'b', 'j', 1};
+/* Points zero-length blocks somewhere, so a datum view is never NULL. */
+static const uint8_t empty_block[1];
+
+/* ---- shared helpers ------------------------------------------------------- */
+
+static AVROGEN_PRINTF(5, 0) avrogen_status
+        vset_error(avrogen_status *err, avrogen_diag *d, avrogen_status s, uint64_t offset,
+                   const char *fmt, va_list ap)
+{
+    if (*err != AVROGEN_OK)
+        return *err;
+    *err = s;
+    memset(d, 0, sizeof *d);
+    d->offset = offset > SIZE_MAX ? SIZE_MAX : (size_t)offset;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    return s;
+}
+
+/* Copy `s` into `dst` as printable ASCII, for quoting untrusted names in messages. */
+static const char *printable(char *dst, size_t cap, const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 4 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        dst[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    if (n + 4 >= cap && len > n) {
+        memcpy(dst + n, "...", 3);
+        n += 3;
+    }
+    dst[n] = '\0';
+    return dst;
+}
+
+static void errno_text(int e, char *buf, size_t n)
+{
+    if (strerror_r(e, buf, n) != 0)
+        snprintf(buf, n, "error %d", e);
+}
+
+/* True when some datum of `n` may encode to zero bytes (null, fixed(0), records of those). */
+static bool may_be_empty(const avrogen_node *n, unsigned depth)
+{
+    /* Deeper than any sane schema: give up the count check rather than recurse on. */
+    if (depth > AVROGEN_DEFAULT_MAX_DEPTH)
+        return true;
+    switch (n->kind) {
+    case AVROGEN_KIND_NULL:
+        return true;
+    case AVROGEN_KIND_FIXED:
+        return n->size == 0;
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < n->n_fields; i++) {
+            if (!may_be_empty(n->fields[i].type, depth + 1))
+                return false;
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool avrogen_ocf_codec_supported(const char *name)
+{
+    return name != NULL && avrogen_codec_known(name, strlen(name));
+}
+
+/* ---- reader: input window --------------------------------------------------- */
+
+typedef struct meta_entry {
+    const char *key; /* NUL-terminated copy */
+    size_t key_len;
+    avrogen_bytes value; /* followed by a NUL */
+} meta_entry;
+
+struct avrogen_ocf_reader {
+    avrogen_alloc alloc;
+    FILE *f;           /* NULL when reading memory */
+    bool own_file;     /* opened by avrogen_ocf_reader_open: fclose at close */
+    bool eof;          /* f has returned end of file */
+    bool pinned;       /* parsing the header: keep in[0..] where it is */
+    const uint8_t *in; /* the window: the caller's memory, or buf */
+    size_t in_len;     /* valid bytes at in */
+    size_t in_pos;     /* next unread byte; in[in_pos..in_len) are buffered */
+    uint64_t in_base;  /* stream offset of in[0] */
+    uint8_t *buf;      /* input buffer when reading f */
+    size_t buf_cap;
+    size_t max_block;
+    size_t max_header;
+    uint64_t max_count;
+
+    uint8_t sync[SYNC_SIZE];
+    avrogen_schema *schema;
+    avrogen_codec codec;
+    bool datum_may_be_empty; /* the schema admits zero-byte datums */
+    meta_entry *meta;
+    size_t n_meta;
+    char *meta_blob; /* every key and value, NUL-terminated */
+    size_t meta_blob_size;
+    avrogen_codec_buf out; /* the decompressed block */
+
+    uint64_t block_offset; /* stream offset of the current block */
+    avrogen_reader cur;    /* next_datum's block */
+    uint64_t datums_left;  /* datums of cur next_datum has not handed out */
+    uint64_t datum_index;  /* index within its block of the next datum */
+    bool in_block;         /* cur holds a block next_datum is walking */
+
+    avrogen_status err; /* first error, sticky */
+    avrogen_diag diag;
+};
+
+static AVROGEN_PRINTF(4, 5) avrogen_status
+        rfail(avrogen_ocf_reader *r, avrogen_status s, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vset_error(&r->err, &r->diag, s, offset, fmt, ap);
+    va_end(ap);
+    return r->err;
+}
+
+static uint64_t rpos(const avrogen_ocf_reader *r)
+{
+    return r->in_base + r->in_pos;
+}
+
+/*
+ * Make `want` unread bytes available, reading from f as needed; returns how
+ * many are (fewer only at end of input or after a read error, which is
+ * recorded). The buffer grows at most to twice what has actually been read,
+ * and fread is asked for no more than is needed, so a pipe is not read ahead.
+ */
+static size_t fill(avrogen_ocf_reader *r, size_t want)
+{
+    size_t avail = r->in_len - r->in_pos;
+    if (avail >= want || r->f == NULL || r->eof || r->err != AVROGEN_OK)
+        return avail;
+    if (!r->pinned && r->in_pos != 0) {
+        memmove(r->buf, r->buf + r->in_pos, avail);
+        r->in_base += r->in_pos;
+        r->in_len = avail;
+        r->in_pos = 0;
+    }
+    size_t need;
+    if (!avrogen_size_add(r->in_pos, want, &need)) {
+        rfail(r, AVROGEN_E_LIMIT, rpos(r), "read of %zu bytes at offset %" PRIu64 " is too large",
+              want, rpos(r));
+        return avail;
+    }
+    while (r->in_len < need) {
+        if (r->in_len == r->buf_cap) {
+            size_t cap = r->buf_cap <= SIZE_MAX / 2 ? r->buf_cap * 2 : SIZE_MAX;
+            if (cap > need)
+                cap = need;
+            if (cap < READ_MIN_CAP)
+                cap = READ_MIN_CAP;
+            uint8_t *p = avrogen_realloc(&r->alloc, r->buf, r->buf_cap, cap);
+            if (p == NULL) {
+                rfail(r, AVROGEN_E_NOMEM, rpos(r), "out of memory reading offset %" PRIu64,
+                      rpos(r));
+                break;
+            }
+            r->in = r->buf = p;
+            r->buf_cap = cap;
+        }
+        size_t ask = (need < r->buf_cap ? need : r->buf_cap) - r->in_len;
+        size_t got = fread(r->buf + r->in_len, 1, ask, r->f);
+        r->in_len += got;
+        if (got < ask) {
+            if (ferror(r->f)) {
+                char text[96];
+                errno_text(errno, text, sizeof text);
+                rfail(r, AVROGEN_E_IO, r->in_base + r->in_len,
+                      "read failed at offset %" PRIu64 ": %s", r->in_base + r->in_len, text);
+            } else {
+                r->eof = true;
+            }
+            break;
+        }
+    }
+    return r->in_len - r->in_pos;
+}
+
+/*
+ * Make `n` bytes available or record why not: E_LIMIT past the header limit
+ * while parsing the header, E_TRUNCATED at the end of the input ("file ends
+ * inside <what>"), or fill's own error.
+ */
+static bool need(avrogen_ocf_reader *r, size_t n, uint64_t at, const char *what)
+{
+    if (r->err != AVROGEN_OK)
+        return false;
+    if (r->pinned && (n > r->max_header || r->in_pos > r->max_header - n)) {
+        rfail(r, AVROGEN_E_LIMIT, at,
+              "header is larger than max_header_size (%zu bytes) at %s at offset %" PRIu64,
+              r->max_header, what, at);
+        return false;
+    }
+    if (fill(r, n) >= n)
+        return true;
+    if (r->err == AVROGEN_OK)
+        rfail(r, AVROGEN_E_TRUNCATED, at, "file ends inside %s at offset %" PRIu64, what, at);
+    return false;
+}
+
+/*
+ * A long (spec §Binary Encoding: zigzag varint, at most 10 bytes) at the current
+ * position, part of `what` which starts at offset `at` (for error messages).
+ */
+static bool in_long(avrogen_ocf_reader *r, int64_t *v, uint64_t at, const char *what)
+{
+    uint64_t u = 0;
+    for (size_t i = 0; i < 10; i++) {
+        if (!need(r, i + 1, at, what))
+            return false;
+        uint8_t b = r->in[r->in_pos + i];
+        if (i == 9 && b > 1)
+            break;
+        u |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+            r->in_pos += i + 1;
+            *v = avrogen_zigzag_decode(u);
+            return true;
+        }
+    }
+    rfail(r, AVROGEN_E_OVERFLOW, at, "overlong varint in %s at offset %" PRIu64, what, at);
+    return false;
+}
+
+/* ---- reader: header ------------------------------------------------------- */
+
+typedef struct raw_entry {
+    size_t key_at; /* window index of the key's bytes (the window is pinned) */
+    size_t key_len;
+    size_t val_at;
+    size_t val_len;
+} raw_entry;
+
+/* A length-prefixed string or bytes value of the header; its window index in *at. */
+static bool header_bytes(avrogen_ocf_reader *r, size_t *at, size_t *len, const char *what)
+{
+    uint64_t where = rpos(r);
+    int64_t n;
+    if (!in_long(r, &n, where, what))
+        return false;
+    if (n < 0) {
+        rfail(r, AVROGEN_E_INVALID, where, "negative length of %s at offset %" PRIu64, what, where);
+        return false;
+    }
+    if ((uint64_t)n > r->max_header - r->in_pos) {
+        rfail(r, AVROGEN_E_LIMIT, where,
+              "%s of %" PRId64 " bytes at offset %" PRIu64
+              " would make the header larger than max_header_size (%zu bytes)",
+              what, n, where, r->max_header);
+        return false;
+    }
+    if (!need(r, (size_t)n, where, what))
+        return false;
+    *at = r->in_pos;
+    *len = (size_t)n;
+    r->in_pos += (size_t)n;
+    return true;
+}
+
+static bool key_is(const meta_entry *e, const char *key)
+{
+    size_t n = strlen(key);
+    return e->key_len == n && memcmp(e->key, key, n) == 0;
+}
+
+/* Copy the pinned window's entries into r->meta / r->meta_blob. */
+static avrogen_status build_meta(avrogen_ocf_reader *r, const raw_entry *raw, size_t n)
+{
+    size_t total = 0, bytes;
+    for (size_t i = 0; i < n; i++) {
+        if (!avrogen_size_add(total, raw[i].key_len + raw[i].val_len + 2, &total))
+            return rfail(r, AVROGEN_E_LIMIT, 0, "header metadata too large");
+    }
+    if (!avrogen_size_mul(n, sizeof *r->meta, &bytes))
+        return rfail(r, AVROGEN_E_LIMIT, 0, "header metadata too large");
+    if (n != 0 && (r->meta = avrogen_malloc(&r->alloc, bytes)) == NULL)
+        return rfail(r, AVROGEN_E_NOMEM, 0, "out of memory reading the header");
+    r->n_meta = n;
+    if ((r->meta_blob = avrogen_malloc(&r->alloc, total)) == NULL)
+        return rfail(r, AVROGEN_E_NOMEM, 0, "out of memory reading the header");
+    r->meta_blob_size = total != 0 ? total : 1;
+    char *p = r->meta_blob;
+    for (size_t i = 0; i < n; i++) {
+        meta_entry *e = &r->meta[i];
+        memcpy(p, r->in + raw[i].key_at, raw[i].key_len);
+        p[raw[i].key_len] = '\0';
+        e->key = p;
+        e->key_len = raw[i].key_len;
+        p += raw[i].key_len + 1;
+        memcpy(p, r->in + raw[i].val_at, raw[i].val_len);
+        p[raw[i].val_len] = '\0';
+        e->value.ptr = (const uint8_t *)p;
+        e->value.len = raw[i].val_len;
+        p += raw[i].val_len + 1;
+    }
+    return AVROGEN_OK;
+}
+
+/* Parse avro.schema and avro.codec. raw gives the entries' window positions for offsets. */
+static avrogen_status interpret_meta(avrogen_ocf_reader *r, const raw_entry *raw)
+{
+    const meta_entry *schema = NULL, *codec = NULL;
+    size_t schema_i = 0, codec_i = 0;
+    for (size_t i = 0; i < r->n_meta; i++) {
+        const meta_entry *e = &r->meta[i];
+        /* A second schema or codec would make the file mean two things. */
+        if (key_is(e, "avro.schema")) {
+            if (schema != NULL)
+                return rfail(r, AVROGEN_E_INVALID, r->in_base + raw[i].key_at,
+                             "header repeats avro.schema at offset %" PRIu64,
+                             r->in_base + raw[i].key_at);
+            schema = e;
+            schema_i = i;
+        } else if (key_is(e, "avro.codec")) {
+            if (codec != NULL)
+                return rfail(r, AVROGEN_E_INVALID, r->in_base + raw[i].key_at,
+                             "header repeats avro.codec at offset %" PRIu64,
+                             r->in_base + raw[i].key_at);
+            codec = e;
+            codec_i = i;
+        }
+    }
+    if (schema == NULL)
+        return rfail(r, AVROGEN_E_INVALID, 0, "header has no avro.schema");
+
+    /* spec: avro.codec is optional; absent means "null". */
+    const char *name = codec != NULL ? (const char *)codec->value.ptr : "null";
+    size_t name_len = codec != NULL ? codec->value.len : 4;
+    if (avrogen_codec_init(&r->codec, name, name_len, 0, &r->alloc) != AVROGEN_OK) {
+        char q[48];
+        uint64_t at = r->in_base + raw[codec_i].val_at;
+        return rfail(r, AVROGEN_E_INVALID, at,
+                     "unsupported codec \"%s\" in avro.codec at offset %" PRIu64,
+                     printable(q, sizeof q, name, name_len), at);
+    }
+
+    avrogen_diag sd;
+    memset(&sd, 0, sizeof sd);
+    avrogen_status st = avrogen_schema_parse((const char *)schema->value.ptr, schema->value.len,
+                                             &r->alloc, &r->schema, &sd);
+    if (st != AVROGEN_OK) {
+        uint64_t at = r->in_base + raw[schema_i].val_at;
+        if (st == AVROGEN_E_NOMEM)
+            return rfail(r, st, at, "out of memory parsing avro.schema");
+        rfail(r, AVROGEN_E_SCHEMA, at,
+              "avro.schema at offset %" PRIu64 " is not a valid schema: %s", at, sd.msg);
+        memcpy(r->diag.path, sd.path, sizeof r->diag.path);
+        r->diag.line = sd.line;
+        r->diag.column = sd.column;
+        return r->err;
+    }
+    r->datum_may_be_empty = may_be_empty(avrogen_schema_root(r->schema), 0);
+    return AVROGEN_OK;
+}
+
+static avrogen_status read_header(avrogen_ocf_reader *r)
+{
+    raw_entry *raw = NULL;
+    size_t n = 0, cap = 0;
+    r->pinned = true;
+
+    if (fill(r, 4) < 4 || memcmp(r->in + r->in_pos, ocf_magic, 4) != 0) {
+        if (r->err == AVROGEN_OK) {
+            if (r->in_len - r->in_pos < 4 &&
+                memcmp(r->in + r->in_pos, ocf_magic, r->in_len - r->in_pos) == 0)
+                rfail(r, AVROGEN_E_TRUNCATED, 0, "file ends inside the 4-byte magic");
+            else
+                rfail(r, AVROGEN_E_INVALID, 0,
+                      "not an Avro object container file (bad magic, want \"Obj\\x01\")");
+        }
+        goto out;
+    }
+    r->in_pos += 4;
+
+    /* spec: the metadata is a map of bytes: blocks of (string key, bytes value) ended by 0. */
+    for (;;) {
+        uint64_t at = rpos(r);
+        int64_t count;
+        if (!in_long(r, &count, at, "the header's metadata"))
+            goto out;
+        if (count == 0)
+            break;
+        if (count < 0) {
+            /* spec §Binary Encoding: a negative count is followed by the block's byte size. */
+            int64_t size;
+            if (count == INT64_MIN) {
+                rfail(r, AVROGEN_E_INVALID, at,
+                      "metadata block count out of range at offset %" PRIu64, at);
+                goto out;
+            }
+            count = -count;
+            if (!in_long(r, &size, at, "the header's metadata"))
+                goto out;
+            if (size < 0) {
+                rfail(r, AVROGEN_E_INVALID, at, "negative metadata block size at offset %" PRIu64,
+                      at);
+                goto out;
+            }
+        }
+        /* Each entry takes two bytes or more of a bounded header: a lying count ends there. */
+        for (int64_t i = 0; i < count; i++) {
+            raw_entry e;
+            uint64_t key_off = rpos(r);
+            if (!header_bytes(r, &e.key_at, &e.key_len, "a metadata key") ||
+                !header_bytes(r, &e.val_at, &e.val_len, "a metadata value"))
+                goto out;
+            if (!avrogen_utf8_valid(r->in + e.key_at, e.key_len)) {
+                rfail(r, AVROGEN_E_INVALID, key_off,
+                      "metadata key at offset %" PRIu64 " is not UTF-8", key_off);
+                goto out;
+            }
+            if (n == cap) {
+                size_t ncap = cap != 0 ? cap * 2 : 8, bytes;
+                raw_entry *p;
+                if (!avrogen_size_mul(ncap, sizeof *raw, &bytes) ||
+                    (p = avrogen_realloc(&r->alloc, raw, cap * sizeof *raw, bytes)) == NULL) {
+                    rfail(r, AVROGEN_E_NOMEM, key_off, "out of memory reading the header");
+                    goto out;
+                }
+                raw = p;
+                cap = ncap;
+            }
+            raw[n++] = e;
+        }
+    }
+    if (!need(r, SYNC_SIZE, rpos(r), "the header's sync marker"))
+        goto out;
+    memcpy(r->sync, r->in + r->in_pos, SYNC_SIZE);
+    r->in_pos += SYNC_SIZE;
+    if (build_meta(r, raw, n) == AVROGEN_OK)
+        interpret_meta(r, raw);
+out:
+    avrogen_free(&r->alloc, raw, cap * sizeof *raw);
+    r->pinned = false;
+    return r->err;
+}
+
+static avrogen_status reader_new(const avrogen_ocf_reader_options *opts, avrogen_ocf_reader **out)
+{
+    const avrogen_alloc *alloc = opts != NULL ? opts->alloc : NULL;
+    avrogen_ocf_reader *r = avrogen_malloc(alloc, sizeof *r);
+    *out = r;
+    if (r == NULL)
+        return AVROGEN_E_NOMEM;
+    memset(r, 0, sizeof *r);
+    r->alloc = alloc != NULL && alloc->fn != NULL ? *alloc : avrogen_alloc_libc;
+    r->max_block = opts != NULL && opts->max_block_size != 0 ? opts->max_block_size
+                                                             : AVROGEN_OCF_DEFAULT_MAX_BLOCK;
+    /* Room for the block header and sync marker on top, without overflow. */
+    if (r->max_block > SIZE_MAX - 64)
+        r->max_block = SIZE_MAX - 64;
+    r->max_header = opts != NULL && opts->max_header_size != 0 ? opts->max_header_size
+                                                               : AVROGEN_OCF_DEFAULT_MAX_HEADER;
+    r->max_count = opts != NULL && opts->max_block_count != 0 ? opts->max_block_count
+                                                              : AVROGEN_DEFAULT_MAX_ITEMS;
+    avrogen_reader_init(&r->cur, NULL, 0);
+    return AVROGEN_OK;
+}
+
+void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
+{
+    if (r == NULL)
+        return;
+    if (r->own_file && r->f != NULL)
+        fclose(r->f);
+    avrogen_codec_fini(&r->codec);
+    avrogen_codec_buf_free(&r->out, &r->alloc);
+    avrogen_schema_free(r->schema);
+    avrogen_free(&r->alloc, r->meta, r->n_meta * sizeof *r->meta);
+    avrogen_free(&r->alloc, r->meta_blob, r->meta_blob_size);
+    avrogen_free(&r->alloc, r->buf, r->buf_cap);
+    avrogen_alloc alloc = r->alloc;
+    avrogen_free(&alloc, r, sizeof *r);
+}
+
+/* Finish an open: read the header, or hand back its error and free r. */
+static avrogen_status reader_start(avrogen_ocf_reader *r, avrogen_ocf_reader **out,
+                                   avrogen_diag *diag)
+{
+    avrogen_status st = read_header(r);
+    if (st != AVROGEN_OK) {
+        if (diag != NULL)
+            *diag = r->diag;
+        avrogen_ocf_reader_close(r);
+        *out = NULL;
+        return st;
+    }
+    *out = r;
+    return AVROGEN_OK;
+}
+
+static avrogen_status nomem_diag(avrogen_diag *diag)
+{
+    if (diag != NULL) {
+        memset(diag, 0, sizeof *diag);
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+    }
+    return AVROGEN_E_NOMEM;
+}
+
+avrogen_status avrogen_ocf_reader_open_file(FILE *f, const avrogen_ocf_reader_options *opts,
+                                            avrogen_ocf_reader **out, avrogen_diag *diag)
+{
+    avrogen_ocf_reader *r;
+    *out = NULL;
+    if (reader_new(opts, &r) != AVROGEN_OK)
+        return nomem_diag(diag);
+    r->f = f;
+    return reader_start(r, out, diag);
+}
+
+avrogen_status avrogen_ocf_reader_open_memory(const void *data, size_t len,
+                                              const avrogen_ocf_reader_options *opts,
+                                              avrogen_ocf_reader **out, avrogen_diag *diag)
+{
+    avrogen_ocf_reader *r;
+    *out = NULL;
+    if (reader_new(opts, &r) != AVROGEN_OK)
+        return nomem_diag(diag);
+    r->in = data != NULL ? data : empty_block;
+    r->in_len = data != NULL ? len : 0;
+    return reader_start(r, out, diag);
+}
+
+static avrogen_status io_diag(avrogen_diag *diag, const char *what, const char *path)
+{
+    if (diag != NULL) {
+        char text[96];
+        errno_text(errno, text, sizeof text);
+        memset(diag, 0, sizeof *diag);
+        snprintf(diag->msg, sizeof diag->msg, "cannot %s %s: %s", what, path, text);
+    }
+    return AVROGEN_E_IO;
+}
+
+avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reader_options *opts,
+                                       avrogen_ocf_reader **out, avrogen_diag *diag)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return io_diag(diag, "open", path);
+    avrogen_ocf_reader *r;
+    if (reader_new(opts, &r) != AVROGEN_OK) {
+        fclose(f);
+        return nomem_diag(diag);
+    }
+    r->f = f;
+    r->own_file = true;
+    return reader_start(r, out, diag);
+}
+
+/* ---- reader: blocks ----------------------------------------------------------- */
+
+/* The count and byte size of the block at the current position; false at a clean end too. */
+static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, bool *end)
+{
+    r->block_offset = rpos(r);
+    *end = false;
+    if (r->err != AVROGEN_OK)
+        return false;
+    if (fill(r, 1) == 0) {
+        *end = r->err == AVROGEN_OK;
+        return false;
+    }
+    uint64_t at = r->block_offset;
+    if (!in_long(r, count, at, "the header of a block") ||
+        !in_long(r, size, at, "the header of a block"))
+        return false;
+    if (*count < 0) {
+        rfail(r, AVROGEN_E_INVALID, at,
+              "block at offset %" PRIu64 " has a negative object count (%" PRId64 ")", at, *count);
+        return false;
+    }
+    if (*size < 0) {
+        rfail(r, AVROGEN_E_INVALID, at,
+              "block at offset %" PRIu64 " has a negative byte size (%" PRId64 ")", at, *size);
+        return false;
+    }
+    if ((uint64_t)*count > r->max_count) {
+        rfail(r, AVROGEN_E_LIMIT, at,
+              "block at offset %" PRIu64 " claims %" PRId64
+              " objects, more than max_block_count (%" PRIu64 ")",
+              at, *count, r->max_count);
+        return false;
+    }
+    return true;
+}
+
+static bool check_sync(avrogen_ocf_reader *r, const uint8_t *p, uint64_t at)
+{
+    if (memcmp(p, r->sync, SYNC_SIZE) == 0)
+        return true;
+    rfail(r, AVROGEN_E_INVALID, at,
+          "block at offset %" PRIu64 ": sync marker does not match the header's "
+          "(corrupt block size or data)",
+          at);
+    return false;
+}
+
+static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen_reader *block)
+{
+    *count = 0;
+    avrogen_reader_init(block, empty_block, 0);
+    for (;;) {
+        int64_t n, size;
+        bool end;
+        if (!block_header(r, &n, &size, &end))
+            return end ? AVROGEN_OK : r->err;
+        uint64_t at = r->block_offset;
+        if ((uint64_t)size > r->max_block)
+            return rfail(r, AVROGEN_E_LIMIT, at,
+                         "block at offset %" PRIu64 " is %" PRId64
+                         " bytes, more than max_block_size (%zu)",
+                         at, size, r->max_block);
+        size_t sz = (size_t)size;
+        if (!need(r, sz + SYNC_SIZE, at, "a block"))
+            return r->err;
+        const uint8_t *payload = r->in + r->in_pos;
+        if (!check_sync(r, payload + sz, at))
+            return r->err;
+        r->in_pos += sz + SYNC_SIZE;
+
+        const uint8_t *data = payload;
+        size_t len = sz;
+        if (r->codec.id != AVROGEN_CODEC_NULL) {
+            avrogen_status st =
+                    avrogen_codec_decompress(&r->codec, payload, sz, &r->out, r->max_block);
+            if (st != AVROGEN_OK)
+                return rfail(r, st, at, "block at offset %" PRIu64 ": %s: %s", at, r->codec.name,
+                             r->codec.msg != NULL ? r->codec.msg : avrogen_status_str(st));
+            data = r->out.data != NULL ? r->out.data : empty_block;
+            len = r->out.len;
+        }
+        if (n == 0) {
+            if (len != 0)
+                return rfail(r, AVROGEN_E_INVALID, at,
+                             "block at offset %" PRIu64 " holds %zu bytes but no objects", at, len);
+            continue;
+        }
+        /* Unless a datum can be empty, each takes at least one byte. */
+        if (!r->datum_may_be_empty && (uint64_t)n > len)
+            return rfail(r, AVROGEN_E_INVALID, at,
+                         "block at offset %" PRIu64 " claims %" PRId64 " objects in %zu bytes", at,
+                         n, len);
+        *count = (uint64_t)n;
+        avrogen_reader_init(block, data, len);
+        return AVROGEN_OK;
+    }
+}
+
+avrogen_status avrogen_ocf_reader_next_block(avrogen_ocf_reader *r, uint64_t *count,
+                                             avrogen_reader *block)
+{
+    r->in_block = false;
+    r->datums_left = 0;
+    if (r->err != AVROGEN_OK) {
+        *count = 0;
+        avrogen_reader_init(block, empty_block, 0);
+        return r->err;
+    }
+    return read_block(r, count, block);
+}
+
+avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
+{
+    datum->ptr = NULL;
+    datum->len = 0;
+    if (r->err != AVROGEN_OK)
+        return r->err;
+    while (r->datums_left == 0) {
+        size_t rest = avrogen_reader_remaining(&r->cur);
+        if (r->in_block && rest != 0)
+            return rfail(r, AVROGEN_E_INVALID, r->block_offset,
+                         "block at offset %" PRIu64 " has %zu bytes after its last object",
+                         r->block_offset, rest);
+        r->in_block = false;
+        uint64_t n;
+        avrogen_status st = read_block(r, &n, &r->cur);
+        if (st != AVROGEN_OK || n == 0)
+            return st;
+        r->in_block = true;
+        r->datums_left = n;
+        r->datum_index = 0;
+    }
+    avrogen_reader_begin_datum(&r->cur);
+    const uint8_t *start = r->cur.p;
+    if (avrogen_skip(&r->cur, avrogen_schema_root(r->schema)) != AVROGEN_OK)
+        return rfail(r, r->cur.err, r->block_offset,
+                     "block at offset %" PRIu64 ", object %" PRIu64
+                     " (byte %zu of the decompressed block): %s",
+                     r->block_offset, r->datum_index, r->cur.err_offset,
+                     r->cur.err_msg != NULL ? r->cur.err_msg : avrogen_status_str(r->cur.err));
+    datum->ptr = start;
+    datum->len = (size_t)(r->cur.p - start);
+    r->datums_left--;
+    r->datum_index++;
+    return AVROGEN_OK;
+}
+
+uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r)
+{
+    return r->block_offset;
+}
+
+avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r, avrogen_diag *diag)
+{
+    if (diag != NULL)
+        *diag = r->diag;
+    return r->err;
+}
+
+const avrogen_schema *avrogen_ocf_reader_schema(const avrogen_ocf_reader *r)
+{
+    return r->schema;
+}
+
+const char *avrogen_ocf_reader_codec(const avrogen_ocf_reader *r)
+{
+    return r->codec.name;
+}
+
+const uint8_t *avrogen_ocf_reader_sync(const avrogen_ocf_reader *r)
+{
+    return r->sync;
+}
+
+size_t avrogen_ocf_reader_meta_count(const avrogen_ocf_reader *r)
+{
+    return r->n_meta;
+}
+
+bool avrogen_ocf_reader_meta_at(const avrogen_ocf_reader *r, size_t i, const char **key,
+                                size_t *key_len, avrogen_bytes *value)
+{
+    if (i >= r->n_meta)
+        return false;
+    if (key != NULL)
+        *key = r->meta[i].key;
+    if (key_len != NULL)
+        *key_len = r->meta[i].key_len;
+    if (value != NULL)
+        *value = r->meta[i].value;
+    return true;
+}
+
+bool avrogen_ocf_reader_meta_get(const avrogen_ocf_reader *r, const char *key, avrogen_bytes *value)
+{
+    for (size_t i = r->n_meta; i-- > 0;) {
+        if (key_is(&r->meta[i], key)) {
+            if (value != NULL)
+                *value = r->meta[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * For append: walk every block checking its framing (count, size, sync marker)
+ * without reading payloads, seeking over them, so that the file is known to
+ * end exactly after its last block.
+ */
+static avrogen_status verify_blocks(avrogen_ocf_reader *r)
+{
+    for (;;) {
+        int64_t n, size;
+        bool end;
+        if (!block_header(r, &n, &size, &end))
+            return end ? AVROGEN_OK : r->err;
+        uint64_t at = r->block_offset;
+        uint64_t skip = (uint64_t)size;
+        size_t avail = r->in_len - r->in_pos;
+        if (skip <= avail) {
+            r->in_pos += (size_t)skip;
+        } else {
+            skip -= avail;
+            off_t delta = (off_t)skip;
+            if (delta < 0 || (uint64_t)delta != skip)
+                return rfail(r, AVROGEN_E_INVALID, at,
+                             "block at offset %" PRIu64 " is larger than any file", at);
+            r->in_base += r->in_len;
+            r->in_len = r->in_pos = 0;
+            if (fseeko(r->f, delta, SEEK_CUR) != 0) {
+                char text[96];
+                errno_text(errno, text, sizeof text);
+                return rfail(r, AVROGEN_E_IO, at,
+                             "cannot seek over the block at offset %" PRIu64 ": %s", at, text);
+            }
+            r->in_base += skip;
+            r->eof = false;
+        }
+        if (!need(r, SYNC_SIZE, at, "a block") || !check_sync(r, r->in + r->in_pos, at))
+            return r->err;
+        r->in_pos += SYNC_SIZE;
+    }
+}
+
+/* ---- writer --------------------------------------------------------------------- */
+
+struct avrogen_ocf_writer {
+    avrogen_alloc alloc;
+    FILE *f;
+    bool own_file; /* opened by avrogen_ocf_writer_open*: fclose at close */
+    avrogen_schema *schema;
+    avrogen_codec codec;
+    uint8_t sync[SYNC_SIZE];
+    size_t block_size;        /* flush once the block holds this many bytes */
+    avrogen_writer block;     /* the current block's datums, uncompressed */
+    size_t block_cap;         /* allocated size of block's buffer, tracked by block_alloc */
+    uint64_t block_count;     /* datums in block */
+    size_t datum_mark;        /* block length when the open datum began */
+    bool in_datum;            /* between datum_begin and datum_end */
+    avrogen_codec_buf packed; /* the compressed block */
+    uint64_t offset;          /* stream offset of the next byte written */
+    avrogen_status err;       /* first error, sticky */
+    avrogen_diag diag;
+};
+
+static AVROGEN_PRINTF(4, 5) avrogen_status
+        wfail(avrogen_ocf_writer *w, avrogen_status s, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vset_error(&w->err, &w->diag, s, offset, fmt, ap);
+    va_end(ap);
+    return w->err;
+}
+
+/*
+ * The block writer's allocator: the user's, plus a note of the buffer's size.
+ * writer_fail shrinks `end` to the failure point, so dropping a failed datum
+ * needs the real capacity from here.
+ */
+static void *block_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    avrogen_ocf_writer *w = ctx;
+    void *p = avrogen_realloc(&w->alloc, ptr, old_size, new_size);
+    if (p != NULL || new_size == 0)
+        w->block_cap = new_size;
+    return p;
+}
+
+static void drop_datum(avrogen_ocf_writer *w)
+{
+    avrogen_writer *b = &w->block;
+    if (b->start != NULL) {
+        b->p = b->start + w->datum_mark;
+        b->end = b->start + w->block_cap;
+    }
+    b->err = AVROGEN_OK;
+    b->err_offset = 0;
+}
+
+static avrogen_status emit(avrogen_ocf_writer *w, const void *data, size_t len)
+{
+    if (len != 0 && fwrite(data, 1, len, w->f) != len) {
+        char text[96];
+        errno_text(errno, text, sizeof text);
+        return wfail(w, AVROGEN_E_IO, w->offset, "write failed at offset %" PRIu64 ": %s",
+                     w->offset, text);
+    }
+    w->offset += len;
+    return AVROGEN_OK;
+}
+
+/* spec: a block is its object count, its byte size after the codec, the bytes, the sync marker. */
+static avrogen_status flush_block(avrogen_ocf_writer *w)
+{
+    if (w->err != AVROGEN_OK || w->block_count == 0)
+        return w->err;
+    const uint8_t *payload = avrogen_writer_data(&w->block);
+    /* A datum being encoded (flush between begin and end) stays for the next block. */
+    size_t len = w->in_datum ? w->datum_mark : avrogen_writer_len(&w->block);
+    if (w->codec.id != AVROGEN_CODEC_NULL) {
+        avrogen_status st = avrogen_codec_compress(&w->codec, payload, len, &w->packed);
+        if (st != AVROGEN_OK)
+            return wfail(w, st, w->offset, "%s: %s", w->codec.name,
+                         w->codec.msg != NULL ? w->codec.msg : avrogen_status_str(st));
+        payload = w->packed.data;
+        len = w->packed.len;
+    }
+    uint8_t head[20];
+    avrogen_writer hw;
+    avrogen_writer_init_fixed(&hw, head, sizeof head);
+    avrogen_write_long(&hw, (int64_t)w->block_count);
+    avrogen_write_long(&hw, (int64_t)len);
+    if (emit(w, head, avrogen_writer_len(&hw)) == AVROGEN_OK && emit(w, payload, len) == AVROGEN_OK)
+        emit(w, w->sync, SYNC_SIZE);
+    if (w->in_datum && w->block.start != NULL) {
+        size_t open = avrogen_writer_len(&w->block) - w->datum_mark;
+        memmove(w->block.start, w->block.start + w->datum_mark, open);
+        w->block.p = w->block.start + open;
+        w->datum_mark = 0;
+    } else {
+        w->block.p = w->block.start;
+        w->datum_mark = 0;
+    }
+    w->block_count = 0;
+    return w->err;
+}
+
+avrogen_writer *avrogen_ocf_writer_datum_begin(avrogen_ocf_writer *w)
+{
+    if (w->in_datum)
+        drop_datum(w);
+    w->datum_mark = avrogen_writer_len(&w->block);
+    w->in_datum = true;
+    return &w->block;
+}
+
+avrogen_status avrogen_ocf_writer_datum_end(avrogen_ocf_writer *w)
+{
+    if (!w->in_datum)
+        return AVROGEN_E_ARG;
+    w->in_datum = false;
+    avrogen_status st = w->block.err != AVROGEN_OK ? w->block.err : w->err;
+    if (st != AVROGEN_OK) {
+        drop_datum(w);
+        return st;
+    }
+    w->block_count++;
+    if (avrogen_writer_len(&w->block) >= w->block_size)
+        return flush_block(w);
+    return AVROGEN_OK;
+}
+
+avrogen_status avrogen_ocf_writer_write(avrogen_ocf_writer *w, const void *datum, size_t len)
+{
+    avrogen_write_raw(avrogen_ocf_writer_datum_begin(w), datum, len);
+    return avrogen_ocf_writer_datum_end(w);
+}
+
+static avrogen_status flush_stream(avrogen_ocf_writer *w)
+{
+    if (w->err == AVROGEN_OK && fflush(w->f) != 0) {
+        char text[96];
+        errno_text(errno, text, sizeof text);
+        wfail(w, AVROGEN_E_IO, w->offset, "flush failed at offset %" PRIu64 ": %s", w->offset,
+              text);
+    }
+    return w->err;
+}
+
+avrogen_status avrogen_ocf_writer_flush(avrogen_ocf_writer *w, bool durable)
+{
+    if (flush_block(w) != AVROGEN_OK || flush_stream(w) != AVROGEN_OK)
+        return w->err;
+    if (durable) {
+        int fd = fileno(w->f);
+        if (fd < 0 || fsync(fd) != 0) {
+            char text[96];
+            errno_text(fd < 0 ? EBADF : errno, text, sizeof text);
+            return wfail(w, AVROGEN_E_IO, w->offset, "fsync failed: %s", text);
+        }
+    }
+    return AVROGEN_OK;
+}
+
+static void writer_free(avrogen_ocf_writer *w)
+{
+    avrogen_writer_fini(&w->block);
+    avrogen_codec_buf_free(&w->packed, &w->alloc);
+    avrogen_codec_fini(&w->codec);
+    avrogen_schema_free(w->schema);
+    avrogen_alloc alloc = w->alloc;
+    avrogen_free(&alloc, w, sizeof *w);
+}
+
+avrogen_status avrogen_ocf_writer_close(avrogen_ocf_writer *w, avrogen_diag *diag)
+{
+    if (w == NULL)
+        return AVROGEN_OK;
+    if (w->in_datum) {
+        drop_datum(w);
+        w->in_datum = false;
+    }
+    if (w->f != NULL) {
+        flush_block(w);
+        flush_stream(w);
+        if (w->own_file && fclose(w->f) != 0) {
+            char text[96];
+            errno_text(errno, text, sizeof text);
+            wfail(w, AVROGEN_E_IO, w->offset, "close failed: %s", text);
+        }
+    }
+    avrogen_status st = w->err;
+    if (diag != NULL)
+        *diag = w->diag;
+    writer_free(w);
+    return st;
+}
+
+const avrogen_schema *avrogen_ocf_writer_schema(const avrogen_ocf_writer *w)
+{
+    return w->schema;
+}
+
+avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w, avrogen_diag *diag)
+{
+    if (diag != NULL)
+        *diag = w->diag;
+    return w->err;
+}
+
+static avrogen_status writer_new(const avrogen_ocf_writer_options *opts, avrogen_ocf_writer **out)
+{
+    const avrogen_alloc *alloc = opts != NULL ? opts->alloc : NULL;
+    avrogen_ocf_writer *w = avrogen_malloc(alloc, sizeof *w);
+    *out = w;
+    if (w == NULL)
+        return AVROGEN_E_NOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = alloc != NULL && alloc->fn != NULL ? *alloc : avrogen_alloc_libc;
+    w->block_size = opts != NULL && opts->block_size != 0 ? opts->block_size
+                                                          : AVROGEN_OCF_DEFAULT_BLOCK_SIZE;
+    avrogen_alloc hook = {block_alloc, w};
+    avrogen_writer_init_growable(&w->block, &hook);
+    return AVROGEN_OK;
+}
+
+/* Give the writer's error to the caller and free it (and the file it opened). */
+static avrogen_status writer_abort(avrogen_ocf_writer *w, avrogen_diag *diag)
+{
+    avrogen_status st = w->err;
+    if (diag != NULL)
+        *diag = w->diag;
+    if (w->own_file && w->f != NULL)
+        fclose(w->f);
+    writer_free(w);
+    return st;
+}
+
+static bool random_sync(uint8_t out[SYNC_SIZE])
+{
+    if (getentropy(out, SYNC_SIZE) == 0)
+        return true;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    size_t got = 0;
+    while (got < SYNC_SIZE) {
+        ssize_t n = read(fd, out + got, SYNC_SIZE - got);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    close(fd);
+    return got == SYNC_SIZE;
+}
+
+/* Codec, level and metadata keys from opts, checked before any file is touched. */
+static avrogen_status check_options(avrogen_ocf_writer *w, const avrogen_ocf_writer_options *opts)
+{
+    const char *name = opts != NULL && opts->codec != NULL ? opts->codec : "null";
+    int level = opts != NULL ? opts->level : 0;
+    if (avrogen_codec_init(&w->codec, name, strlen(name), level, &w->alloc) != AVROGEN_OK) {
+        char q[48];
+        printable(q, sizeof q, name, strlen(name));
+        if (w->codec.name == NULL)
+            return wfail(w, AVROGEN_E_ARG, 0,
+                         "unknown codec \"%s\" (supported: null, deflate, snappy, zstandard, xz, "
+                         "bzip2)",
+                         q);
+        return wfail(w, AVROGEN_E_ARG, 0, "compression level %d is out of range for codec %s",
+                     level, w->codec.name);
+    }
+    size_t n = opts != NULL ? opts->n_meta : 0;
+    if (n != 0 && opts->meta == NULL)
+        return wfail(w, AVROGEN_E_ARG, 0, "n_meta is %zu but meta is NULL", n);
+    for (size_t i = 0; i < n; i++) {
+        const char *key = opts->meta[i].key;
+        if (key == NULL || (opts->meta[i].value == NULL && opts->meta[i].len != 0))
+            return wfail(w, AVROGEN_E_ARG, 0, "metadata entry %zu has a NULL key or value", i);
+        char q[64];
+        printable(q, sizeof q, key, strlen(key));
+        /* spec: "avro."-prefixed keys are reserved for the format itself. */
+        if (strncmp(key, "avro.", 5) == 0)
+            return wfail(w, AVROGEN_E_ARG, 0, "metadata key \"%s\" is reserved", q);
+        if (!avrogen_utf8_valid((const uint8_t *)key, strlen(key)))
+            return wfail(w, AVROGEN_E_ARG, 0, "metadata key \"%s\" is not UTF-8", q);
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(opts->meta[j].key, key) == 0)
+                return wfail(w, AVROGEN_E_ARG, 0, "metadata key \"%s\" appears twice", q);
+        }
+    }
+    if (opts != NULL && opts->sync != NULL)
+        memcpy(w->sync, opts->sync, SYNC_SIZE);
+    else if (!random_sync(w->sync))
+        return wfail(w, AVROGEN_E_IO, 0, "no random bytes for the sync marker");
+    return AVROGEN_OK;
+}
+
+static avrogen_status parse_schema(avrogen_ocf_writer *w, const char *schema, size_t len)
+{
+    if (schema == NULL)
+        return wfail(w, AVROGEN_E_ARG, 0, "no schema");
+    avrogen_diag sd;
+    memset(&sd, 0, sizeof sd);
+    avrogen_status st = avrogen_schema_parse(schema, len, &w->alloc, &w->schema, &sd);
+    if (st != AVROGEN_OK) {
+        w->err = st;
+        w->diag = sd;
+    }
+    return st;
+}
+
+/* spec: magic, metadata map (avro.schema, avro.codec, user keys), sync marker. */
+static avrogen_status write_header(avrogen_ocf_writer *w, const char *schema, size_t len,
+                                   const avrogen_ocf_writer_options *opts)
+{
+    size_t n_meta = opts != NULL ? opts->n_meta : 0;
+    avrogen_writer hw;
+    avrogen_writer_init_growable(&hw, &w->alloc);
+    avrogen_write_raw(&hw, ocf_magic, sizeof ocf_magic);
+    avrogen_write_block_count(&hw, 2 + n_meta);
+    avrogen_write_string(&hw, "avro.schema", 11);
+    avrogen_write_bytes(&hw, schema, len);
+    avrogen_write_string(&hw, "avro.codec", 10);
+    avrogen_write_bytes(&hw, w->codec.name, strlen(w->codec.name));
+    for (size_t i = 0; i < n_meta; i++) {
+        avrogen_write_string(&hw, opts->meta[i].key, strlen(opts->meta[i].key));
+        avrogen_write_bytes(&hw, opts->meta[i].value, opts->meta[i].len);
+    }
+    avrogen_write_block_count(&hw, 0);
+    avrogen_write_raw(&hw, w->sync, SYNC_SIZE);
+    if (hw.err != AVROGEN_OK)
+        wfail(w, hw.err, 0, "out of memory writing the header");
+    else
+        emit(w, avrogen_writer_data(&hw), avrogen_writer_len(&hw));
+    avrogen_writer_fini(&hw);
+    return w->err;
+}
+
+static avrogen_status writer_open(FILE *f, const char *path, const char *schema, size_t len,
+                                  const avrogen_ocf_writer_options *opts, avrogen_ocf_writer **out,
+                                  avrogen_diag *diag)
+{
+    avrogen_ocf_writer *w;
+    *out = NULL;
+    if (writer_new(opts, &w) != AVROGEN_OK)
+        return nomem_diag(diag);
+    if (check_options(w, opts) != AVROGEN_OK || parse_schema(w, schema, len) != AVROGEN_OK)
+        return writer_abort(w, diag);
+    if (f == NULL) {
+        if ((f = fopen(path, "wb")) == NULL) {
+            writer_free(w);
+            return io_diag(diag, "create", path);
+        }
+        w->own_file = true;
+    }
+    w->f = f;
+    if (write_header(w, schema, len, opts) != AVROGEN_OK)
+        return writer_abort(w, diag);
+    *out = w;
+    return AVROGEN_OK;
+}
+
+avrogen_status avrogen_ocf_writer_open(const char *path, const char *schema, size_t len,
+                                       const avrogen_ocf_writer_options *opts,
+                                       avrogen_ocf_writer **out, avrogen_diag *diag)
+{
+    return writer_open(NULL, path, schema, len, opts, out, diag);
+}
+
+avrogen_status avrogen_ocf_writer_open_file(FILE *f, const char *schema, size_t len,
+                                            const avrogen_ocf_writer_options *opts,
+                                            avrogen_ocf_writer **out, avrogen_diag *diag)
+{
+    return writer_open(f, NULL, schema, len, opts, out, diag);
+}
+
+static avrogen_status append_open(FILE *f, bool own, const avrogen_ocf_writer_options *opts,
+                                  avrogen_ocf_writer **out, avrogen_diag *diag)
+{
+    avrogen_ocf_writer *w;
+    avrogen_ocf_reader *r = NULL;
+    *out = NULL;
+    if (writer_new(opts, &w) != AVROGEN_OK) {
+        if (own)
+            fclose(f);
+        return nomem_diag(diag);
+    }
+    w->f = f;
+    w->own_file = own;
+    if (opts != NULL && (opts->n_meta != 0 || opts->sync != NULL)) {
+        wfail(w, AVROGEN_E_ARG, 0, "appending keeps the file's metadata and sync marker");
+        return writer_abort(w, diag);
+    }
+
+    off_t start = ftello(f);
+    if (start < 0) {
+        char text[96];
+        errno_text(errno, text, sizeof text);
+        wfail(w, AVROGEN_E_IO, 0, "cannot append to a stream that cannot seek: %s", text);
+        return writer_abort(w, diag);
+    }
+    avrogen_ocf_reader_options ro = {0};
+    ro.alloc = &w->alloc;
+    avrogen_status st = reader_new(&ro, &r);
+    if (st != AVROGEN_OK) {
+        wfail(w, st, 0, "out of memory");
+        return writer_abort(w, diag);
+    }
+    r->f = f;
+    if (read_header(r) != AVROGEN_OK || verify_blocks(r) != AVROGEN_OK) {
+        w->err = r->err;
+        w->diag = r->diag;
+        goto out_close_reader;
+    }
+    /* The file's codec, at the caller's level. */
+    if (opts != NULL && opts->codec != NULL && strcmp(opts->codec, r->codec.name) != 0) {
+        char q[48];
+        wfail(w, AVROGEN_E_ARG, 0, "file uses codec %s, not %s", r->codec.name,
+              printable(q, sizeof q, opts->codec, strlen(opts->codec)));
+        goto out_close_reader;
+    }
+    if (avrogen_codec_init(&w->codec, r->codec.name, strlen(r->codec.name),
+                           opts != NULL ? opts->level : 0, &w->alloc) != AVROGEN_OK) {
+        wfail(w, AVROGEN_E_ARG, 0, "compression level %d is out of range for codec %s", opts->level,
+              r->codec.name);
+        goto out_close_reader;
+    }
+    memcpy(w->sync, r->sync, SYNC_SIZE);
+    w->schema = r->schema;
+    r->schema = NULL;
+    w->offset = rpos(r);
+    /* C11 7.21.5.3: switching from reading to writing needs a seek in between. */
+    if (fseeko(f, start + (off_t)w->offset, SEEK_SET) != 0) {
+        char text[96];
+        errno_text(errno, text, sizeof text);
+        wfail(w, AVROGEN_E_IO, w->offset, "cannot seek to the end of the file: %s", text);
+    }
+out_close_reader:
+    avrogen_ocf_reader_close(r);
+    if (w->err != AVROGEN_OK)
+        return writer_abort(w, diag);
+    *out = w;
+    return AVROGEN_OK;
+}
+
+avrogen_status avrogen_ocf_writer_open_append(const char *path,
+                                              const avrogen_ocf_writer_options *opts,
+                                              avrogen_ocf_writer **out, avrogen_diag *diag)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "r+b");
+    if (f == NULL)
+        return io_diag(diag, "open", path);
+    return append_open(f, true, opts, out, diag);
+}
+
+avrogen_status avrogen_ocf_writer_open_append_file(FILE *f, const avrogen_ocf_writer_options *opts,
+                                                   avrogen_ocf_writer **out, avrogen_diag *diag)
+{
+    return append_open(f, false, opts, out, diag);
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Golden tests for `avrogen schema` (registered by tests/gen/CMakeLists.txt).
+
+  golden.py schema AVROGEN CASE   input.h -> exactly expected/*.avsc; stdout mode
+                                  prints the same schemas; a rerun leaves the
+                                  files untouched (same inode)
+  golden.py diag AVROGEN CASE     exit 1, stderr == expected/stderr.txt, and
+                                  neither schema -o nor generate -o writes anything
+  golden.py python GOLDEN_DIR     python3-avro parses every expected/*.avsc
+  golden.py cli AVROGEN CASE      exit statuses of the schema/generate command lines
+
+The case directory is the working directory, so paths in diagnostics are
+relative ("input.h:12:18: error: ..."). Extra clang arguments come from the
+optional file CASE/args, one per line. AVROGEN_UPDATE_GOLDEN=1 rewrites the
+expected files from the current output instead of comparing.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+UPDATE = os.environ.get("AVROGEN_UPDATE_GOLDEN") == "1"
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def case_args(case):
+    path = os.path.join(case, "args")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+
+
+def run(cmd, cwd):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def snapshot(d):
+    return {n: os.stat(os.path.join(d, n)).st_ino for n in sorted(os.listdir(d))}
+
+
+def check_schema(avrogen, case):
+    expected_dir = os.path.join(case, "expected")
+    out = tempfile.mkdtemp(prefix="avrogen-golden-")
+    try:
+        cmd = [avrogen, "schema", "input.h", "-o", out, "--"] + case_args(case)
+        rc, stdout, stderr = run(cmd, case)
+        if rc != 0 or stderr:
+            fail("%s: exit %d\n%s" % (" ".join(cmd), rc, stderr))
+        got = sorted(os.listdir(out))
+        if UPDATE:
+            shutil.rmtree(expected_dir, ignore_errors=True)
+            os.makedirs(expected_dir)
+            for name in got:
+                shutil.copy(os.path.join(out, name), os.path.join(expected_dir, name))
+            print("updated %s (%d files)" % (expected_dir, len(got)))
+            return
+        want = sorted(os.path.basename(p) for p in glob.glob(os.path.join(expected_dir, "*.avsc")))
+        if got != want:
+            fail("files differ: got %s, expected %s" % (got, want))
+        for name in got:
+            a, b = read(os.path.join(out, name)), read(os.path.join(expected_dir, name))
+            if a != b:
+                subprocess.run(["diff", "-u", os.path.join(expected_dir, name),
+                                os.path.join(out, name)])
+                fail("%s differs from the golden file" % name)
+
+        # Unchanged outputs are left alone: same inode, no temp files left.
+        before = snapshot(out)
+        rc, _, stderr = run(cmd, case)
+        if rc != 0 or snapshot(out) != before:
+            fail("rerun rewrote unchanged files or left files behind: %s" % stderr)
+
+        # Without -o the same schemas go to stdout, each newline-terminated.
+        rc, stdout, stderr = run([avrogen, "schema", "input.h", "--"] + case_args(case), case)
+        texts = [read(os.path.join(out, n)) for n in got]
+        if rc != 0 or len(stdout) != sum(len(t) for t in texts) or any(t not in stdout for t in texts):
+            fail("stdout mode does not print the same schemas")
+    finally:
+        shutil.rmtree(out)
+
+
+def check_diag(avrogen, case):
+    expected = os.path.join(case, "expected", "stderr.txt")
+    out = tempfile.mkdtemp(prefix="avrogen-diag-")
+    try:
+        cmd = [avrogen, "schema", "input.h", "-o", out, "--"] + case_args(case)
+        rc, stdout, stderr = run(cmd, case)
+        if UPDATE:
+            os.makedirs(os.path.dirname(expected), exist_ok=True)
+            with open(expected, "w") as f:
+                f.write(stderr)
+            print("updated " + expected)
+        if rc != 1:
+            fail("%s: exit %d, expected 1\n%s" % (" ".join(cmd), rc, stderr))
+        if stdout or os.listdir(out):
+            fail("an erroneous run produced output: %r %s" % (stdout, os.listdir(out)))
+        if not UPDATE and stderr != read(expected):
+            sys.stdout.write("--- expected\n" + read(expected) + "--- got\n" + stderr)
+            fail("diagnostics differ")
+        cmd = [avrogen, "generate", "input.h", "-o", out, "--depfile",
+               os.path.join(out, "input.d"), "--"] + case_args(case)
+        rc, stdout, stderr = run(cmd, case)
+        if rc != 1 or os.listdir(out):
+            fail("generate: exit %d, outputs %s" % (rc, os.listdir(out)))
+    finally:
+        shutil.rmtree(out)
+
+
+def check_python(golden):
+    import warnings
+
+    import avro.errors
+    import avro.schema
+
+    ignored = set()
+    files = sorted(glob.glob(os.path.join(golden, "*", "expected", "*.avsc")))
+    if not files:
+        fail("no golden schemas under " + golden)
+    for path in files:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                s = avro.schema.parse(read(path))
+            except Exception as e:  # noqa: BLE001 - report any parser failure
+                fail("python3-avro rejects %s: %s" % (path, e))
+        # python3-avro 1.11.1 predates some logical types (duration, local-timestamp-*,
+        # *-nanos, uuid on fixed); it ignores them and reads the underlying type, as
+        # the spec prescribes. Any other warning is a failure.
+        for w in caught:
+            if not issubclass(w.category, avro.errors.IgnoredLogicalType):
+                fail("python3-avro warns on %s: %s" % (path, w.message))
+            ignored.add(str(w.message))
+        name = os.path.basename(path)[: -len(".avsc")]
+        if s.fullname != name:
+            fail("%s: python3-avro reads the record as %s" % (path, s.fullname))
+    print("python3-avro parsed %d schemas" % len(files))
+    for message in sorted(ignored):
+        print("  (python3-avro 1.11.1 ignores: %s)" % message)
+
+
+def check_cli(avrogen, case):
+    """Usage errors exit 2, bad input 1, with one 'avrogen: ...' line first."""
+    out = tempfile.mkdtemp(prefix="avrogen-cli-")
+    try:
+        cases = [
+            (["schema"], 2, "avrogen: schema: no header given"),
+            (["schema", "input.h", "--bogus"], 2, "avrogen: schema: unknown option '--bogus'"),
+            (["schema", "input.h", "-o"], 2, "avrogen: schema: -o needs a directory"),
+            (["generate", "input.h"], 2, "avrogen: generate: -o DIR is required"),
+            (["schema", "input.h", "--depfile", "x.d"], 2, "avrogen: schema: unknown option"),
+            (["schema", "input.h", "-o", os.path.join(out, "missing")], 1,
+             "avrogen: error: output directory"),
+            (["schema", "no-such-header.h"], 1, "avrogen: error: cannot read 'no-such-header.h'"),
+            (["schema", "input.h", "--", "-std=c99"], 0, ""),
+        ]
+        for args, want_rc, want_err in cases:
+            rc, stdout, stderr = run([avrogen] + args, case)
+            if rc != want_rc or not stderr.startswith(want_err):
+                fail("avrogen %s: exit %d, stderr %r; expected %d, %r"
+                     % (" ".join(args), rc, stderr, want_rc, want_err))
+        # generate writes the schemas, the code and a depfile naming the header.
+        dep = os.path.join(out, "input.d")
+        rc, _, stderr = run([avrogen, "generate", "input.h", "-o", out, "--depfile", dep], case)
+        if rc != 0:
+            fail("generate: exit %d\n%s" % (rc, stderr))
+        text = read(dep)
+        if not text.startswith(out + "/") or " input.h \\\n" not in text:
+            fail("unexpected depfile:\n" + text)
+        for name in os.listdir(os.path.join(case, "expected")):
+            if read(os.path.join(out, name)) != read(os.path.join(case, "expected", name)):
+                fail("generate wrote a different " + name)
+    finally:
+        shutil.rmtree(out)
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "schema":
+        check_schema(sys.argv[2], sys.argv[3])
+    elif mode == "diag":
+        check_diag(sys.argv[2], sys.argv[3])
+    elif mode == "python":
+        check_python(sys.argv[2])
+    elif mode == "cli":
+        check_cli(sys.argv[2], sys.argv[3])
+    else:
+        fail("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main()

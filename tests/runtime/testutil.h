@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared test helpers: an allocator that counts live blocks and can fail the
+ * n-th call (fault injection, after mpack's fail-until-ok tests), and hex
+ * helpers for byte comparisons.
+ */
+#ifndef AVROGEN_TESTUTIL_H
+#define AVROGEN_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "avrogen/alloc.h"
+
+typedef struct test_alloc {
+    avrogen_alloc base;  /* pass &ta.base wherever an avrogen_alloc is wanted */
+    long calls;          /* allocating or growing calls so far */
+    long fail_at;        /* fail the call with this 1-based number; 0 never */
+    long live;           /* blocks currently allocated */
+    size_t live_bytes;
+} test_alloc;
+
+void test_alloc_init(test_alloc *ta, long fail_at);
+
+/* Decode "0a ff 01" style hex (spaces ignored) into out; returns the byte count. */
+size_t test_unhex(const char *hex, uint8_t *out, size_t cap);
+
+#endif /* AVROGEN_TESTUTIL_H */
