@@ -24,6 +24,15 @@ int cmd_fingerprint(int argc, char **argv);
 int cmd_tojson(int argc, char **argv);
 int cmd_fromjson(int argc, char **argv);
 
+/* Container files: gen/src/cmd_ocf.c */
+int cmd_cat(int argc, char **argv);
+int cmd_getschema(int argc, char **argv);
+int cmd_write(int argc, char **argv);
+
+/* Load a schema named on the command line (file, "-", or JSON text); 0 or an exit status. */
+struct avrogen_schema;
+int cli_load_schema(const char *arg, struct avrogen_schema **out);
+
 /* gen/src/util.c */
 /* Print "avrogen: error: <fmt>" and a newline to stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);

@@ -5,18 +5,23 @@
  * command-line contract of DESIGN.md.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/types.h>
+
+#include "avrogen/gencode.h"
 #include "avrogen/schema.h"
+#include "avrogen/value.h"
 #include "cli.h"
 
 /*
  * Load a schema named on the command line: a file path, "-" for stdin, or the
  * JSON text itself when no such file exists and the argument looks like JSON.
  */
-static int load_schema(const char *arg, avrogen_schema **out)
+int cli_load_schema(const char *arg, avrogen_schema **out)
 {
     size_t len;
     char *text = cli_slurp(arg, &len);
@@ -49,7 +54,7 @@ int cmd_canonical(int argc, char **argv)
     if (argc != 2)
         return cli_usage("usage: avrogen canonical SCHEMA");
     avrogen_schema *s;
-    int rc = load_schema(argv[1], &s);
+    int rc = cli_load_schema(argv[1], &s);
     if (rc != 0)
         return rc;
     puts(avrogen_schema_canonical(s));
@@ -85,7 +90,7 @@ int cmd_fingerprint(int argc, char **argv)
         return cli_usage("fingerprint: unknown --algo '%s' (crc64, md5 or sha256)", algo);
 
     avrogen_schema *s;
-    int rc = load_schema(path, &s);
+    int rc = cli_load_schema(path, &s);
     if (rc != 0)
         return rc;
     const char *canon = avrogen_schema_canonical(s);
@@ -111,16 +116,185 @@ int cmd_fingerprint(int argc, char **argv)
     return rc;
 }
 
+/* Per-datum arena budget of the data commands: far above any sane record,
+ * far below what a hostile count of zero-byte items could ask for. */
+#define CLI_ARENA_BUDGET ((size_t)256 << 20)
+
+/* Parse --schema/--writer-schema and at most one input operand. */
+struct data_args {
+    const char *schema;
+    const char *writer_schema;
+    const char *input;
+};
+
+static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_args *a)
+{
+    const char *cmd = argv[0];
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char **slot = NULL;
+        if (strcmp(arg, "--schema") == 0 || strcmp(arg, "-s") == 0)
+            slot = &a->schema;
+        else if (writer_ok && strcmp(arg, "--writer-schema") == 0)
+            slot = &a->writer_schema;
+        if (slot != NULL) {
+            if (i + 1 == argc)
+                return cli_usage("%s: %s needs a schema", cmd, arg);
+            *slot = argv[++i];
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_usage("%s: unknown option '%s'", cmd, arg);
+        } else if (a->input == NULL) {
+            a->input = arg;
+        } else {
+            return cli_usage("%s: more than one input", cmd);
+        }
+    }
+    if (a->schema == NULL)
+        return cli_usage("%s: --schema S is required", cmd);
+    if (a->input == NULL)
+        a->input = "-";
+    return 0;
+}
+
+static int write_all(const void *data, size_t len)
+{
+    if (len != 0 && fwrite(data, 1, len, stdout) != len)
+        return cli_error("writing output: %s", strerror(errno));
+    return 0;
+}
+
 int cmd_tojson(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("tojson: not available yet");
+    struct data_args args;
+    int rc = parse_data_args(argc, argv, true, &args);
+    if (rc != 0)
+        return rc;
+    avrogen_schema *reader = NULL, *writer = NULL;
+    if ((rc = cli_load_schema(args.schema, &reader)) != 0)
+        return rc;
+    if (args.writer_schema != NULL && (rc = cli_load_schema(args.writer_schema, &writer)) != 0)
+        goto out_free_schemas;
+    if (writer != NULL &&
+        avrogen_schema_fingerprint64(writer) != avrogen_schema_fingerprint64(reader)) {
+        /* Datums are decoded with the writer's schema; differing schemas need the
+         * resolver (schema evolution), which this build does not have. */
+        rc = cli_error("--writer-schema %s differs from --schema %s, and schema resolution "
+                       "is not supported yet",
+                       args.writer_schema, args.schema);
+        goto out_free_schemas;
+    }
+
+    size_t len;
+    char *data = cli_slurp(args.input, &len);
+    if (data == NULL) {
+        rc = cli_error("%s: %s", args.input, strerror(errno));
+        goto out_free_schemas;
+    }
+    const avrogen_node *type = avrogen_schema_root(reader);
+    avrogen_arena arena;
+    avrogen_arena_init(&arena, NULL);
+    avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
+    avrogen_writer out;
+    avrogen_writer_init_growable(&out, NULL);
+    avrogen_reader r;
+    avrogen_reader_init(&r, data, len);
+    size_t index = 0;
+    /* A zero-byte schema (null, empty record) has datums that take no input:
+     * with nothing to delimit them, an empty input is zero datums. */
+    while (avrogen_reader_remaining(&r) != 0) {
+        avrogen_value v;
+        avrogen_arena_reset(&arena);
+        size_t at = avrogen_reader_offset(&r);
+        if (avrogen_value_decode(&r, type, &v, &arena) != AVROGEN_OK) {
+            rc = cli_error("%s: datum %zu (at byte %zu): %s at byte %zu", args.input, index, at,
+                           r.err_msg != NULL ? r.err_msg : avrogen_status_str(r.err),
+                           r.err_offset);
+            break;
+        }
+        avrogen_writer_reset(&out);
+        if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
+            rc = cli_error("%s: datum %zu: %s", args.input, index, avrogen_status_str(out.err));
+            break;
+        }
+        avrogen_write_raw(&out, "\n", 1);
+        if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
+            break;
+        index++;
+    }
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = cli_error("writing output: %s", strerror(errno));
+    avrogen_writer_fini(&out);
+    avrogen_arena_fini(&arena);
+    free(data);
+out_free_schemas:
+    avrogen_schema_free(writer);
+    avrogen_schema_free(reader);
+    return rc;
 }
 
 int cmd_fromjson(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("fromjson: not available yet");
+    struct data_args args;
+    int rc = parse_data_args(argc, argv, false, &args);
+    if (rc != 0)
+        return rc;
+    avrogen_schema *schema;
+    if ((rc = cli_load_schema(args.schema, &schema)) != 0)
+        return rc;
+    FILE *in = strcmp(args.input, "-") == 0 ? stdin : fopen(args.input, "r");
+    if (in == NULL) {
+        rc = cli_error("%s: %s", args.input, strerror(errno));
+        avrogen_schema_free(schema);
+        return rc;
+    }
+    const avrogen_node *type = avrogen_schema_root(schema);
+    avrogen_arena arena;
+    avrogen_arena_init(&arena, NULL);
+    avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
+    avrogen_writer out;
+    avrogen_writer_init_growable(&out, NULL);
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, in)) != -1) {
+        lineno++;
+        size_t len = (size_t)n;
+        while (len > 0 && strchr(" \t\r\n", line[len - 1]) != NULL)
+            len--;
+        if (len == 0)
+            continue; /* blank lines separate nothing */
+        avrogen_value v;
+        avrogen_diag d;
+        memset(&d, 0, sizeof d);
+        avrogen_arena_reset(&arena);
+        avrogen_status st = avrogen_value_from_json(line, len, type, &v, &arena, &d);
+        if (st != AVROGEN_OK) {
+            if (d.column > 0)
+                rc = cli_error("%s:%zu:%d: %s", args.input, lineno, d.column, d.msg);
+            else
+                rc = cli_error("%s:%zu: %s%s%s", args.input, lineno, d.path,
+                               d.path[0] != '\0' ? ": " : "",
+                               d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+            break;
+        }
+        avrogen_writer_reset(&out);
+        if (avrogen_value_encode(&out, &v) != AVROGEN_OK) {
+            rc = cli_error("%s:%zu: %s", args.input, lineno, avrogen_status_str(out.err));
+            break;
+        }
+        if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
+            break;
+    }
+    if (rc == 0 && ferror(in))
+        rc = cli_error("%s: %s", args.input, strerror(errno));
+    if (rc == 0 && fflush(stdout) != 0)
+        rc = cli_error("writing output: %s", strerror(errno));
+    free(line);
+    if (in != stdin)
+        fclose(in);
+    avrogen_writer_fini(&out);
+    avrogen_arena_fini(&arena);
+    avrogen_schema_free(schema);
+    return rc;
 }

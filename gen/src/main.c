@@ -16,6 +16,9 @@ static const struct {
     {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]"},
     {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]"},
     {"fromjson", cmd_fromjson, "--schema S [FILE|-]"},
+    {"cat", cmd_cat, "FILE.avro"},
+    {"getschema", cmd_getschema, "FILE.avro"},
+    {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro"},
 };
 
 static void usage(FILE *out)
