@@ -7,6 +7,9 @@
  *     avrogen schema order.h -- -Iinclude                 # .avsc on stdout
  *     avrogen schema order.h -o schemas                   # schemas/<fullname>.avsc
  *     avrogen generate order.h -o gen --depfile gen/order.d -- -Iinclude -DNDEBUG
+ *
+ * A clang argument "@FILE" is replaced by the arguments in FILE, one per line
+ * or separated by blanks, double quotes grouping (what avro_generate() writes).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +21,75 @@
 #include "cli.h"
 #include "driver.h"
 
+/* Arguments after `--`, with @response files expanded (not recursively). */
+struct arglist {
+    char **v;
+    size_t n, cap;
+    char *text[64]; /* response file contents the strings point into */
+    size_t n_text;
+};
+
+static bool arglist_push(struct arglist *l, char *a)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return false;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = a;
+    return true;
+}
+
+static void arglist_free(struct arglist *l)
+{
+    free(l->v);
+    for (size_t i = 0; i < l->n_text; i++)
+        free(l->text[i]);
+}
+
+/* Split `text` in place into blank-separated words; "..." groups, \ escapes. */
+static int expand_response_file(struct arglist *l, const char *path)
+{
+    if (l->n_text == sizeof l->text / sizeof *l->text)
+        return cli_error("%s: too many response files", path);
+    char *text = cli_slurp(path, NULL);
+    if (!text)
+        return cli_error("%s: %s", path, strerror(errno));
+    l->text[l->n_text++] = text;
+    char *in = text;
+    while (*in) {
+        while (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')
+            in++;
+        if (!*in)
+            break;
+        char *word = in, *out = in;
+        bool quoted = false;
+        while (*in && (quoted || !(*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r'))) {
+            if (*in == '"') {
+                quoted = !quoted;
+                in++;
+            } else if (*in == '\\' && in[1]) {
+                *out++ = in[1];
+                in += 2;
+            } else {
+                *out++ = *in++;
+            }
+        }
+        if (*in)
+            in++;
+        *out = '\0';
+        if (!arglist_push(l, word))
+            return cli_error("out of memory");
+    }
+    return 0;
+}
+
 static int run(int argc, char **argv, bool generate)
 {
+    struct arglist clang = {0};
     const char *cmd = argv[0];
     const char **headers = calloc((size_t)argc + 1, sizeof *headers);
     struct driver_options opt = {.out = stdout, .err = stderr, .generate_code = generate};
@@ -29,8 +99,15 @@ static int run(int argc, char **argv, bool generate)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
-            opt.clang_args = (const char *const *)argv + i + 1;
-            opt.n_clang_args = (size_t)(argc - i - 1);
+            for (i++; i < argc; i++) {
+                status = argv[i][0] == '@'               ? expand_response_file(&clang, argv[i] + 1)
+                         : arglist_push(&clang, argv[i]) ? 0
+                                                         : cli_error("out of memory");
+                if (status != 0)
+                    goto out;
+            }
+            opt.clang_args = (const char *const *)clang.v;
+            opt.n_clang_args = clang.n;
             break;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (++i == argc) {
@@ -44,6 +121,24 @@ static int run(int argc, char **argv, bool generate)
                 goto out;
             }
             opt.depfile = argv[i];
+        } else if (generate && strcmp(a, "--include-as") == 0) {
+            if (++i == argc) {
+                status = cli_usage("%s: --include-as needs a header path", cmd);
+                goto out;
+            }
+            opt.include_as = argv[i];
+        } else if (strcmp(a, "--schema-dir") == 0) {
+            if (++i == argc) {
+                status = cli_usage("%s: --schema-dir needs a directory", cmd);
+                goto out;
+            }
+            opt.schema_dir = argv[i];
+        } else if (generate && strcmp(a, "--manifest") == 0) {
+            if (++i == argc) {
+                status = cli_usage("%s: --manifest needs a file name", cmd);
+                goto out;
+            }
+            opt.manifest = argv[i];
         } else if (a[0] == '-' && a[1] != '\0') {
             status = cli_usage("%s: unknown option '%s' (clang arguments go after '--')", cmd, a);
             goto out;
@@ -59,6 +154,19 @@ static int run(int argc, char **argv, bool generate)
         status = cli_usage("generate: -o DIR is required");
         goto out;
     }
+    if (opt.include_as && opt.n_headers != 1) {
+        status = cli_usage("generate: --include-as applies to exactly one header");
+        goto out;
+    }
+    if (opt.schema_dir && !opt.out_dir) {
+        status = cli_usage("%s: --schema-dir needs -o DIR", cmd);
+        goto out;
+    }
+    if (opt.schema_dir && mkdir(opt.schema_dir, 0777) != 0 && errno != EEXIST) {
+        status = cli_error("cannot create schema directory '%s': %s", opt.schema_dir,
+                           strerror(errno));
+        goto out;
+    }
     if (opt.out_dir) {
         struct stat st;
         if (stat(opt.out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -69,6 +177,7 @@ static int run(int argc, char **argv, bool generate)
     opt.headers = headers;
     status = driver_run(&opt);
 out:
+    arglist_free(&clang);
     free(headers);
     return status;
 }

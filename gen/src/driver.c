@@ -180,8 +180,9 @@ struct run {
     const struct driver_options *opt;
     struct diag d;
     struct gen_outputs outputs;
-    struct textbuf stdout_text; /* schema without -o */
-    char **deps;                /* union over headers, first-seen order */
+    struct textbuf stdout_text;   /* schema without -o */
+    struct textbuf manifest_text; /* generate --manifest: the .avsc paths */
+    char **deps;                  /* union over headers, first-seen order */
     size_t n_deps;
     struct model **models;
     size_t n_models;
@@ -222,10 +223,14 @@ static void collect_schemas(struct run *r, const struct model *m)
         r->seen[r->n_seen].fullname = rec->name.fullname;
         r->seen[r->n_seen++].text = rec->avsc;
         if (r->opt->out_dir) {
+            const char *dir = r->opt->schema_dir ? r->opt->schema_dir : r->opt->out_dir;
             char *name = xasprintf("%s.avsc", rec->name.fullname);
-            if (gen_outputs_add(&r->outputs, r->opt->out_dir, name, xstrdup(rec->avsc),
-                                strlen(rec->avsc)) != 0)
+            if (gen_outputs_add(&r->outputs, dir, name, xstrdup(rec->avsc), strlen(rec->avsc)) != 0)
                 r->internal = 2;
+            if (r->opt->manifest) {
+                textbuf_puts(&r->manifest_text, r->outputs.v[r->outputs.n - 1].path);
+                textbuf_putc(&r->manifest_text, '\n');
+            }
             free(name);
         } else {
             textbuf_puts(&r->stdout_text, rec->avsc);
@@ -281,7 +286,8 @@ static void run_header(struct run *r, const char *header)
     /* Code first, so that <stem>.avro.h is the first output (the depfile's target). */
     if (opt->generate_code) {
         char *stem = header_stem(header);
-        struct emit_c_options co = {header, base_name(header), AVROGEN_VERSION};
+        struct emit_c_options co = {header, opt->include_as ? opt->include_as : base_name(header),
+                                    AVROGEN_VERSION};
         rc = emit_c(m, opt->out_dir, stem, &co, &r->outputs, &r->d);
         if (rc == 2)
             r->internal = 2;
@@ -296,7 +302,9 @@ static void queue_depfile(struct run *r)
     struct textbuf b = TEXTBUF_INIT;
     /* One target: Make and Ninja both accept it, and every output comes from the
      * same command, so they share the prerequisites. */
-    put_make_path(&b, r->outputs.n ? r->outputs.v[0].path : opt->depfile);
+    put_make_path(&b, opt->manifest  ? opt->manifest
+                      : r->outputs.n ? r->outputs.v[0].path
+                                     : opt->depfile);
     textbuf_putc(&b, ':');
     for (size_t i = 0; i < r->n_deps; i++) {
         textbuf_puts(&b, " \\\n  ");
@@ -322,12 +330,24 @@ int driver_run(const struct driver_options *opt)
     } else if (r.d.errors) {
         status = 1;
     } else {
+        if (opt->manifest) {
+            size_t len;
+            char *text = textbuf_take(&r.manifest_text, &len);
+            if (!text || gen_outputs_add(&r.outputs, NULL, opt->manifest, text, len) != 0)
+                r.internal = 2;
+        }
         if (opt->depfile)
             queue_depfile(&r);
         if (r.internal) {
             status = 2;
         } else if (opt->out_dir) {
             status = gen_outputs_write(&r.outputs, opt->err) == 0 ? 0 : 1;
+            /* The manifest is the build tool's output stamp: make it newer than
+             * every input even when its bytes (and so its mtime) did not change. */
+            if (status == 0 && opt->manifest && utimensat(AT_FDCWD, opt->manifest, NULL, 0) != 0) {
+                diag_error(&r.d, NULL, "cannot touch '%s': %s", opt->manifest, strerror(errno));
+                status = 1;
+            }
         } else if (r.stdout_text.failed) {
             status = 2;
         } else if (r.stdout_text.len) {
@@ -338,6 +358,7 @@ int driver_run(const struct driver_options *opt)
     }
 
     textbuf_free(&r.stdout_text);
+    textbuf_free(&r.manifest_text);
     gen_outputs_free(&r.outputs);
     for (size_t i = 0; i < r.n_models; i++)
         model_free(r.models[i]);

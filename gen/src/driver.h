@@ -53,11 +53,17 @@ struct driver_options {
     size_t n_headers;
     const char *const *clang_args; /* extra libclang arguments (after `--`) */
     size_t n_clang_args;
-    const char *out_dir; /* NULL: `schema` prints to `out` instead of writing files */
-    const char *depfile; /* generate: Make-syntax depfile to write, or NULL */
-    bool generate_code;  /* generate: also run emit_c for each header */
-    FILE *out;           /* stdout */
-    FILE *err;           /* diagnostics, stderr */
+    const char *out_dir;    /* NULL: `schema` prints to `out` instead of writing files */
+    const char *depfile;    /* generate: Make-syntax depfile to write, or NULL */
+    bool generate_code;     /* generate: also run emit_c for each header */
+    FILE *out;              /* stdout */
+    FILE *err;              /* diagnostics, stderr */
+    const char *include_as; /* generate: how the .avro.h spells #include of the header
+                               (one header only); NULL: the header's file name */
+    const char *schema_dir; /* where .avsc files go; NULL: out_dir */
+    const char *manifest;   /* generate: file listing the .avsc paths written, one a
+                               line; it is the depfile's target and is touched on
+                               every successful run, so build tools see it as new */
 };
 
 /* Run the pipeline; returns the exit status: 0 ok, 1 the input is wrong (all

@@ -430,7 +430,13 @@ START_TEST(driver_writes_nothing_on_error)
     struct capture out, err;
     capture_open(&out);
     capture_open(&err);
-    struct driver_options opt = {headers, 2, NULL, 0, dir, NULL, false, out.f, err.f};
+    struct driver_options opt = {.headers = headers,
+                                 .n_headers = 2,
+                                 .out_dir = dir,
+                                 .depfile = NULL,
+                                 .generate_code = false,
+                                 .out = out.f,
+                                 .err = err.f};
     ck_assert_int_eq(driver_run(&opt), 1);
     ck_assert_int_eq(count_entries(dir), 0);
     ck_assert_ptr_nonnull(strstr(capture_text(&err), "error: field 'lines' is a pointer"));
@@ -452,7 +458,13 @@ START_TEST(driver_stdout_order)
     struct capture out, err;
     capture_open(&out);
     capture_open(&err);
-    struct driver_options opt = {headers, 1, NULL, 0, NULL, NULL, false, out.f, err.f};
+    struct driver_options opt = {.headers = headers,
+                                 .n_headers = 1,
+                                 .out_dir = NULL,
+                                 .depfile = NULL,
+                                 .generate_code = false,
+                                 .out = out.f,
+                                 .err = err.f};
     ck_assert_int_eq(driver_run(&opt), 0);
     char *line = slurp(GOLDEN("design_example/expected/line.avsc"));
     char *order = slurp(GOLDEN("design_example/expected/com.acme.shop.Order.avsc"));
@@ -474,7 +486,13 @@ START_TEST(driver_missing_header)
     struct capture out, err;
     capture_open(&out);
     capture_open(&err);
-    struct driver_options opt = {headers, 1, NULL, 0, NULL, NULL, false, out.f, err.f};
+    struct driver_options opt = {.headers = headers,
+                                 .n_headers = 1,
+                                 .out_dir = NULL,
+                                 .depfile = NULL,
+                                 .generate_code = false,
+                                 .out = out.f,
+                                 .err = err.f};
     ck_assert_int_eq(driver_run(&opt), 1);
     ck_assert_ptr_nonnull(strstr(capture_text(&err), "avrogen: error: cannot read"));
     capture_close(&out);
@@ -491,7 +509,13 @@ START_TEST(driver_depfile)
     struct capture out, err;
     capture_open(&out);
     capture_open(&err);
-    struct driver_options opt = {headers, 1, NULL, 0, dir, depfile, true, out.f, err.f};
+    struct driver_options opt = {.headers = headers,
+                                 .n_headers = 1,
+                                 .out_dir = dir,
+                                 .depfile = depfile,
+                                 .generate_code = true,
+                                 .out = out.f,
+                                 .err = err.f};
     ck_assert_int_eq(driver_run(&opt), 0);
     char *text = slurp(depfile);
     /* "<first output>: \\\n  <header> \\\n  <included headers>..." */
