@@ -13,8 +13,9 @@
 void avrogen_writer_init_fixed(avrogen_writer *w, void *buf, size_t cap)
 {
     memset(w, 0, sizeof *w);
-    w->start = w->p = (uint8_t *)buf;
-    w->end = w->start + (buf != NULL ? cap : 0);
+    w->start = w->p = w->end = (uint8_t *)buf;
+    if (buf != NULL)
+        w->end += cap;
 }
 
 void avrogen_writer_init_growable(avrogen_writer *w, const avrogen_alloc *alloc)
@@ -99,9 +100,15 @@ void avrogen_write_varint_slow(avrogen_writer *w, uint64_t u)
 
 void avrogen_reader_init(avrogen_reader *r, const void *data, size_t len)
 {
+    static const uint8_t empty[1];
     memset(r, 0, sizeof *r);
+    /* Never do arithmetic on a null pointer, even with a zero offset. */
+    if (data == NULL) {
+        data = empty;
+        len = 0;
+    }
     r->start = r->p = (const uint8_t *)data;
-    r->end = r->start + (data != NULL ? len : 0);
+    r->end = r->start + len;
     r->max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
     r->max_items = AVROGEN_DEFAULT_MAX_ITEMS;
     r->items_left = r->max_items;
