@@ -490,41 +490,44 @@ typedef struct avrogen_field_desc avrogen_field_desc;
  * offset 0 of their own storage.
  */
 struct avrogen_field_desc {
-    const char *name;         /* record field: its Avro name; union branch: the C
-                                 member; otherwise NULL */
-    size_t offset;            /* offsetof the location */
-    size_t size;              /* sizeof the location (an item: one element) */
-    avrogen_kind kind;        /* the Avro type */
-    avrogen_logical logical;
-    avrogen_storage storage;
-    avrogen_scalar scalar;    /* SCALAR; ENUM: the underlying type; PTR_COUNT
-                                 bytes: U8 or I8 */
-    size_t len;               /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
-    size_t elem_size;         /* PTR_COUNT, C_ARRAY: sizeof one item; MAP: one entry */
-    size_t aux_offset;        /* PTR_COUNT: offsetof the count; TAGGED: of the tag */
-    avrogen_scalar aux_scalar; /* the count's or the tag's integer type */
-    unsigned null_index;      /* NULLABLE: Avro branch index of "null" (0 or 1) */
-    bool null_via_ptr;        /* NULLABLE: the location is T * and NULL is null;
-                                 false: its own null state (NULL char *, .ptr) */
-    const avrogen_field_desc *items; /* ARRAY: the item; MAP: key, value; NULLABLE:
-                                        the non-null branch; TAGGED: the branches */
-    size_t n_items;
-    const avrogen_type *type; /* RECORD, ENUM, FIXED: the named type */
+    const char *name;                /* field: Avro name; union branch: C member; else NULL */
+    size_t offset;                   /* offsetof the location */
+    size_t size;                     /* sizeof the location (an item: one element) */
+    avrogen_kind kind;               /* its Avro type */
+    avrogen_logical logical;         /* its logical type, or AVROGEN_LOGICAL_NONE */
+    avrogen_storage storage;         /* how C holds it */
+    avrogen_scalar scalar;           /* SCALAR; ENUM: underlying type; PTR_COUNT bytes: U8/I8 */
+    size_t len;                      /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+    size_t elem_size;                /* PTR_COUNT, C_ARRAY: sizeof an item; MAP: of an entry */
+    size_t aux_offset;               /* PTR_COUNT: offsetof the count; TAGGED: of the tag */
+    avrogen_scalar aux_scalar;       /* the count's or the tag's integer type */
+    unsigned null_index;             /* NULLABLE: Avro branch index of "null" (0 or 1) */
+    bool null_via_ptr;               /* NULLABLE: T * whose NULL is null (else its own state) */
+    const avrogen_field_desc *items; /* see below */
+    size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, TAGGED: the branches */
+    const avrogen_type *type;        /* RECORD, ENUM, FIXED: the named type; else NULL */
 };
+/*
+ * items: ARRAY: the item; MAP: the entry's key, then its value; NULLABLE: the
+ * non-null branch (for null_via_ptr at offset 0 of the target, else the
+ * location itself); TAGGED: branch i at items[i] (a null branch has storage
+ * NONE). A nullable's own null state is: char * NULL, avrogen_str /
+ * avrogen_bytes .ptr NULL, or the T * of PTR_COUNT NULL (its count then 0).
+ */
 
 /* A named type: a record, an enum or a fixed. */
 struct avrogen_type {
     avrogen_kind kind;                /* RECORD, ENUM or FIXED */
     const char *name;                 /* Avro fullname */
-    const char *schema;               /* records: the .avsc text; NULL otherwise */
-    const char *canonical;            /* records: Parsing Canonical Form; NULL otherwise */
+    const char *schema;               /* records of the header: the .avsc text; else NULL */
+    const char *canonical;            /* the same: its Parsing Canonical Form; else NULL */
     uint64_t fingerprint;             /* CRC-64-AVRO of canonical; 0 without one */
     size_t size;                      /* sizeof the C type; FIXED: the fixed size */
     const avrogen_field_desc *fields; /* RECORD: the Avro fields, in order */
-    size_t n_fields;
+    size_t n_fields;                  /* RECORD: how many */
     const char *const *symbols;       /* ENUM: the symbols, in Avro index order */
-    const int64_t *values;            /* ENUM: the C value of each symbol */
-    size_t n_symbols;
+    const int64_t *values;            /* ENUM: the C enumerator value of each symbol */
+    size_t n_symbols;                 /* ENUM: how many */
 };
 
 /* Compile-time layout checks in generated code, as C11 and as C++. */
@@ -538,9 +541,9 @@ struct avrogen_type {
 #define AVROGEN_SIZEOF_MEMBER(type, member) sizeof(((type *)0)->member)
 
 /* Generated code's layout lock: `member` of `type` is where the generator saw it. */
-#define AVROGEN_LAYOUT(type, member, offset, size)                                               \
-    AVROGEN_STATIC_ASSERT(offsetof(type, member) == (offset) &&                                 \
-                                  AVROGEN_SIZEOF_MEMBER(type, member) == (size),                \
+#define AVROGEN_LAYOUT(type, member, offset, size)                               \
+    AVROGEN_STATIC_ASSERT(offsetof(type, member) == (offset) &&                  \
+                                  AVROGEN_SIZEOF_MEMBER(type, member) == (size), \
                           #type "." #member " moved or changed size: rerun avrogen")
 
 /* ---- encoding helpers of generated code (emit_c) ---------------------------- */
@@ -1158,70 +1161,93 @@ static inline size_t avrogen_read_exact_block(avrogen_reader *r, size_t done, si
 }
 
 /*
- * `n` longs (ints) as the items of an array into dst. When the input holds the
- * longest encoding of all of them, one bounds check covers the lot; a varint
- * that is too long sends the rest through avrogen_read_long, which reports it.
+ * The varint at p, which has 10 readable bytes (5 for an int), into *out;
+ * returns its end, or NULL when it is too long (spec: a long takes at most 10
+ * bytes, the tenth carrying only bit 63; an int at most 5, the fifth only bits
+ * 28..31). The loop has a constant trip count so compilers unroll it.
+ */
+static inline const uint8_t *avrogen_get_varint(const uint8_t *p, uint64_t *out)
+{
+    uint64_t u = 0;
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        uint64_t b = *p++;
+        u |= (b & 0x7f) << shift;
+        if (b < 0x80) {
+            *out = u;
+            return p;
+        }
+    }
+    if (*p > 1)
+        return NULL;
+    *out = u | (uint64_t)*p << 63;
+    return p + 1;
+}
+
+static inline const uint8_t *avrogen_get_varint32(const uint8_t *p, uint32_t *out)
+{
+    uint32_t u = 0;
+    for (unsigned shift = 0; shift < 28; shift += 7) {
+        uint32_t b = *p++;
+        u |= (b & 0x7f) << shift;
+        if (b < 0x80) {
+            *out = u;
+            return p;
+        }
+    }
+    if (*p > 0x0f)
+        return NULL;
+    *out = u | (uint32_t)*p << 28;
+    return p + 1;
+}
+
+/*
+ * `n` longs (ints) as the items of an array into dst. Items go in stretches
+ * that the remaining input holds at their longest encoding, one bounds check
+ * per stretch; near the end of the input, and at a varint that is too long
+ * (which avrogen_read_long then reports), one item at a time.
  */
 static inline void avrogen_read_longs(avrogen_reader *r, int64_t *dst, size_t n)
 {
     size_t i = 0;
-    if (n <= avrogen_reader_remaining(r) / 10) {
+    while (i < n && r->err == AVROGEN_OK) {
+        size_t end = i + avrogen_reader_remaining(r) / 10;
+        if (end > n)
+            end = n;
         const uint8_t *p = r->p;
-        for (; i < n; i++) {
-            const uint8_t *start = p;
-            uint64_t u = 0;
-            unsigned shift = 0;
-            uint8_t b;
-            do {
-                b = *p++;
-                u |= (uint64_t)(b & 0x7f) << shift;
-                shift += 7;
-            } while (b >= 0x80 && shift < 63);
-            if (b >= 0x80) { /* the tenth byte may only carry bit 63 */
-                b = *p++;
-                if (b > 1) {
-                    p = start;
-                    break;
-                }
-                u |= (uint64_t)b << 63;
-            }
+        for (; i < end; i++) {
+            uint64_t u;
+            const uint8_t *next = avrogen_get_varint(p, &u);
+            if (next == NULL)
+                break;
             dst[i] = avrogen_zigzag_decode(u);
+            p = next;
         }
         r->p = p;
+        if (i < n)
+            dst[i++] = avrogen_read_long(r);
     }
-    for (; i < n && r->err == AVROGEN_OK; i++)
-        dst[i] = avrogen_read_long(r);
 }
 
 static inline void avrogen_read_ints(avrogen_reader *r, int32_t *dst, size_t n)
 {
     size_t i = 0;
-    if (n <= avrogen_reader_remaining(r) / 5) {
+    while (i < n && r->err == AVROGEN_OK) {
+        size_t end = i + avrogen_reader_remaining(r) / 5;
+        if (end > n)
+            end = n;
         const uint8_t *p = r->p;
-        for (; i < n; i++) {
-            const uint8_t *start = p;
-            uint32_t u = 0;
-            unsigned shift = 0;
-            uint8_t b;
-            do {
-                b = *p++;
-                u |= (uint32_t)(b & 0x7f) << shift;
-                shift += 7;
-            } while (b >= 0x80 && shift < 28);
-            if (b >= 0x80) { /* the fifth byte may only carry bits 28..31 */
-                b = *p++;
-                if (b > 0x0f) {
-                    p = start;
-                    break;
-                }
-                u |= (uint32_t)b << 28;
-            }
+        for (; i < end; i++) {
+            uint32_t u;
+            const uint8_t *next = avrogen_get_varint32(p, &u);
+            if (next == NULL)
+                break;
             dst[i] = (int32_t)avrogen_zigzag_decode(u);
+            p = next;
         }
         r->p = p;
+        if (i < n)
+            dst[i++] = avrogen_read_int(r);
     }
-    for (; i < n && r->err == AVROGEN_OK; i++)
-        dst[i] = avrogen_read_int(r);
 }
 
 /* `n` doubles (floats) back to back into dst: one bounds check. Zeros on error. */
@@ -1256,7 +1282,6 @@ static inline void avrogen_read_floats(avrogen_reader *r, float *dst, size_t n)
     memset(dst, 0, n * sizeof *dst);
     avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a float");
 }
-
 #ifdef __cplusplus
 }
 #endif

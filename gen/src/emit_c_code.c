@@ -1,0 +1,1461 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The functions of generated code: per record a static measure, write and
+ * read, written out field by field with gencode.h's inline primitives (runs
+ * of fields share one capacity check on encode), the public size/encode/
+ * decode wrappers, and per enum its index/write/read helpers. Every (kind,
+ * storage) pair of model.h has its case in write_value, size_value and
+ * read_value.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_c_internal.h"
+#include "genutil.h"
+
+/* ---- model queries ------------------------------------------------------- */
+
+size_t ec_record_index(const struct model *m, const struct model_record *r)
+{
+    for (size_t i = 0; i < m->n_records; i++)
+        if (m->records[i] == r)
+            return i;
+    return m->n_records;
+}
+
+size_t ec_enum_index(const struct model *m, const struct model_enum *e)
+{
+    for (size_t i = 0; i < m->n_enums; i++)
+        if (m->enums[i] == e)
+            return i;
+    return m->n_enums;
+}
+
+size_t ec_fixed_index(const struct model *m, const struct model_fixed *f)
+{
+    for (size_t i = 0; i < m->n_fixeds; i++)
+        if (m->fixeds[i] == f)
+            return i;
+    return m->n_fixeds;
+}
+
+/* Bytes of the zigzag varint of v. */
+static uint64_t varint_size(int64_t v)
+{
+    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    uint64_t n = 1;
+    while (u >= 0x80) {
+        u >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/* Enum and union indexes below this take one varint byte. */
+#define ONE_BYTE_INDEXES 64
+
+/*
+ * True when every value of t encodes in the same number of bytes, stored in
+ * *out. Records nest only finitely by value (recursion goes through a
+ * nullable or an array, which are never fixed), so this terminates.
+ */
+static bool fixed_size(const struct model_type *t, uint64_t *out)
+{
+    uint64_t n = 0, item;
+    switch (t->kind) {
+    case AVROGEN_KIND_NULL:
+        *out = 0;
+        return true;
+    case AVROGEN_KIND_BOOLEAN:
+        *out = 1;
+        return true;
+    case AVROGEN_KIND_FLOAT:
+        *out = 4;
+        return true;
+    case AVROGEN_KIND_DOUBLE:
+        *out = 8;
+        return true;
+    case AVROGEN_KIND_FIXED:
+        *out = t->fixed != NULL ? t->fixed->size : t->c_len;
+        return true;
+    case AVROGEN_KIND_ENUM:
+        *out = 1;
+        return t->enumeration->n_symbols <= ONE_BYTE_INDEXES;
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < t->record->n_fields; i++) {
+            const struct model_field *f = &t->record->fields[i];
+            if (f->role != MODEL_FIELD_VALUE)
+                continue;
+            if (!fixed_size(f->type, &item))
+                return false;
+            n += item;
+        }
+        *out = n;
+        return true;
+    case AVROGEN_KIND_ARRAY:
+        if (t->storage != MODEL_STORAGE_C_ARRAY || !fixed_size(t->items, &item))
+            return false;
+        *out = (t->c_len != 0 ? varint_size((int64_t)t->c_len) : 0) + t->c_len * item + 1;
+        return true;
+    case AVROGEN_KIND_UNION:
+        if (t->storage != MODEL_STORAGE_TAGGED || t->n_branches > ONE_BYTE_INDEXES)
+            return false;
+        for (size_t i = 0; i < t->n_branches; i++) {
+            if (!fixed_size(t->branches[i].type, &item) || (i != 0 && item != n))
+                return false;
+            n = item;
+        }
+        *out = 1 + n;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The fewest input bytes a value of t takes: bounds block counts on decode. */
+static uint64_t min_size(const struct model_type *t)
+{
+    uint64_t n = 0;
+    switch (t->kind) {
+    case AVROGEN_KIND_NULL:
+        return 0;
+    case AVROGEN_KIND_FLOAT:
+        return 4;
+    case AVROGEN_KIND_DOUBLE:
+        return 8;
+    case AVROGEN_KIND_FIXED:
+        return t->fixed != NULL ? t->fixed->size : t->c_len;
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < t->record->n_fields; i++)
+            if (t->record->fields[i].role == MODEL_FIELD_VALUE)
+                n += min_size(t->record->fields[i].type);
+        return n;
+    default:
+        /* booleans, varints, length prefixes, block counts, union indexes */
+        return 1;
+    }
+}
+
+/* The C type of the count or tag member `name` next to a location. */
+static char *sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar)
+{
+    if (s->rec != NULL)
+        for (size_t i = 0; i < s->rec->n_fields; i++)
+            if (strcmp(s->rec->fields[i].c_name, name) == 0)
+                return ec_unqualified(s->rec->fields[i].c_type);
+    return xstrdup(model_scalar_c_name(scalar));
+}
+
+/*
+ * Arrays of these item types go through one gencode.h call per block
+ * (avrogen_write_longs, avrogen_read_doubles, ...), which checks bounds once
+ * for the lot: the suffix, or NULL. Only exact C types qualify, as the
+ * helpers take int64_t *, int32_t *, double * and float *.
+ */
+static const char *bulk_suffix(const struct model_type *it)
+{
+    if (it->storage != MODEL_STORAGE_SCALAR || it->c_type == NULL)
+        return NULL;
+    char *type = ec_unqualified(it->c_type);
+    const char *suffix = NULL;
+    if (it->kind == AVROGEN_KIND_DOUBLE)
+        suffix = "doubles";
+    else if (it->kind == AVROGEN_KIND_FLOAT)
+        suffix = "floats";
+    else if (it->kind == AVROGEN_KIND_LONG && strcmp(type, "int64_t") == 0)
+        suffix = "longs";
+    else if (it->kind == AVROGEN_KIND_INT && strcmp(type, "int32_t") == 0)
+        suffix = "ints";
+    free(type);
+    return suffix;
+}
+
+/* ---- encode -------------------------------------------------------------- */
+
+static void write_value(struct gen *g, const struct model_type *t, const char *lv,
+                        const struct site *s);
+
+static void write_members(struct gen *g, const struct model_type *const *types,
+                          const char *const *lvs, const char *const *names, size_t n,
+                          const struct site *s);
+
+static void write_scalar(struct gen *g, const struct model_type *t, const char *v);
+
+static char *null_test(const struct model_type *t, const char *lv);
+
+static char *nullable_target(const struct model_type *t, const char *lv);
+
+/* Items [0, count) of the array `arr` (a pointer or a C array). */
+static void write_items(struct gen *g, const struct model_type *t, const char *arr,
+                        const char *count)
+{
+    const struct model_type *it = t->items;
+    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(it) : NULL;
+    if (bulk != NULL) {
+        ec_line(g, "avrogen_write_%s(w, %s, %s);", bulk, arr, count);
+        return;
+    }
+    char *i = ec_loop_index(g);
+    char *head = xasprintf("for (size_t %s = 0; %s < %s; %s++)", i, i, count, i);
+    struct capture body;
+    ec_capture_begin(g, &body);
+    char *e = ec_local(g, "e");
+    g->depth++;
+    if (t->kind == AVROGEN_KIND_MAP) {
+        char *entry_type = ec_unqualified(t->entry_c_type);
+        char *decl = ec_pointer_decl(entry_type, e);
+        ec_line(g, "const %s = &%s[%s];", decl, arr, i);
+        struct site es = {e, NULL};
+        char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
+        const struct model_type *types[] = {t->map_key, it};
+        const char *lvs[] = {key, value}, *names[] = {"key", "value"};
+        write_members(g, types, lvs, names, 2, &es);
+        free(key);
+        free(value);
+        free(decl);
+        free(entry_type);
+    } else {
+        char *item = xasprintf("%s[%s]", arr, i);
+        write_value(g, it, item, NULL);
+        free(item);
+    }
+    g->depth--;
+    ec_capture_end(g, &body);
+    ec_block(g, head, &body);
+    free(head);
+    free(e);
+    free(i);
+}
+
+/* The expression that is true when nullable location lv holds null. */
+static char *null_test(const struct model_type *t, const char *lv)
+{
+    if (t->null_via == MODEL_NULL_VIA_SELF && (t->items->storage == MODEL_STORAGE_STR_VIEW ||
+                                               t->items->storage == MODEL_STORAGE_BYTES_VIEW))
+        return xasprintf("%s.ptr == NULL", lv);
+    char *p = ec_plain(lv);
+    char *r = xasprintf("%s == NULL", p);
+    free(p);
+    return r;
+}
+
+/* The lvalue of the non-null branch of nullable location lv. */
+static char *nullable_target(const struct model_type *t, const char *lv)
+{
+    if (t->null_via == MODEL_NULL_VIA_PTR)
+        return xasprintf("(*%s)", lv);
+    return xstrdup(lv);
+}
+
+static void write_scalar(struct gen *g, const struct model_type *t, const char *v)
+{
+    switch (t->kind) {
+    case AVROGEN_KIND_BOOLEAN:
+        ec_line(g, "avrogen_write_bool(w, %s);", v);
+        break;
+    case AVROGEN_KIND_INT:
+        ec_line(g, "avrogen_write_int(w, %s);", v);
+        break;
+    case AVROGEN_KIND_LONG:
+        if (t->scalar == MODEL_SCALAR_U64)
+            ec_line(g, "avrogen_write_long(w, (int64_t)%s);", v);
+        else
+            ec_line(g, "avrogen_write_long(w, %s);", v);
+        break;
+    case AVROGEN_KIND_FLOAT:
+        ec_line(g, "avrogen_write_float(w, %s);", v);
+        break;
+    case AVROGEN_KIND_DOUBLE:
+        ec_line(g, "avrogen_write_double(w, %s);", v);
+        break;
+    case AVROGEN_KIND_BYTES: /* decimal */
+        ec_line(g, "avrogen_write_decimal_%s(w, %s);",
+                t->scalar == MODEL_SCALAR_U64 ? "uint64" : "int64", v);
+        break;
+    default:
+        break;
+    }
+}
+
+static void write_value(struct gen *g, const struct model_type *t, const char *lv,
+                        const struct site *s)
+{
+    char *v = ec_plain(lv);
+    switch (t->storage) {
+    case MODEL_STORAGE_NONE:
+        break;
+    case MODEL_STORAGE_SCALAR:
+        write_scalar(g, t, v);
+        break;
+    case MODEL_STORAGE_CSTRING:
+        ec_line(g, "avrogen_write_cstring(w, %s);", v);
+        break;
+    case MODEL_STORAGE_CHAR_ARRAY:
+        ec_line(g, "avrogen_write_chars(w, %s, sizeof %s);", v, v);
+        break;
+    case MODEL_STORAGE_STR_VIEW:
+        ec_line(g, "avrogen_write_string(w, %s.ptr, %s.len);", lv, lv);
+        break;
+    case MODEL_STORAGE_BYTES_VIEW:
+        ec_line(g, "avrogen_write_bytes(w, %s.ptr, %s.len);", lv, lv);
+        break;
+    case MODEL_STORAGE_PTR_COUNT:
+        if (t->kind == AVROGEN_KIND_BYTES) {
+            ec_line(g, "avrogen_write_bytes_count(w, %s, (int64_t)%s->%s);", v, s->ptr,
+                    t->count_c_name);
+        } else {
+            char *count = ec_local(g, "count");
+            ec_scope_open(g);
+            ec_line(g, "size_t %s = avrogen_write_array_start(w, %s, (int64_t)%s->%s);", count, v,
+                    s->ptr, t->count_c_name);
+            write_items(g, t, v, count);
+            ec_line(g, "avrogen_write_block_count(w, 0);");
+            ec_scope_close(g);
+            free(count);
+        }
+        break;
+    case MODEL_STORAGE_C_ARRAY:
+        if (t->kind == AVROGEN_KIND_FIXED) {
+            ec_line(g, "avrogen_write_raw(w, %s, sizeof %s);", v, v);
+        } else if (t->c_len != 0) {
+            char *n = xasprintf("%" PRIu64, t->c_len);
+            ec_line(g, "avrogen_write_block_count(w, %s);", n);
+            write_items(g, t, v, n);
+            ec_line(g, "avrogen_write_block_count(w, 0);");
+            free(n);
+        } else {
+            ec_line(g, "avrogen_write_block_count(w, 0);");
+        }
+        break;
+    case MODEL_STORAGE_STRUCT: {
+        char *addr = ec_address_of(lv);
+        ec_line(g, "%s_avro_write(w, %s);", t->record->c_prefix, addr);
+        free(addr);
+        break;
+    }
+    case MODEL_STORAGE_ENUM:
+        ec_line(g, "%s_avro_write(w, %s);", t->enumeration->c_prefix, v);
+        g->enum_write[ec_enum_index(g->m, t->enumeration)] = true;
+        break;
+    case MODEL_STORAGE_NULLABLE: {
+        char *cond = null_test(t, lv);
+        char *target = nullable_target(t, lv);
+        struct capture is_null, not_null;
+        ec_capture_begin(g, &is_null);
+        ec_line(g, "avrogen_write_int(w, %u);", t->null_index);
+        ec_capture_end(g, &is_null);
+        ec_capture_begin(g, &not_null);
+        ec_line(g, "avrogen_write_int(w, %u);", 1 - t->null_index);
+        write_value(g, t->items, target, s);
+        ec_capture_end(g, &not_null);
+        ec_if_else(g, cond, &is_null, &not_null);
+        free(target);
+        free(cond);
+        break;
+    }
+    case MODEL_STORAGE_TAGGED:
+        ec_line(g, "switch ((int64_t)%s->%s) {", s->ptr, t->tag_c_name);
+        for (size_t i = 0; i < t->n_branches; i++) {
+            ec_line(g, "case %zu:", i);
+            g->indent++;
+            ec_line(g, "avrogen_write_int(w, %zu);", i);
+            char *member = xasprintf("%s.%s", lv, t->branches[i].c_name);
+            write_value(g, t->branches[i].type, member, s);
+            free(member);
+            ec_line(g, "break;");
+            g->indent--;
+        }
+        ec_line(g, "default:");
+        g->indent++;
+        ec_line(g, "avrogen_writer_fail(w, AVROGEN_E_ARG);");
+        ec_line(g, "break;");
+        g->indent--;
+        ec_line(g, "}");
+        break;
+    }
+    free(v);
+}
+
+/* ---- encode: runs of fields ---------------------------------------------- */
+
+/*
+ * Consecutive fields whose encodings have a known worst case are written as a
+ * run: one capacity check for all of them, then unchecked stores through a
+ * local cursor (gencode.h "Runs of fields"). Strings join a run once their
+ * length is known, so it is taken first (which also catches a NULL char *).
+ * A run whose room is not there falls back to the checked primitives.
+ */
+struct run_part {
+    const struct model_type *t;
+    char *lv;   /* the location */
+    char *var;  /* local holding its length or enum index, or NULL */
+    char *init; /* that local's initializer */
+    const char *var_type;
+    uint64_t worst; /* bytes it takes at most, besides `var` bytes of a string */
+    bool worst_var; /* the worst case adds `var` (a string's length) */
+};
+
+/* The leaf types a run can hold. */
+static bool runnable_leaf(const struct model_type *t)
+{
+    switch (t->storage) {
+    case MODEL_STORAGE_SCALAR:
+    case MODEL_STORAGE_CSTRING:
+    case MODEL_STORAGE_CHAR_ARRAY:
+    case MODEL_STORAGE_STR_VIEW:
+    case MODEL_STORAGE_BYTES_VIEW:
+    case MODEL_STORAGE_ENUM:
+        return true;
+    case MODEL_STORAGE_PTR_COUNT:
+        return t->kind == AVROGEN_KIND_BYTES;
+    case MODEL_STORAGE_C_ARRAY:
+        return t->kind == AVROGEN_KIND_FIXED && t->c_len <= 256;
+    default:
+        return false;
+    }
+}
+
+static bool runnable(const struct model_type *t)
+{
+    if (t->storage != MODEL_STORAGE_NULLABLE)
+        return runnable_leaf(t);
+    if (t->null_via == MODEL_NULL_VIA_SELF)
+        return runnable_leaf(t->items);
+    /* Behind a pointer, only what needs no length: the worst case is taken
+     * before the pointer is tested. */
+    return runnable_leaf(t->items) &&
+           (t->items->storage == MODEL_STORAGE_SCALAR || t->items->storage == MODEL_STORAGE_ENUM ||
+            t->items->storage == MODEL_STORAGE_C_ARRAY);
+}
+
+/* The worst case of a leaf, and the local it needs (set in *part). */
+static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
+                     const struct site *s, const char *name, struct run_part *part)
+{
+    char *v = ec_plain(lv);
+    switch (t->storage) {
+    case MODEL_STORAGE_SCALAR:
+        part->worst = t->kind == AVROGEN_KIND_BOOLEAN  ? 1
+                      : t->kind == AVROGEN_KIND_INT    ? 5
+                      : t->kind == AVROGEN_KIND_FLOAT  ? 4
+                      : t->kind == AVROGEN_KIND_DOUBLE ? 8
+                                                       : 10; /* long; decimal: 1 + 9 */
+        break;
+    case MODEL_STORAGE_CSTRING:
+        part->var = xasprintf("len_%s", name);
+        part->init = xasprintf("avrogen_cstring_len(w, %s)", v);
+        break;
+    case MODEL_STORAGE_CHAR_ARRAY:
+        part->var = xasprintf("len_%s", name);
+        part->init = xasprintf("avrogen_chars_len_checked(w, %s, sizeof %s)", v, v);
+        break;
+    case MODEL_STORAGE_PTR_COUNT:
+        part->var = xasprintf("len_%s", name);
+        part->init = xasprintf("avrogen_write_count(w, %s, (int64_t)%s->%s)", v, s->ptr,
+                               t->count_c_name);
+        break;
+    case MODEL_STORAGE_ENUM:
+        part->var = xasprintf("idx_%s", name);
+        part->init = xasprintf("avrogen_writer_index(w, %s_avro_index(%s))",
+                               t->enumeration->c_prefix, v);
+        g->enum_index[ec_enum_index(g->m, t->enumeration)] = true;
+        part->var_type = "int32_t";
+        part->worst = varint_size((int64_t)t->enumeration->n_symbols - 1);
+        break;
+    case MODEL_STORAGE_C_ARRAY: /* fixed */
+        part->worst = t->c_len;
+        break;
+    default: /* views */
+        break;
+    }
+    if (t->storage == MODEL_STORAGE_CSTRING || t->storage == MODEL_STORAGE_CHAR_ARRAY ||
+        t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_STR_VIEW ||
+        t->storage == MODEL_STORAGE_BYTES_VIEW) {
+        part->worst = 10; /* the length */
+        part->worst_var = true;
+    }
+    free(v);
+}
+
+static void run_part_init(struct gen *g, const struct model_type *t, const char *lv,
+                          const struct site *s, const char *name, struct run_part *part)
+{
+    memset(part, 0, sizeof *part);
+    part->t = t;
+    part->lv = xstrdup(lv);
+    part->var_type = "size_t";
+    if (t->storage != MODEL_STORAGE_NULLABLE) {
+        run_leaf(g, t, lv, s, name, part);
+        return;
+    }
+    char *target = nullable_target(t, lv);
+    run_leaf(g, t->items, target, s, name, part);
+    part->worst += 1; /* the branch index */
+    if (part->init != NULL) {
+        /* Only a value that is there has a length (or an index). */
+        char *cond = null_test(t, lv);
+        char *guarded = xasprintf("%s ? 0 : %s", cond, part->init);
+        free(part->init);
+        part->init = guarded;
+        free(cond);
+    }
+    free(target);
+}
+
+static void run_part_free(struct run_part *part)
+{
+    free(part->lv);
+    free(part->var);
+    free(part->init);
+}
+
+/* The expression of a view's length, or the length local. */
+static char *run_len(const struct model_type *t, const char *lv, const struct run_part *part)
+{
+    if (t->storage == MODEL_STORAGE_STR_VIEW || t->storage == MODEL_STORAGE_BYTES_VIEW)
+        return xasprintf("%s.len", lv);
+    return xstrdup(part->var);
+}
+
+/* Store one leaf at the cursor `p` (put), or write it checked (!put). */
+static void run_leaf_write(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct run_part *part, bool put)
+{
+    char *v = ec_plain(lv);
+    switch (t->storage) {
+    case MODEL_STORAGE_SCALAR:
+        if (!put) {
+            write_scalar(g, t, v);
+        } else if (t->kind == AVROGEN_KIND_BYTES) {
+            ec_line(g, "p = avrogen_put_decimal_%s(p, %s);",
+                    t->scalar == MODEL_SCALAR_U64 ? "uint64" : "int64", v);
+        } else {
+            const char *fn = t->kind == AVROGEN_KIND_BOOLEAN  ? "bool"
+                             : t->kind == AVROGEN_KIND_FLOAT  ? "float"
+                             : t->kind == AVROGEN_KIND_DOUBLE ? "double"
+                                                              : "long";
+            ec_line(g, "p = avrogen_put_%s(p, %s%s);", fn,
+                    t->scalar == MODEL_SCALAR_U64 ? "(int64_t)" : "", v);
+        }
+        break;
+    case MODEL_STORAGE_CSTRING:
+    case MODEL_STORAGE_CHAR_ARRAY:
+    case MODEL_STORAGE_STR_VIEW:
+    case MODEL_STORAGE_BYTES_VIEW:
+    case MODEL_STORAGE_PTR_COUNT: {
+        bool view = t->storage == MODEL_STORAGE_STR_VIEW || t->storage == MODEL_STORAGE_BYTES_VIEW;
+        char *data = view ? xasprintf("%s.ptr", lv) : xstrdup(v);
+        char *len = run_len(t, lv, part);
+        if (put)
+            ec_line(g, "p = avrogen_put_bytes(p, %s, %s);", data, len);
+        else if (t->kind == AVROGEN_KIND_STRING)
+            ec_line(g, "avrogen_write_string(w, %s, %s);", data, len);
+        else
+            ec_line(g, "avrogen_write_bytes(w, %s, %s);", data, len);
+        free(len);
+        free(data);
+        break;
+    }
+    case MODEL_STORAGE_ENUM:
+        if (put)
+            ec_line(g, "p = avrogen_put_long(p, %s);", part->var);
+        else
+            ec_line(g, "avrogen_write_int(w, %s);", part->var);
+        break;
+    case MODEL_STORAGE_C_ARRAY:
+        if (put)
+            ec_line(g, "p = avrogen_put_raw(p, %s, sizeof %s);", v, v);
+        else
+            ec_line(g, "avrogen_write_raw(w, %s, sizeof %s);", v, v);
+        break;
+    default:
+        break;
+    }
+    free(v);
+}
+
+static void run_write(struct gen *g, const struct run_part *part, bool put)
+{
+    const struct model_type *t = part->t;
+    if (t->storage != MODEL_STORAGE_NULLABLE) {
+        run_leaf_write(g, t, part->lv, part, put);
+        return;
+    }
+    char *cond = null_test(t, part->lv);
+    char *target = nullable_target(t, part->lv);
+    struct capture is_null, not_null;
+    ec_capture_begin(g, &is_null);
+    if (put)
+        ec_line(g, "p = avrogen_put_long(p, %u);", t->null_index);
+    else
+        ec_line(g, "avrogen_write_int(w, %u);", t->null_index);
+    ec_capture_end(g, &is_null);
+    ec_capture_begin(g, &not_null);
+    if (put)
+        ec_line(g, "p = avrogen_put_long(p, %u);", 1 - t->null_index);
+    else
+        ec_line(g, "avrogen_write_int(w, %u);", 1 - t->null_index);
+    run_leaf_write(g, t->items, target, part, put);
+    ec_capture_end(g, &not_null);
+    ec_if_else(g, cond, &is_null, &not_null);
+    free(target);
+    free(cond);
+}
+
+/* Write the run parts[0, n): one capacity check, else the checked primitives. */
+static void emit_run(struct gen *g, struct run_part *parts, size_t n)
+{
+    uint64_t worst = 0;
+    struct textbuf need = TEXTBUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (parts[i].init != NULL)
+            ec_line(g, "%s %s = %s;", parts[i].var_type, parts[i].var, parts[i].init);
+        worst += parts[i].worst;
+    }
+    textbuf_printf(&need, "%" PRIu64, worst);
+    for (size_t i = 0; i < n; i++) {
+        if (!parts[i].worst_var)
+            continue;
+        const struct model_type *leaf =
+                parts[i].t->storage == MODEL_STORAGE_NULLABLE ? parts[i].t->items : parts[i].t;
+        char *target = parts[i].t->storage == MODEL_STORAGE_NULLABLE &&
+                                       parts[i].t->null_via == MODEL_NULL_VIA_PTR
+                               ? nullable_target(parts[i].t, parts[i].lv)
+                               : xstrdup(parts[i].lv);
+        char *len = run_len(leaf, target, &parts[i]);
+        textbuf_printf(&need, " + %s", len);
+        free(len);
+        free(target);
+    }
+    struct capture fast, slow;
+    ec_capture_begin(g, &fast);
+    ec_line(g, "uint8_t *p = w->p;");
+    for (size_t i = 0; i < n; i++)
+        run_write(g, &parts[i], true);
+    ec_line(g, "w->p = p;");
+    ec_capture_end(g, &fast);
+    ec_capture_begin(g, &slow);
+    for (size_t i = 0; i < n; i++)
+        run_write(g, &parts[i], false);
+    ec_capture_end(g, &slow);
+    char *cond = xasprintf("avrogen_writer_room(w, %s)", need.data);
+    ec_if_else(g, cond, &fast, &slow);
+    free(cond);
+    textbuf_free(&need);
+}
+
+/*
+ * Write the members of a struct (a record's fields, a map entry's key and
+ * value): runs where two or more fields in a row allow, one write per field
+ * elsewhere. `names` are the members' C names (for the locals of a run).
+ */
+static void write_members(struct gen *g, const struct model_type *const *types,
+                          const char *const *lvs, const char *const *names, size_t n,
+                          const struct site *s)
+{
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && runnable(types[end]))
+            end++;
+        if (end - i >= 2) {
+            struct run_part *parts = xcalloc(end - i, sizeof *parts);
+            for (size_t k = i; k < end; k++) {
+                char *name = ec_local(g, names[k]);
+                run_part_init(g, types[k], lvs[k], s, name, &parts[k - i]);
+                free(name);
+            }
+            emit_run(g, parts, end - i);
+            for (size_t k = i; k < end; k++)
+                run_part_free(&parts[k - i]);
+            free(parts);
+            i = end;
+        } else {
+            write_value(g, types[i], lvs[i], s);
+            i++;
+        }
+    }
+}
+
+/* ---- size ---------------------------------------------------------------- */
+
+/*
+ * Emit `n += ...;` for the parts of t's size that depend on the value and
+ * return the part that does not, for the caller to fold into a constant.
+ */
+static uint64_t size_value(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct site *s);
+
+/* Add the constant c inside the current captured scope. */
+static void size_add(struct gen *g, uint64_t c)
+{
+    if (c != 0)
+        ec_line(g, "n += %" PRIu64 ";", c);
+}
+
+/* Items [0, count) of `arr`; returns the constant size of one item. The loop
+ * is emitted only when items differ in size. */
+static uint64_t size_items(struct gen *g, const struct model_type *t, const char *arr,
+                           const char *count)
+{
+    uint64_t c = 0;
+    char *i = ec_loop_index(g);
+    char *e = ec_local(g, "e");
+    struct capture body;
+    ec_capture_begin(g, &body);
+    g->depth++;
+    if (t->kind == AVROGEN_KIND_MAP) {
+        char *entry_type = ec_unqualified(t->entry_c_type);
+        char *decl = ec_pointer_decl(entry_type, e);
+        struct capture parts;
+        ec_capture_begin(g, &parts);
+        g->indent--;
+        struct site es = {e, NULL};
+        char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
+        c = size_value(g, t->map_key, key, &es);
+        c += size_value(g, t->items, value, &es);
+        g->indent++;
+        ec_capture_end(g, &parts);
+        if (parts.text.len != 0)
+            ec_line(g, "const %s = &%s[%s];", decl, arr, i);
+        ec_put_body(g, &parts.text);
+        free(key);
+        free(value);
+        free(decl);
+        free(entry_type);
+    } else {
+        char *item = xasprintf("%s[%s]", arr, i);
+        c = size_value(g, t->items, item, NULL);
+        free(item);
+    }
+    g->depth--;
+    ec_capture_end(g, &body);
+    if (body.text.len != 0) {
+        char *head = xasprintf("for (size_t %s = 0; %s < %s; %s++)", i, i, count, i);
+        ec_block(g, head, &body);
+        free(head);
+    } else {
+        textbuf_free(&body.text);
+    }
+    free(e);
+    free(i);
+    return c;
+}
+
+static uint64_t size_value(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct site *s)
+{
+    uint64_t c = 0, fixed;
+    char *v = ec_plain(lv);
+    if (fixed_size(t, &fixed)) {
+        free(v);
+        return fixed;
+    }
+    switch (t->storage) {
+    case MODEL_STORAGE_SCALAR:
+        if (t->kind == AVROGEN_KIND_BYTES)
+            ec_line(g, "n += avrogen_size_decimal_%s(%s);",
+                    t->scalar == MODEL_SCALAR_U64 ? "uint64" : "int64", v);
+        else if (t->scalar == MODEL_SCALAR_U64)
+            ec_line(g, "n += avrogen_size_long((int64_t)%s);", v);
+        else
+            ec_line(g, "n += avrogen_size_long(%s);", v);
+        break;
+    case MODEL_STORAGE_CSTRING:
+        ec_line(g, "n += avrogen_size_cstring(%s);", v);
+        break;
+    case MODEL_STORAGE_CHAR_ARRAY:
+        ec_line(g, "n += avrogen_size_chars(%s, sizeof %s);", v, v);
+        break;
+    case MODEL_STORAGE_STR_VIEW:
+    case MODEL_STORAGE_BYTES_VIEW:
+        ec_line(g, "n += avrogen_size_bytes(%s.len);", lv);
+        break;
+    case MODEL_STORAGE_PTR_COUNT:
+        if (t->kind == AVROGEN_KIND_BYTES) {
+            ec_line(g, "n += avrogen_size_bytes(avrogen_item_count(%s, (int64_t)%s->%s));", v,
+                    s->ptr, t->count_c_name);
+        } else {
+            char *count = ec_local(g, "count");
+            ec_scope_open(g);
+            ec_line(g, "size_t %s = avrogen_item_count(%s, (int64_t)%s->%s);", count, v, s->ptr,
+                    t->count_c_name);
+            struct capture loop;
+            ec_capture_begin(g, &loop);
+            g->indent--;
+            uint64_t item = size_items(g, t, v, count);
+            g->indent++;
+            ec_capture_end(g, &loop);
+            if (item != 0)
+                ec_line(g, "n += avrogen_size_array_frame(%s) + %s * %" PRIu64 ";", count, count,
+                        item);
+            else
+                ec_line(g, "n += avrogen_size_array_frame(%s);", count);
+            ec_put_body(g, &loop.text);
+            ec_scope_close(g);
+            free(count);
+        }
+        break;
+    case MODEL_STORAGE_C_ARRAY: {
+        /* An array of items whose sizes vary (fixed ones were folded above). */
+        char *n = xasprintf("%" PRIu64, t->c_len);
+        uint64_t item = size_items(g, t, v, n);
+        c = (t->c_len != 0 ? varint_size((int64_t)t->c_len) : 0) + t->c_len * item + 1;
+        free(n);
+        break;
+    }
+    case MODEL_STORAGE_STRUCT: {
+        char *addr = ec_address_of(lv);
+        ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
+        free(addr);
+        break;
+    }
+    case MODEL_STORAGE_ENUM:
+        ec_line(g, "n += avrogen_size_long(%s_avro_index(%s));", t->enumeration->c_prefix, v);
+        g->enum_index[ec_enum_index(g->m, t->enumeration)] = true;
+        break;
+    case MODEL_STORAGE_NULLABLE: {
+        /* the branch index: 0 or 1, one byte */
+        c = 1;
+        char *cond = null_test(t, lv);
+        char *target = nullable_target(t, lv);
+        struct capture body;
+        ec_capture_begin(g, &body);
+        size_add(g, size_value(g, t->items, target, s));
+        ec_capture_end(g, &body);
+        char *not_null = xasprintf("!(%s)", cond);
+        if (strstr(cond, " == NULL") != NULL) {
+            free(not_null);
+            not_null = xstrdup(cond);
+            memcpy(strstr(not_null, " == NULL"), " != NULL", 8);
+        }
+        if (body.text.len != 0)
+            ec_if_else(g, not_null, &body, NULL);
+        else
+            textbuf_free(&body.text);
+        free(not_null);
+        free(target);
+        free(cond);
+        break;
+    }
+    case MODEL_STORAGE_TAGGED: {
+        struct capture cases;
+        ec_capture_begin(g, &cases);
+        g->indent--;
+        for (size_t i = 0; i < t->n_branches; i++) {
+            char *member = xasprintf("%s.%s", lv, t->branches[i].c_name);
+            struct capture body;
+            ec_capture_begin(g, &body);
+            size_add(g, varint_size((int64_t)i) + size_value(g, t->branches[i].type, member, s));
+            ec_capture_end(g, &body);
+            free(member);
+            if (body.text.len == 0) {
+                textbuf_free(&body.text);
+                continue;
+            }
+            ec_line(g, "case %zu:", i);
+            ec_put_body(g, &body.text);
+            g->indent++;
+            ec_line(g, "break;");
+            g->indent--;
+        }
+        g->indent++;
+        ec_capture_end(g, &cases);
+        if (cases.text.len != 0) {
+            ec_line(g, "switch ((int64_t)%s->%s) {", s->ptr, t->tag_c_name);
+            ec_put_body(g, &cases.text);
+            ec_line(g, "default:");
+            g->indent++;
+            ec_line(g, "break;");
+            g->indent--;
+            ec_line(g, "}");
+        } else {
+            textbuf_free(&cases.text);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    free(v);
+    return c;
+}
+
+/* ---- decode -------------------------------------------------------------- */
+
+static void read_value(struct gen *g, const struct model_type *t, const char *lv,
+                       const struct site *s, bool nonnull);
+
+/* Read `block` items into arr[first, first + block). */
+static void read_items(struct gen *g, const struct model_type *t, const char *arr,
+                       const char *first, const char *blk)
+{
+    const struct model_type *it = t->items;
+    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(it) : NULL;
+    if (bulk != NULL) {
+        ec_line(g, "avrogen_read_%s(r, &%s[%s], %s);", bulk, arr, first, blk);
+        return;
+    }
+    char *i = ec_loop_index(g);
+    /* The loop head tests the sticky error: a hostile block count cannot spin
+     * through a body that does nothing. */
+    char *head = xasprintf("for (size_t %s = %s; %s < %s + %s && r->err == AVROGEN_OK; %s++)", i,
+                           first, i, first, blk, i);
+    struct capture body;
+    ec_capture_begin(g, &body);
+    char *e = ec_local(g, "e");
+    g->depth++;
+    if (t->kind == AVROGEN_KIND_MAP) {
+        char *entry_type = ec_unqualified(t->entry_c_type);
+        char *decl = ec_pointer_decl(entry_type, e);
+        ec_line(g, "%s = &%s[%s];", decl, arr, i);
+        struct site es = {e, NULL};
+        char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
+        read_value(g, t->map_key, key, &es, false);
+        read_value(g, it, value, &es, false);
+        free(key);
+        free(value);
+        free(decl);
+        free(entry_type);
+    } else {
+        char *item = xasprintf("%s[%s]", arr, i);
+        read_value(g, it, item, NULL, false);
+        free(item);
+    }
+    g->depth--;
+    ec_capture_end(g, &body);
+    ec_block(g, head, &body);
+    free(head);
+    free(e);
+    free(i);
+}
+
+/* Store decoded count `n` (size_t) into the count member next to t. */
+static void store_count(struct gen *g, const struct model_type *t, const struct site *s,
+                        const char *n)
+{
+    char *ct = sibling_c_type(s, t->count_c_name, t->count_scalar);
+    const char *max = ec_int_max_macro(t->count_scalar);
+    if (max != NULL)
+        ec_line(g, "%s->%s = (%s)avrogen_read_count(r, %s, %s);", s->ptr, t->count_c_name, ct, n,
+                max);
+    else if (strcmp(ct, "size_t") == 0)
+        ec_line(g, "%s->%s = %s;", s->ptr, t->count_c_name, n);
+    else
+        ec_line(g, "%s->%s = (%s)%s;", s->ptr, t->count_c_name, ct, n);
+    free(ct);
+}
+
+static void read_scalar(struct gen *g, const struct model_type *t, const char *v)
+{
+    const char *fn = NULL;
+    switch (t->kind) {
+    case AVROGEN_KIND_BOOLEAN:
+        fn = "avrogen_read_bool(r)";
+        break;
+    case AVROGEN_KIND_INT:
+        switch (t->scalar) {
+        case MODEL_SCALAR_I8:
+            fn = "avrogen_read_int8(r)";
+            break;
+        case MODEL_SCALAR_I16:
+            fn = "avrogen_read_int16(r)";
+            break;
+        case MODEL_SCALAR_U8:
+            fn = "avrogen_read_uint8(r)";
+            break;
+        case MODEL_SCALAR_U16:
+            fn = "avrogen_read_uint16(r)";
+            break;
+        default:
+            fn = "avrogen_read_int(r)";
+            break;
+        }
+        break;
+    case AVROGEN_KIND_LONG:
+        fn = t->scalar == MODEL_SCALAR_U32   ? "avrogen_read_uint32(r)"
+             : t->scalar == MODEL_SCALAR_U64 ? "(uint64_t)avrogen_read_long(r)"
+                                             : "avrogen_read_long(r)";
+        break;
+    case AVROGEN_KIND_FLOAT:
+        fn = "avrogen_read_float(r)";
+        break;
+    case AVROGEN_KIND_DOUBLE:
+        fn = "avrogen_read_double(r)";
+        break;
+    case AVROGEN_KIND_BYTES: /* decimal */
+        fn = t->scalar == MODEL_SCALAR_U64 ? "avrogen_read_decimal_uint64(r)"
+                                           : "avrogen_read_decimal_int64(r)";
+        break;
+    default:
+        return;
+    }
+    ec_line(g, "%s = %s;", v, fn);
+}
+
+static void read_array(struct gen *g, const struct model_type *t, const char *lv,
+                       const struct site *s, bool nonnull)
+{
+    char *v = ec_plain(lv);
+    bool is_map = t->kind == AVROGEN_KIND_MAP;
+    char *elem = is_map ? ec_unqualified(t->entry_c_type) : ec_value_c_type(t->items);
+    char *items = ec_local(g, "items"), *n = ec_local(g, "n"), *cap = ec_local(g, "cap"),
+         *blk = ec_local(g, "b");
+    char *decl = ec_pointer_decl(elem, items);
+    char *cast = ec_pointer_cast(elem);
+    uint64_t min = is_map ? 1 + min_size(t->items) : min_size(t->items);
+    ec_scope_open(g);
+    ec_line(g, "%s = NULL;", decl);
+    ec_line(g, "size_t %s = 0, %s = 0, %s;", n, cap, blk);
+    ec_line(g, "while ((%s = avrogen_read_block_count(r)) != 0) {", blk);
+    g->indent++;
+    ec_line(g, "%s = %savrogen_read_grow(r, a, %s, %s, &%s, %s, sizeof *%s, %" PRIu64 ");", items,
+            cast, items, n, cap, blk, items, min);
+    ec_line(g, "if (%s == NULL)", items);
+    g->indent++;
+    ec_line(g, "break;");
+    g->indent--;
+    read_items(g, t, items, n, blk);
+    ec_line(g, "%s += %s;", n, blk);
+    g->indent--;
+    ec_line(g, "}");
+    if (nonnull) {
+        /* An empty array is not null: it needs a pointer all the same. */
+        ec_line(g, "if (%s == NULL && r->err == AVROGEN_OK)", items);
+        g->indent++;
+        ec_line(g, "%s = %savrogen_reader_alloc(r, a, 0);", items, cast);
+        g->indent--;
+    }
+    ec_line(g, "%s = %s;", v, items);
+    store_count(g, t, s, n);
+    g->used_a = true;
+    free(cast);
+    free(decl);
+    free(blk);
+    free(cap);
+    free(n);
+    free(items);
+    free(elem);
+    ec_scope_close(g);
+    free(v);
+}
+
+static void read_c_array(struct gen *g, const struct model_type *t, const char *lv)
+{
+    char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
+    ec_scope_open(g);
+    ec_line(g, "size_t %s = 0, %s;", n, blk);
+    ec_line(g, "while ((%s = avrogen_read_exact_block(r, %s, %" PRIu64 ")) != 0) {", blk, n,
+            t->c_len);
+    g->indent++;
+    read_items(g, t, lv, n, blk);
+    ec_line(g, "%s += %s;", n, blk);
+    g->indent--;
+    ec_line(g, "}");
+    ec_scope_close(g);
+    free(blk);
+    free(n);
+}
+
+/* Set nullable location lv (null via its own state) to null. */
+static void read_null_self(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct site *s)
+{
+    switch (t->items->storage) {
+    case MODEL_STORAGE_STR_VIEW:
+    case MODEL_STORAGE_BYTES_VIEW:
+        ec_line(g, "%s.ptr = NULL;", lv);
+        ec_line(g, "%s.len = 0;", lv);
+        break;
+    case MODEL_STORAGE_PTR_COUNT: {
+        char *v = ec_plain(lv);
+        ec_line(g, "%s = NULL;", v);
+        ec_line(g, "%s->%s = 0;", s->ptr, t->items->count_c_name);
+        free(v);
+        break;
+    }
+    default: {
+        char *v = ec_plain(lv);
+        ec_line(g, "%s = NULL;", v);
+        free(v);
+        break;
+    }
+    }
+}
+
+static void read_value(struct gen *g, const struct model_type *t, const char *lv,
+                       const struct site *s, bool nonnull)
+{
+    char *v = ec_plain(lv);
+    switch (t->storage) {
+    case MODEL_STORAGE_NONE:
+        break;
+    case MODEL_STORAGE_SCALAR:
+        read_scalar(g, t, v);
+        break;
+    case MODEL_STORAGE_CSTRING:
+        ec_line(g, "%s = avrogen_read_cstring(r, a);", v);
+        g->used_a = true;
+        break;
+    case MODEL_STORAGE_CHAR_ARRAY:
+        ec_line(g, "avrogen_read_chars(r, %s, sizeof %s);", v, v);
+        break;
+    case MODEL_STORAGE_STR_VIEW:
+        ec_line(g, "%s = avrogen_read_text(r);", v);
+        break;
+    case MODEL_STORAGE_BYTES_VIEW:
+        ec_line(g, "%s = avrogen_read_bytes(r);", v);
+        break;
+    case MODEL_STORAGE_PTR_COUNT:
+        if (t->kind == AVROGEN_KIND_BYTES) {
+            char *len = ec_local(g, "len");
+            ec_scope_open(g);
+            char *ct = ec_unqualified(t->c_type);
+            ec_line(g, "size_t %s;", len);
+            ec_line(g, "%s = (%s)avrogen_read_bytes_copy(r, a, &%s);", v, ct, len);
+            store_count(g, t, s, len);
+            g->used_a = true;
+            ec_scope_close(g);
+            free(ct);
+            free(len);
+        } else {
+            read_array(g, t, lv, s, nonnull);
+        }
+        break;
+    case MODEL_STORAGE_C_ARRAY:
+        if (t->kind == AVROGEN_KIND_FIXED)
+            ec_line(g, "avrogen_read_fixed(r, %s, sizeof %s);", v, v);
+        else
+            read_c_array(g, t, lv);
+        break;
+    case MODEL_STORAGE_STRUCT: {
+        char *addr = ec_address_of(lv);
+        ec_line(g, "%s_avro_read(r, %s, a);", t->record->c_prefix, addr);
+        g->used_a = true;
+        free(addr);
+        break;
+    }
+    case MODEL_STORAGE_ENUM:
+        ec_line(g, "%s = %s_avro_read(r);", v, t->enumeration->c_prefix);
+        g->enum_read[ec_enum_index(g->m, t->enumeration)] = true;
+        break;
+    case MODEL_STORAGE_NULLABLE: {
+        char *cond = xasprintf("avrogen_read_branch(r, 2) == %u", 1 - t->null_index);
+        struct capture value, null;
+        ec_capture_begin(g, &value);
+        if (t->null_via == MODEL_NULL_VIA_PTR) {
+            char *type = ec_value_c_type(t->items);
+            char *p = ec_local(g, "p");
+            char *decl = ec_pointer_decl(type, p);
+            char *cast = ec_pointer_cast(type);
+            char *target = xasprintf("(*%s)", p);
+            ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
+            struct capture body;
+            ec_capture_begin(g, &body);
+            g->depth++;
+            read_value(g, t->items, target, s, false);
+            g->depth--;
+            ec_capture_end(g, &body);
+            char *test = xasprintf("%s != NULL", p);
+            ec_if_else(g, test, &body, NULL);
+            ec_line(g, "%s = %s;", v, p);
+            g->used_a = true;
+            free(test);
+            free(target);
+            free(cast);
+            free(decl);
+            free(p);
+            free(type);
+        } else {
+            read_value(g, t->items, lv, s, true);
+        }
+        ec_capture_end(g, &value);
+        ec_capture_begin(g, &null);
+        if (t->null_via == MODEL_NULL_VIA_PTR)
+            ec_line(g, "%s = NULL;", v);
+        else
+            read_null_self(g, t, lv, s);
+        ec_capture_end(g, &null);
+        ec_if_else(g, cond, &value, &null);
+        free(cond);
+        break;
+    }
+    case MODEL_STORAGE_TAGGED: {
+        char *tt = sibling_c_type(s, t->tag_c_name, t->tag_scalar);
+        ec_line(g, "switch (avrogen_read_branch(r, %zu)) {", t->n_branches);
+        for (size_t i = 0; i < t->n_branches; i++) {
+            ec_line(g, "case %zu:", i);
+            g->indent++;
+            ec_line(g, "%s->%s = (%s)%zu;", s->ptr, t->tag_c_name, tt, i);
+            char *member = xasprintf("%s.%s", lv, t->branches[i].c_name);
+            read_value(g, t->branches[i].type, member, s, false);
+            free(member);
+            ec_line(g, "break;");
+            g->indent--;
+        }
+        ec_line(g, "default:");
+        g->indent++;
+        ec_line(g, "break;");
+        g->indent--;
+        ec_line(g, "}");
+        free(tt);
+        break;
+    }
+    }
+    free(v);
+}
+
+static void read_field(struct gen *g, const struct model_field *f, const struct site *vs)
+{
+    char *lv = xasprintf("v->%s", f->c_name);
+    read_value(g, f->type, lv, vs, false);
+    free(lv);
+}
+
+/* ---- per-type functions -------------------------------------------------- */
+
+static void emit_enum_index(struct gen *g, const struct model_enum *e, const char *ct)
+{
+    const char *p = e->c_prefix;
+    ec_line(g, "static int32_t %s_avro_index(%s e)", p, ct);
+    ec_line(g, "{");
+    g->indent++;
+    ec_line(g, "switch (e) {");
+    for (size_t i = 0; i < e->n_symbols; i++) {
+        ec_line(g, "case %s:", e->symbols[i].c_name);
+        g->indent++;
+        ec_line(g, "return %zu;", i);
+        g->indent--;
+    }
+    ec_line(g, "default:");
+    g->indent++;
+    ec_line(g, "return -1;");
+    g->indent--;
+    ec_line(g, "}");
+    g->indent--;
+    ec_line(g, "}");
+    ec_blank(g);
+}
+
+static void emit_enum_write(struct gen *g, const struct model_enum *e, const char *ct)
+{
+    const char *p = e->c_prefix;
+    ec_line(g, "static void %s_avro_write(avrogen_writer *w, %s e)", p, ct);
+    ec_line(g, "{");
+    g->indent++;
+    ec_line(g, "int32_t i = %s_avro_index(e);", p);
+    ec_line(g, "if (i >= 0)");
+    ec_line(g, "    avrogen_write_int(w, i);");
+    ec_line(g, "else");
+    ec_line(g, "    avrogen_writer_fail(w, AVROGEN_E_ARG);");
+    g->indent--;
+    ec_line(g, "}");
+    ec_blank(g);
+}
+
+static void emit_enum_read(struct gen *g, const struct model_enum *e, const char *ct)
+{
+    const char *p = e->c_prefix;
+    ec_line(g, "static %s %s_avro_read(avrogen_reader *r)", ct, p);
+    ec_line(g, "{");
+    g->indent++;
+    struct textbuf list = TEXTBUF_INIT;
+    for (size_t i = 0; i < e->n_symbols; i++)
+        textbuf_printf(&list, "%s%s", i != 0 ? ", " : "", e->symbols[i].c_name);
+    char *head = xasprintf("static const %s values[%zu] = {", ct, e->n_symbols);
+    if ((size_t)g->indent * 4 + strlen(head) + list.len + 2 <= EC_COLUMNS) {
+        ec_line(g, "%s%s};", head, list.data);
+    } else {
+        /* One per line with its index: the comments keep clang-format from
+         * packing them into columns. */
+        size_t width = 0;
+        for (size_t i = 0; i < e->n_symbols; i++)
+            if (strlen(e->symbols[i].c_name) > width)
+                width = strlen(e->symbols[i].c_name);
+        ec_line(g, "%s", head);
+        for (size_t i = 0; i < e->n_symbols; i++)
+            ec_line(g, "        %s,%*s/* %zu */", e->symbols[i].c_name,
+                    (int)(width + 1 - strlen(e->symbols[i].c_name)), "", i);
+        ec_line(g, "};");
+    }
+    free(head);
+    textbuf_free(&list);
+    ec_line(g, "return values[avrogen_read_symbol(r, %zu)];", e->n_symbols);
+    g->indent--;
+    ec_line(g, "}");
+    ec_blank(g);
+}
+
+void ec_emit_enum_functions(struct gen *g, size_t index)
+{
+    const struct model_enum *e = g->m->enums[index];
+    bool use_index = g->enum_index[index] || g->enum_write[index];
+    const char *ct = e->c_type != NULL ? e->c_type : model_scalar_c_name(e->scalar);
+    if (!use_index && !g->enum_read[index])
+        return;
+    ec_line(g, "/* %s <-> Avro enum %s: symbol i is the i-th enumerator below. */", ct,
+            e->name.fullname);
+    if (use_index)
+        emit_enum_index(g, e, ct);
+    if (g->enum_write[index])
+        emit_enum_write(g, e, ct);
+    if (g->enum_read[index])
+        emit_enum_read(g, e, ct);
+}
+
+/* Emit `head` then a function body captured in `body`, with (void) casts for
+ * the parameters it does not use. */
+static void function(struct gen *g, const char *head, struct capture *body,
+                     const char *const *unused, size_t n_unused)
+{
+    ec_line(g, "%s", head);
+    ec_line(g, "{");
+    g->indent++;
+    for (size_t i = 0; i < n_unused; i++)
+        if (unused[i] != NULL)
+            ec_line(g, "(void)%s;", unused[i]);
+    g->indent--;
+    ec_put_body(g, &body->text);
+    ec_line(g, "}");
+    ec_blank(g);
+}
+
+void ec_emit_record_functions(struct gen *g, const struct model_record *rec, bool cyclic)
+{
+    const char *p = rec->c_prefix, *ct = rec->c_type;
+    struct site vs = {"v", rec};
+    struct capture body;
+    char *head;
+
+    ec_line(g, "/* %s <-> Avro record %s */", ct, rec->name.fullname);
+
+    /* measure */
+    uint64_t c = 0;
+    g->used_v = false;
+    ec_capture_begin(g, &body);
+    struct capture parts;
+    ec_capture_begin(g, &parts);
+    g->indent--;
+    for (size_t i = 0; i < rec->n_fields; i++) {
+        const struct model_field *f = &rec->fields[i];
+        if (f->role != MODEL_FIELD_VALUE)
+            continue;
+        char *lv = xasprintf("v->%s", f->c_name);
+        c += size_value(g, f->type, lv, &vs);
+        free(lv);
+    }
+    g->indent++;
+    ec_capture_end(g, &parts);
+    if (parts.text.len == 0) {
+        ec_line(g, "return %" PRIu64 ";", c);
+        textbuf_free(&parts.text);
+    } else {
+        g->used_v = true;
+        ec_line(g, "size_t n = %" PRIu64 ";", c);
+        ec_blank(g);
+        ec_put_body(g, &parts.text);
+        ec_line(g, "return n;");
+    }
+    ec_capture_end(g, &body);
+    head = xasprintf("static size_t %s_avro_measure(const %s *v)", p, ct);
+    const char *unused_measure[] = {g->used_v ? NULL : "v"};
+    function(g, head, &body, unused_measure, 1);
+    free(head);
+
+    /* write */
+    ec_capture_begin(g, &body);
+    const struct model_type **types = xcalloc(rec->n_fields + 1, sizeof *types);
+    const char **names = xcalloc(rec->n_fields + 1, sizeof *names);
+    char **lvs = xcalloc(rec->n_fields + 1, sizeof *lvs);
+    size_t n = 0;
+    for (size_t i = 0; i < rec->n_fields; i++) {
+        const struct model_field *f = &rec->fields[i];
+        if (f->role != MODEL_FIELD_VALUE)
+            continue;
+        types[n] = f->type;
+        names[n] = f->c_name;
+        lvs[n++] = xasprintf("v->%s", f->c_name);
+    }
+    write_members(g, types, (const char *const *)lvs, names, n, &vs);
+    bool any = n != 0;
+    for (size_t i = 0; i < n; i++)
+        free(lvs[i]);
+    free(lvs);
+    free(names);
+    free(types);
+    ec_capture_end(g, &body);
+    head = xasprintf("static void %s_avro_write(avrogen_writer *w, const %s *v)", p, ct);
+    const char *unused_write[] = {any ? NULL : "w", any ? NULL : "v"};
+    function(g, head, &body, unused_write, 2);
+    free(head);
+
+    /* read */
+    g->used_a = false;
+    any = false;
+    bool cleared = false;
+    ec_capture_begin(g, &body);
+    if (cyclic) {
+        /* The type reaches itself: bound the recursion on hostile input. */
+        ec_line(g, "if (!avrogen_reader_enter(r))");
+        ec_line(g, "    return;");
+    }
+    for (size_t i = 0; i < rec->n_fields; i++) {
+        if (rec->fields[i].role == MODEL_FIELD_SKIP) {
+            /* Members that are not serialized stay zeroed, also in storage from the
+             * arena (they may be bit-fields, so the whole record is cleared). */
+            ec_line(g, "memset((void *)v, 0, sizeof *v);");
+            cleared = true;
+            break;
+        }
+    }
+    for (size_t i = 0; i < rec->n_fields; i++) {
+        const struct model_field *f = &rec->fields[i];
+        if (f->role != MODEL_FIELD_VALUE)
+            continue;
+        read_field(g, f, &vs);
+        any = true;
+    }
+    if (cyclic)
+        ec_line(g, "avrogen_reader_leave(r);");
+    ec_capture_end(g, &body);
+    head = xasprintf("static void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", p, ct);
+    const char *unused_read[] = {any || cyclic ? NULL : "r", any || cleared ? NULL : "v",
+                                 g->used_a ? NULL : "a"};
+    function(g, head, &body, unused_read, 3);
+    free(head);
+}
+
+/* Forward declarations of the static functions of a record that reaches itself. */
+void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec)
+{
+    const char *p = rec->c_prefix, *ct = rec->c_type;
+    ec_line(g, "static size_t %s_avro_measure(const %s *v);", p, ct);
+    ec_line(g, "static void %s_avro_write(avrogen_writer *w, const %s *v);", p, ct);
+    ec_line(g, "static void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a);", p, ct);
+}
+
+void ec_emit_public_functions(struct gen *g, const struct model_record *rec)
+{
+    const char *p = rec->c_prefix, *ct = rec->c_type;
+    ec_line(g, "size_t %s_avro_size(const %s *v)", p, ct);
+    ec_line(g, "{");
+    ec_line(g, "    return %s_avro_measure(v);", p);
+    ec_line(g, "}");
+    ec_blank(g);
+    ec_line(g, "avrogen_status %s_avro_encode(avrogen_writer *w, const %s *v)", p, ct);
+    ec_line(g, "{");
+    ec_line(g, "    %s_avro_write(w, v);", p);
+    ec_line(g, "    return w->err;");
+    ec_line(g, "}");
+    ec_blank(g);
+    ec_line(g, "avrogen_status %s_avro_decode(avrogen_reader *r, %s *v, avrogen_arena *a)", p, ct);
+    ec_line(g, "{");
+    ec_line(g, "    avrogen_reader_begin_datum(r);");
+    ec_line(g, "    %s_avro_read(r, v, a);", p);
+    ec_line(g, "    if (r->err != AVROGEN_OK)");
+    ec_line(g,
+            "        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */");
+    ec_line(g, "    return r->err;");
+    ec_line(g, "}");
+    ec_blank(g);
+}

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The type descriptors of generated code (avrogen_type, avrogen_field_desc in
+ * gencode.h): one static object of tables per file, so that entries may point
+ * at each other in any order in C and in C++, then the public P_avro_type of
+ * each record of the header. Offsets and sizes are offsetof/sizeof
+ * expressions: the compiler owns the layout.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_c_internal.h"
+#include "genutil.h"
+
+/* ---- enumerator names ---------------------------------------------------- */
+
+static const char *scalar_enum_name(enum model_scalar s)
+{
+    static const char *const names[] = {
+            "AVROGEN_SCALAR_NONE", "AVROGEN_SCALAR_BOOL",  "AVROGEN_SCALAR_I8",
+            "AVROGEN_SCALAR_I16",  "AVROGEN_SCALAR_I32",   "AVROGEN_SCALAR_I64",
+            "AVROGEN_SCALAR_U8",   "AVROGEN_SCALAR_U16",   "AVROGEN_SCALAR_U32",
+            "AVROGEN_SCALAR_U64",  "AVROGEN_SCALAR_FLOAT", "AVROGEN_SCALAR_DOUBLE",
+    };
+    return (size_t)s < sizeof names / sizeof *names ? names[s] : "AVROGEN_SCALAR_NONE";
+}
+
+static const char *storage_enum_name(enum model_storage s)
+{
+    static const char *const names[] = {
+            "AVROGEN_STORAGE_NONE",       "AVROGEN_STORAGE_SCALAR",   "AVROGEN_STORAGE_CSTRING",
+            "AVROGEN_STORAGE_CHAR_ARRAY", "AVROGEN_STORAGE_STR_VIEW", "AVROGEN_STORAGE_BYTES_VIEW",
+            "AVROGEN_STORAGE_PTR_COUNT",  "AVROGEN_STORAGE_C_ARRAY",  "AVROGEN_STORAGE_STRUCT",
+            "AVROGEN_STORAGE_ENUM",       "AVROGEN_STORAGE_NULLABLE", "AVROGEN_STORAGE_TAGGED",
+    };
+    return (size_t)s < sizeof names / sizeof *names ? names[s] : "AVROGEN_STORAGE_NONE";
+}
+
+static const char *kind_enum_name(avrogen_kind k)
+{
+    static const char *const names[] = {
+            "AVROGEN_KIND_NULL",  "AVROGEN_KIND_BOOLEAN", "AVROGEN_KIND_INT",
+            "AVROGEN_KIND_LONG",  "AVROGEN_KIND_FLOAT",   "AVROGEN_KIND_DOUBLE",
+            "AVROGEN_KIND_BYTES", "AVROGEN_KIND_STRING",  "AVROGEN_KIND_RECORD",
+            "AVROGEN_KIND_ENUM",  "AVROGEN_KIND_ARRAY",   "AVROGEN_KIND_MAP",
+            "AVROGEN_KIND_UNION", "AVROGEN_KIND_FIXED",
+    };
+    return (size_t)k < sizeof names / sizeof *names ? names[k] : "AVROGEN_KIND_NULL";
+}
+
+static const char *logical_enum_name(avrogen_logical l)
+{
+    static const char *const names[] = {
+            "AVROGEN_LOGICAL_NONE",
+            "AVROGEN_LOGICAL_DECIMAL",
+            "AVROGEN_LOGICAL_UUID",
+            "AVROGEN_LOGICAL_DATE",
+            "AVROGEN_LOGICAL_TIME_MILLIS",
+            "AVROGEN_LOGICAL_TIME_MICROS",
+            "AVROGEN_LOGICAL_TIMESTAMP_MILLIS",
+            "AVROGEN_LOGICAL_TIMESTAMP_MICROS",
+            "AVROGEN_LOGICAL_TIMESTAMP_NANOS",
+            "AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS",
+            "AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS",
+            "AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS",
+            "AVROGEN_LOGICAL_DURATION",
+    };
+    return (size_t)l < sizeof names / sizeof *names ? names[l] : "AVROGEN_LOGICAL_NONE";
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+/* One location to describe: see avrogen_field_desc in gencode.h. */
+struct slot {
+    const struct model_type *t;
+    const char *name;      /* Avro field name, union member, or NULL */
+    const char *container; /* C type of the struct the location is reached from */
+    char *path;            /* member designator inside container: "lines[0]", "u.x" */
+    bool zero_offset;      /* an array item or pointer target: offset 0 */
+};
+
+/* A queued sub-array of descriptors: the children of one slot. */
+struct pending {
+    char *member; /* member of the tables object */
+    struct slot *slots;
+    size_t n;
+};
+
+struct tables {
+    struct textbuf members; /* the struct's member declarations */
+    struct textbuf init;    /* its initializer, in the same order */
+    struct pending *queue;
+    size_t n_queue;
+    size_t next;  /* first unprocessed queue entry */
+    unsigned sub; /* sub-array counter of the current record */
+};
+
+/* A comma-separated list wrapped at EC_COLUMNS, the first line starting with
+ * `open`, continuation lines aligned one past it. */
+static void wrapped(struct textbuf *out, size_t col0, const char *open, const char *const *items,
+                    size_t n, const char *close)
+{
+    struct textbuf row = TEXTBUF_INIT;
+    for (size_t i = 0; i < col0; i++)
+        textbuf_putc(&row, ' ');
+    textbuf_puts(&row, open);
+    size_t hang = col0 + strlen(open);
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = first ? "" : ", ";
+        size_t need = strlen(sep) + strlen(items[i]) + (i + 1 == n ? strlen(close) : 1);
+        if (!first && row.len + need > EC_COLUMNS) {
+            textbuf_puts(&row, ",\n");
+            textbuf_append(out, row.data, row.len);
+            textbuf_free(&row);
+            for (size_t k = 0; k < hang; k++)
+                textbuf_putc(&row, ' ');
+            sep = "";
+        }
+        textbuf_puts(&row, sep);
+        textbuf_puts(&row, items[i]);
+        first = false;
+    }
+    textbuf_puts(&row, close);
+    textbuf_putc(&row, '\n');
+    textbuf_append(out, row.data, row.len);
+    textbuf_free(&row);
+}
+
+/* `{a, b, c},` on one line when it fits, else one item per line with its
+ * index (the comments keep clang-format from laying them out in columns). */
+static void column_list(struct textbuf *out, size_t col0, const char *const *items, size_t n)
+{
+    size_t width = col0 + 3;
+    for (size_t i = 0; i < n; i++)
+        width += strlen(items[i]) + (i != 0 ? 2 : 0);
+    if (width <= EC_COLUMNS) {
+        wrapped(out, col0, "{", items, n, "},");
+        return;
+    }
+    textbuf_printf(out, "%*s{\n", (int)col0, "");
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(items[i]) > longest)
+            longest = strlen(items[i]);
+    /* Trailing comments aligned, as clang-format aligns them. */
+    for (size_t i = 0; i < n; i++)
+        textbuf_printf(out, "%*s%s,%*s/* %zu */\n", (int)col0 + 8, "", items[i],
+                       (int)(longest + 1 - strlen(items[i])), "", i);
+    textbuf_printf(out, "%*s},\n", (int)col0, "");
+}
+
+static char *type_ref(const struct gen *g, const struct model_type *t)
+{
+    if (t->storage == MODEL_STORAGE_STRUCT) {
+        const struct model_record *r = t->record;
+        if (r->in_main_file)
+            return xasprintf("&%s_avro_type", r->c_prefix);
+        return xasprintf("&%s.%s_type", g->tables, r->c_prefix);
+    }
+    if (t->storage == MODEL_STORAGE_ENUM)
+        return xasprintf("&%s.%s_enum", g->tables, t->enumeration->c_prefix);
+    if (t->kind == AVROGEN_KIND_FIXED && t->fixed != NULL)
+        return xasprintf("&%s.fixed%zu", g->tables, ec_fixed_index(g->m, t->fixed));
+    return xstrdup("NULL");
+}
+
+/* The children of slot s, or 0 when it has none (*out set to a new array). */
+static size_t slot_children(const struct slot *s, struct slot **out)
+{
+    const struct model_type *t = s->t;
+    struct slot *c = NULL;
+    size_t n = 0;
+    if ((t->kind == AVROGEN_KIND_ARRAY) &&
+        (t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY)) {
+        n = 1;
+        c = xcalloc(1, sizeof *c);
+        c[0] = (struct slot){t->items, NULL, s->container, xasprintf("%s[0]", s->path), true};
+    } else if (t->kind == AVROGEN_KIND_MAP) {
+        n = 2;
+        c = xcalloc(2, sizeof *c);
+        c[0] = (struct slot){t->map_key, NULL, t->entry_c_type, xstrdup("key"), false};
+        c[1] = (struct slot){t->items, NULL, t->entry_c_type, xstrdup("value"), false};
+    } else if (t->storage == MODEL_STORAGE_NULLABLE) {
+        n = 1;
+        c = xcalloc(1, sizeof *c);
+        if (t->null_via == MODEL_NULL_VIA_PTR)
+            c[0] = (struct slot){t->items, NULL, s->container, xasprintf("%s[0]", s->path), true};
+        else
+            c[0] = (struct slot){t->items, NULL, s->container, xstrdup(s->path), s->zero_offset};
+    } else if (t->storage == MODEL_STORAGE_TAGGED) {
+        n = t->n_branches;
+        c = xcalloc(n, sizeof *c);
+        for (size_t i = 0; i < n; i++)
+            c[i] = (struct slot){t->branches[i].type, t->branches[i].c_name, s->container,
+                                 xasprintf("%s.%s", s->path, t->branches[i].c_name),
+                                 s->zero_offset};
+    }
+    *out = c;
+    return n;
+}
+
+/* The initializer of one avrogen_field_desc, appended to tb->init. */
+static void slot_init(struct gen *g, struct tables *tb, const struct model_record *rec,
+                      const struct slot *s)
+{
+    const struct model_type *t = s->t;
+    char *items[16];
+    size_t k = 0;
+    char *container = ec_unqualified(s->container);
+    items[k++] = s->name != NULL ? xasprintf("\"%s\"", s->name) : xstrdup("NULL");
+    items[k++] = s->zero_offset ? xstrdup("0") : xasprintf("offsetof(%s, %s)", container, s->path);
+    items[k++] = t->storage == MODEL_STORAGE_NONE
+                         ? xstrdup("0")
+                         : xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s)", container, s->path);
+    items[k++] = xstrdup(kind_enum_name(t->kind));
+    items[k++] = xstrdup(logical_enum_name(t->logical));
+    items[k++] = xstrdup(storage_enum_name(t->storage));
+    items[k++] = xstrdup(scalar_enum_name(t->storage == MODEL_STORAGE_SCALAR ||
+                                                          t->storage == MODEL_STORAGE_ENUM ||
+                                                          t->storage == MODEL_STORAGE_PTR_COUNT
+                                                  ? t->scalar
+                                                  : MODEL_SCALAR_NONE));
+    bool has_len = t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CHAR_ARRAY;
+    items[k++] = has_len ? xasprintf("%" PRIu64, t->c_len) : xstrdup("0");
+    bool has_elem = t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY;
+    items[k++] = has_elem ? xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s[0])", container, s->path)
+                          : xstrdup("0");
+    const char *aux = t->storage == MODEL_STORAGE_PTR_COUNT ? t->count_c_name
+                      : t->storage == MODEL_STORAGE_TAGGED  ? t->tag_c_name
+                                                            : NULL;
+    items[k++] = aux != NULL ? xasprintf("offsetof(%s, %s)", container, aux) : xstrdup("0");
+    items[k++] =
+            xstrdup(scalar_enum_name(t->storage == MODEL_STORAGE_PTR_COUNT ? t->count_scalar
+                                     : t->storage == MODEL_STORAGE_TAGGED  ? t->tag_scalar
+                                                                           : MODEL_SCALAR_NONE));
+    bool nullable = t->storage == MODEL_STORAGE_NULLABLE;
+    items[k++] = xasprintf("%u", nullable ? t->null_index : 0);
+    items[k++] = xstrdup(nullable && t->null_via == MODEL_NULL_VIA_PTR ? "true" : "false");
+
+    struct slot *children;
+    size_t n = slot_children(s, &children);
+    if (n != 0) {
+        struct pending p = {xasprintf("%s_sub%u", rec->c_prefix, tb->sub++), children, n};
+        tb->queue = xappend(tb->queue, tb->n_queue, sizeof *tb->queue);
+        tb->queue[tb->n_queue++] = p;
+        items[k++] = xasprintf("%s.%s", g->tables, p.member);
+    } else {
+        items[k++] = xstrdup("NULL");
+    }
+    items[k++] = xasprintf("%zu", n);
+    items[k++] = type_ref(g, t);
+    wrapped(&tb->init, 16, "{", (const char *const *)items, k, "},");
+    for (size_t i = 0; i < k; i++)
+        free(items[i]);
+    free(container);
+}
+
+static void free_slots(struct slot *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i].path);
+    free(s);
+}
+
+/* Emit queued sub-arrays until the queue is empty. */
+static void drain_queue(struct gen *g, struct tables *tb, const struct model_record *rec)
+{
+    while (tb->next < tb->n_queue) {
+        struct pending p = tb->queue[tb->next++];
+        textbuf_printf(&tb->members, "    avrogen_field_desc %s[%zu];\n", p.member, p.n);
+        textbuf_printf(&tb->init, "        /* %s */\n", p.member);
+        textbuf_puts(&tb->init, "        {\n");
+        for (size_t i = 0; i < p.n; i++)
+            slot_init(g, tb, rec, &p.slots[i]);
+        textbuf_puts(&tb->init, "        },\n");
+        free_slots(p.slots, p.n);
+        free(p.member);
+    }
+}
+
+/* The fields of rec: its fields array and everything nested below them. */
+static void record_tables(struct gen *g, struct tables *tb, const struct model_record *rec)
+{
+    tb->sub = 0;
+    if (rec->n_avro_fields != 0) {
+        textbuf_printf(&tb->members, "    avrogen_field_desc %s_fields[%zu];\n", rec->c_prefix,
+                       rec->n_avro_fields);
+        textbuf_printf(&tb->init, "        /* %s_fields: %s */\n", rec->c_prefix, rec->c_type);
+        textbuf_puts(&tb->init, "        {\n");
+        for (size_t i = 0; i < rec->n_fields; i++) {
+            const struct model_field *f = &rec->fields[i];
+            if (f->role != MODEL_FIELD_VALUE)
+                continue;
+            struct slot s = {f->type, f->avro_name, rec->c_type, f->c_name, false};
+            slot_init(g, tb, rec, &s);
+        }
+        textbuf_puts(&tb->init, "        },\n");
+    }
+    drain_queue(g, tb, rec);
+}
+
+/* The initializer list of an avrogen_type for a record. */
+static void record_type_items(const struct gen *g, const struct model_record *rec, char **items)
+{
+    size_t k = 0;
+    items[k++] = xstrdup("AVROGEN_KIND_RECORD");
+    items[k++] = xasprintf("\"%s\"", rec->name.fullname);
+    bool own = rec->in_main_file;
+    bool canonical = own && rec->canonical != NULL;
+    char *up = ec_upper_ident(rec->c_prefix);
+    items[k++] = own ? xasprintf("%s_avro_schema", rec->c_prefix) : xstrdup("NULL");
+    items[k++] = canonical ? xasprintf("%s_avro_canonical", rec->c_prefix) : xstrdup("NULL");
+    items[k++] = canonical ? xasprintf("%s_AVRO_FINGERPRINT", up) : xstrdup("0");
+    free(up);
+    items[k++] = xasprintf("sizeof(%s)", rec->c_type);
+    items[k++] = rec->n_avro_fields != 0 ? xasprintf("%s.%s_fields", g->tables, rec->c_prefix)
+                                         : xstrdup("NULL");
+    items[k++] = xasprintf("%zu", rec->n_avro_fields);
+    items[k++] = xstrdup("NULL");
+    items[k++] = xstrdup("NULL");
+    items[k++] = xstrdup("0");
+}
+
+#define TYPE_ITEMS 11
+
+void ec_emit_descriptors(struct gen *g)
+{
+    const struct model *m = g->m;
+    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, NULL, 0, 0, 0};
+    char *items[TYPE_ITEMS];
+
+    /* Named types every record may point at: enums, fixed, other headers' records. */
+    for (size_t i = 0; i < m->n_enums; i++) {
+        const struct model_enum *e = m->enums[i];
+        if (!g->need_enum[i])
+            continue;
+        textbuf_printf(&tb.members, "    avrogen_type %s_enum;\n", e->c_prefix);
+        textbuf_printf(&tb.members, "    const char *%s_symbols[%zu];\n", e->c_prefix,
+                       e->n_symbols);
+        textbuf_printf(&tb.members, "    int64_t %s_values[%zu];\n", e->c_prefix, e->n_symbols);
+        textbuf_printf(&tb.init, "        /* %s_enum: %s */\n", e->c_prefix,
+                       e->c_type != NULL ? e->c_type : e->name.fullname);
+        char *name = xasprintf("\"%s\"", e->name.fullname);
+        char *size = e->c_type != NULL ? xasprintf("sizeof(%s)", e->c_type)
+                                       : xasprintf("%" PRIu64, e->c_size);
+        char *syms = xasprintf("%s.%s_symbols", g->tables, e->c_prefix);
+        char *vals = xasprintf("%s.%s_values", g->tables, e->c_prefix);
+        char *n = xasprintf("%zu", e->n_symbols);
+        const char *it[] = {
+                "AVROGEN_KIND_ENUM", name, "NULL", "NULL", "0", size, "NULL", "0", syms, vals, n};
+        wrapped(&tb.init, 8, "{", it, TYPE_ITEMS, "},");
+        free(name);
+        free(size);
+        free(syms);
+        free(vals);
+        free(n);
+        char **names = xcalloc(e->n_symbols, sizeof *names);
+        for (size_t s = 0; s < e->n_symbols; s++)
+            names[s] = xasprintf("\"%s\"", e->symbols[s].avro_name);
+        column_list(&tb.init, 8, (const char *const *)names, e->n_symbols);
+        for (size_t s = 0; s < e->n_symbols; s++) {
+            free(names[s]);
+            names[s] = xstrdup(e->symbols[s].c_name);
+        }
+        column_list(&tb.init, 8, (const char *const *)names, e->n_symbols);
+        for (size_t s = 0; s < e->n_symbols; s++)
+            free(names[s]);
+        free(names);
+    }
+    for (size_t i = 0; i < m->n_fixeds; i++) {
+        const struct model_fixed *f = m->fixeds[i];
+        if (!g->need_fixed[i])
+            continue;
+        textbuf_printf(&tb.members, "    avrogen_type fixed%zu;\n", i);
+        textbuf_printf(&tb.init, "        /* fixed%zu */\n", i);
+        char *name = xasprintf("\"%s\"", f->name.fullname);
+        char *size = xasprintf("%" PRIu64, f->size);
+        const char *it[] = {"AVROGEN_KIND_FIXED",
+                            name,
+                            "NULL",
+                            "NULL",
+                            "0",
+                            size,
+                            "NULL",
+                            "0",
+                            "NULL",
+                            "NULL",
+                            "0"};
+        wrapped(&tb.init, 8, "{", it, TYPE_ITEMS, "},");
+        free(name);
+        free(size);
+    }
+    for (size_t i = 0; i < m->n_records; i++) {
+        const struct model_record *rec = m->records[i];
+        if (!g->need_record[i] || rec->in_main_file)
+            continue;
+        textbuf_printf(&tb.members, "    avrogen_type %s_type;\n", rec->c_prefix);
+        textbuf_printf(&tb.init, "        /* %s_type: %s */\n", rec->c_prefix, rec->c_type);
+        record_type_items(g, rec, items);
+        wrapped(&tb.init, 8, "{", (const char *const *)items, TYPE_ITEMS, "},");
+        for (size_t k = 0; k < TYPE_ITEMS; k++)
+            free(items[k]);
+    }
+    for (size_t i = 0; i < m->n_records; i++)
+        if (g->need_record[i])
+            record_tables(g, &tb, m->records[i]);
+
+    if (tb.members.len != 0) {
+        ec_line(g, "/*");
+        ec_line(g, " * Descriptor tables. They live in one object so that entries can point at");
+        ec_line(g, " * each other in any order, which C and C++ both allow within an initializer.");
+        ec_line(g, " */");
+        ec_line(g, "static const struct {");
+        textbuf_append(g->tb, tb.members.data, tb.members.len);
+        ec_line(g, "} %s = {", g->tables);
+        textbuf_append(g->tb, tb.init.data, tb.init.len);
+        ec_line(g, "};");
+        ec_blank(g);
+    }
+    textbuf_free(&tb.members);
+    textbuf_free(&tb.init);
+    free(tb.queue);
+
+    for (size_t i = 0; i < m->n_records; i++) {
+        const struct model_record *rec = m->records[i];
+        if (!g->need_record[i] || !rec->in_main_file)
+            continue;
+        if (rec->canonical != NULL) {
+            char *decl = xasprintf("static const char %s_avro_canonical[]", rec->c_prefix);
+            ec_emit_char_array(g, decl, rec->canonical);
+            free(decl);
+            ec_blank(g);
+        }
+        char *open = xasprintf("const avrogen_type %s_avro_type = {", rec->c_prefix);
+        record_type_items(g, rec, items);
+        ec_line(g, "%s", open);
+        for (size_t k = 0; k < TYPE_ITEMS; k++)
+            ec_line(g, "        %s,", items[k]);
+        ec_line(g, "};");
+        ec_blank(g);
+        for (size_t k = 0; k < TYPE_ITEMS; k++)
+            free(items[k]);
+        free(open);
+    }
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared between the parts of the C code emitter (emit_c.h): its state, and
+ * the functions one part calls in another. emit_c.c drives the two files and
+ * owns reachability; emit_c_text.c turns lines into formatted code and spells
+ * C types; emit_c_code.c writes the encode, size and decode functions;
+ * emit_c_desc.c writes the type descriptors. Not used outside emit_c*.c.
+ */
+#ifndef AVROGEN_GEN_EMIT_C_INTERNAL_H
+#define AVROGEN_GEN_EMIT_C_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emit_c.h"
+#include "model.h"
+#include "textbuf.h"
+
+/* Target width of generated lines (STYLE.md §9: clang-format's ColumnLimit). */
+#define EC_COLUMNS 100
+
+/* The struct a location is a member of: where its count or tag sibling lives. */
+struct site {
+    const char *ptr;                /* C expression of a pointer to it: "v", "e" */
+    const struct model_record *rec; /* that struct when it is a record, else NULL */
+};
+
+struct gen {
+    const struct model *m;
+    const struct emit_c_options *opt;
+    struct textbuf *tb; /* where ec_line() appends */
+    int indent;         /* current indentation, in steps of 4 spaces */
+    unsigned depth;     /* nesting of generated loops and blocks: unique local names */
+    bool used_v;        /* the function being emitted reads its `v` parameter */
+    bool used_a;        /* ... its arena parameter */
+    bool *need_record;  /* per m->records[i]: emit its functions and descriptors */
+    bool *cyclic;       /* per m->records[i]: reaches itself (decode checks depth) */
+    bool *need_enum;
+    bool *need_fixed;
+    /* Per m->enums[i]: which of its static helpers the record code calls. */
+    bool *enum_index; /* P_avro_index (P_avro_write calls it too) */
+    bool *enum_write;
+    bool *enum_read;
+    const char *tables; /* name of the static object holding the descriptor tables */
+};
+
+/* ---- emit_c_text.c: lines and blocks ---------------------------------------------- */
+
+/* Append one formatted line at the current indentation, broken at EC_COLUMNS
+ * the way clang-format breaks it. */
+void ec_line(struct gen *g, const char *fmt, ...) AVROGEN_PRINTF(2, 3);
+void ec_blank(struct gen *g);
+
+/* A block body being built: ec_capture_begin redirects ec_line() into `text`,
+ * one level deeper, until ec_capture_end. */
+struct capture {
+    struct textbuf *saved;
+    struct textbuf text;
+};
+
+void ec_capture_begin(struct gen *g, struct capture *c);
+void ec_capture_end(struct gen *g, struct capture *c);
+/* Append (and free) a captured body. */
+void ec_put_body(struct gen *g, struct textbuf *body);
+/* `head` then the captured body: braced unless it is one statement. */
+void ec_block(struct gen *g, const char *head, struct capture *c);
+/* if (cond) then [else other]: braces on both branches when either needs them. */
+void ec_if_else(struct gen *g, const char *cond, struct capture *then, struct capture *other);
+/* A plain `{ ... }` scope for locals. */
+void ec_scope_open(struct gen *g);
+void ec_scope_close(struct gen *g);
+/* A local name unique at the current depth ("n", "n1", ...); malloc'd. */
+char *ec_local(const struct gen *g, const char *base);
+/* A loop index unique at the current depth ("i", "j", "k", "i3", ...); malloc'd. */
+char *ec_loop_index(const struct gen *g);
+/* `decl = <text>;` for a NUL-terminated char array, as string literal pieces. */
+void ec_emit_char_array(struct gen *g, const char *decl, const char *text);
+
+/* ---- emit_c_text.c: C spellings (all malloc'd) ------------------------------------ */
+
+/* s as an upper-case identifier: "order-v2" -> "ORDER_V2". */
+char *ec_upper_ident(const char *s);
+/* c_type without a top-level const, `_Bool` as `bool`. */
+char *ec_unqualified(const char *c_type);
+/* The C type a value of t is stored as. */
+char *ec_value_c_type(const struct model_type *t);
+/* Declare `name` as a pointer to c_type ("int64_t(*p)[4]"); "" for a cast's type. */
+char *ec_pointer_decl(const char *c_type, const char *name);
+/* "(T *)" for c_type T. */
+char *ec_pointer_cast(const char *c_type);
+/* &lv, with "(*p)" -> "p". */
+char *ec_address_of(const char *lv);
+/* lv as a whole operand: "(*X)" -> "*X". */
+char *ec_plain(const char *lv);
+/* INT32_MAX, UINT16_MAX, ... for a count member; NULL for 64-bit types. */
+const char *ec_int_max_macro(enum model_scalar s);
+
+/* ---- emit_c_code.c ----------------------------------------------------------------- */
+
+/* The index of r / e / f in the model's arrays (n_records etc. when absent). */
+size_t ec_record_index(const struct model *m, const struct model_record *r);
+size_t ec_enum_index(const struct model *m, const struct model_enum *e);
+size_t ec_fixed_index(const struct model *m, const struct model_fixed *f);
+
+/* The static measure/write/read functions of a record (prototypes for a record
+ * that reaches itself), its public wrappers, and an enum's static helpers (the
+ * ones the record code used: call after the records). */
+void ec_emit_record_functions(struct gen *g, const struct model_record *rec, bool cyclic);
+void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec);
+void ec_emit_public_functions(struct gen *g, const struct model_record *rec);
+void ec_emit_enum_functions(struct gen *g, size_t index);
+
+/* ---- emit_c_desc.c ------------------------------------------------------------------ */
+
+/* The descriptor tables and the public P_avro_type objects. */
+void ec_emit_descriptors(struct gen *g);
+
+#endif /* AVROGEN_GEN_EMIT_C_INTERNAL_H */
