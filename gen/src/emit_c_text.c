@@ -17,6 +17,9 @@
 
 /* ISO C11 guarantees string literals of this length (-Woverlength-strings). */
 #define MAX_STRING_LITERAL 4095
+/* Columns of one piece of a string literal's text: indented by 8, quoted and
+ * followed by `;`, it stays within EC_COLUMNS. */
+#define PIECE_WIDTH (EC_COLUMNS - 16)
 
 /* ---- C spellings --------------------------------------------------------- */
 
@@ -394,19 +397,29 @@ static size_t escaped_width(const char *text, size_t i)
 
 /*
  * `decl = <text>;` for a NUL-terminated char array: string literal pieces,
- * one per line of the text (long lines cut at 80 bytes). Text longer than a
- * C11 compiler must accept in one literal becomes a list of character codes.
+ * one per line of the text, a long line cut after a comma so that each piece
+ * fits in PIECE_WIDTH columns. Text longer than a C11 compiler must accept in
+ * one literal becomes a list of character constants.
  */
 void ec_emit_char_array(struct gen *g, const char *decl, const char *text)
 {
     size_t len = strlen(text);
     if (len > MAX_STRING_LITERAL) {
-        /* Bin-packed (no trailing comma), as clang-format would lay it out. */
-        struct textbuf codes = TEXTBUF_INIT;
-        for (size_t i = 0; i <= len; i++)
-            textbuf_printf(&codes, "%s%d", i != 0 ? ", " : "", (unsigned char)text[i]);
-        ec_line(g, "%s = {%s};", decl, codes.data);
-        textbuf_free(&codes);
+        /* Character constants, bin-packed (no trailing comma) as clang-format
+         * lays them out; octal for anything but printable ASCII. */
+        struct textbuf chars = TEXTBUF_INIT;
+        for (size_t i = 0; i <= len; i++) {
+            unsigned char ch = (unsigned char)text[i];
+            textbuf_puts(&chars, i != 0 ? ", '" : "'");
+            if (ch == '\'' || ch == '\\')
+                textbuf_printf(&chars, "\\%c'", ch);
+            else if (ch < 0x20 || ch >= 0x7f)
+                textbuf_printf(&chars, "\\%o'", ch);
+            else
+                textbuf_printf(&chars, "%c'", ch);
+        }
+        ec_line(g, "%s = {%s};", decl, chars.data);
+        textbuf_free(&chars);
         return;
     }
     /* The pieces: one per line of the text, long lines cut after a comma. */
@@ -414,7 +427,7 @@ void ec_emit_char_array(struct gen *g, const char *decl, const char *text)
     char **pieces = NULL;
     for (size_t i = 0; i < len || (len == 0 && n == 0);) {
         size_t end = i, width = 0;
-        while (end < len && text[end] != '\n' && width + escaped_width(text, end) <= 84)
+        while (end < len && text[end] != '\n' && width + escaped_width(text, end) <= PIECE_WIDTH)
             width += escaped_width(text, end++);
         if (end < len && text[end] == '\n') {
             end++;
@@ -430,7 +443,7 @@ void ec_emit_char_array(struct gen *g, const char *decl, const char *text)
         put_escaped(&piece, text + i, end - i);
         textbuf_putc(&piece, '"');
         pieces = xappend(pieces, n, sizeof *pieces);
-        pieces[n++] = textbuf_take(&piece, NULL);
+        pieces[n++] = piece.failed ? xstrdup("\"\"") : textbuf_take(&piece, NULL);
         i = end;
         if (len == 0)
             break;
