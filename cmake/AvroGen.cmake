@@ -7,35 +7,79 @@
 #       [BASE_DIR <dir>]             # outputs mirror header paths relative to this
 #                                    # (default: CMAKE_CURRENT_SOURCE_DIR)
 #       [OUTPUT_DIR <dir>]           # default: ${CMAKE_CURRENT_BINARY_DIR}/avrogen/<target>
-#       [SCHEMA_DIR <dir>]           # derived .avsc files (default: OUTPUT_DIR/schemas)
-#       [SCHEMAS_VAR <var>]          # receives the manifest files listing the .avsc paths
+#       [SCHEMA_DIR <dir>]           # derived .avsc files (default: <OUTPUT_DIR>/schemas)
+#       [SCHEMAS_VAR <var>]          # receives the manifests (<stem>.avsc.list, one
+#                                    # .avsc path a line), written at build time
+#       [RUNTIME <library>]          # default: AvroGen::runtime (shared); or
+#                                    # AvroGen::runtime_static
 #       [CLANG_ARGS <arg>...]        # extra flags for parsing the headers
-#       [GENERATOR_ARGS <arg>...])   # extra flags for avrogen generate
+#       [GENERATOR_ARGS <arg>...])   # extra flags for `avrogen generate`
 #
-# The header is parsed exactly as the target compiles it: the target's include
-# directories, compile definitions and C standard go to a response file. A
-# depfile regenerates the output when the header, anything it includes, or
-# avrogen itself changes. Generated sources are added to the target, the output
-# folder to its include path, and AvroGen::runtime to its link libraries.
-# Set AVROGEN_EXECUTABLE to use a host avrogen (cross builds).
+#   add_executable(gateway main.c)
+#   target_include_directories(gateway PRIVATE include)
+#   avro_generate(gateway HEADERS include/telemetry.h BASE_DIR include)
+#   # main.c: #include "telemetry.avro.h"
+#
+# For BASE_DIR/<path>.h the build writes <OUTPUT_DIR>/<path>.avro.h and
+# <path>.avro.c, which include the header as "<path>.h", adds the .c to the
+# target, <OUTPUT_DIR> and BASE_DIR to its PUBLIC include path (build tree
+# only), and RUNTIME to its PUBLIC link libraries. Nothing is written to the
+# source tree.
+#
+# The header is parsed as the target compiles it: the target's include
+# directories and compile definitions (its own and those it inherits from the
+# libraries it links), its C standard and extensions, and the compiler's
+# --target and --sysroot go to a response file. A depfile makes the command rerun
+# when the header, anything it includes, avrogen or those flags change, and only
+# then; outputs whose bytes did not change keep their timestamps, so nothing
+# recompiles needlessly. avrogen reports problems as `file:line:col: error:` lines
+# in the build log and the build stops.
+#
+# The tool is the AvroGen::avrogen target (add_subdirectory or find_package), or
+# the AVROGEN_EXECUTABLE cache variable when set (a host avrogen for a cross build).
+#
+# With the Makefile generators, a generated .avro.c or .avro.h deleted by hand
+# comes back only with its manifest (<stem>.avsc.list) deleted too, or after
+# `make clean`: Make has no rule for a command's byproducts, and declaring them
+# outputs would make CMake touch them after every run (and recompile them).
 
 include_guard(GLOBAL)
+cmake_policy(PUSH)
+# DEPFILE with the Makefile generators; CMP0116: depfile paths made relative
+# for Ninja. Functions keep the policies in force where they are defined.
+cmake_policy(VERSION 3.20...3.28)
 
-set(AVROGEN_EXECUTABLE "" CACHE FILEPATH "avrogen to run instead of the AvroGen::avrogen target")
+set(AVROGEN_EXECUTABLE "" CACHE FILEPATH
+    "avrogen for avro_generate() to run instead of the AvroGen::avrogen target (cross builds)")
 
 function(avro_generate target)
     cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-        "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR" "HEADERS;CLANG_ARGS;GENERATOR_ARGS")
+        "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR;RUNTIME" "HEADERS;CLANG_ARGS;GENERATOR_ARGS")
     if(ARG_UNPARSED_ARGUMENTS)
-        message(FATAL_ERROR "avro_generate: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+        message(FATAL_ERROR "avro_generate: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
     endif()
-    if(NOT TARGET ${target})
+    if(NOT TARGET "${target}")
         message(FATAL_ERROR "avro_generate: '${target}' is not a target; "
-                            "call avro_generate() after add_executable()/add_library()")
+                            "call avro_generate() after add_executable() or add_library()")
+    endif()
+    get_target_property(aliased "${target}" ALIASED_TARGET)
+    get_target_property(imported "${target}" IMPORTED)
+    get_target_property(type "${target}" TYPE)
+    if(aliased OR imported
+       OR NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+        message(FATAL_ERROR "avro_generate: '${target}' cannot take the generated sources: "
+                            "it must be an executable or a compiled library of this project, "
+                            "not an alias, imported or interface target")
     endif()
     if(NOT ARG_HEADERS)
         message(FATAL_ERROR "avro_generate(${target}): no HEADERS given")
     endif()
+    foreach(kw BASE_DIR OUTPUT_DIR SCHEMA_DIR SCHEMAS_VAR RUNTIME)
+        if(kw IN_LIST ARG_KEYWORDS_MISSING_VALUES)
+            message(FATAL_ERROR "avro_generate(${target}): ${kw} needs a value")
+        endif()
+    endforeach()
+
     if(NOT ARG_BASE_DIR)
         set(ARG_BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     endif()
@@ -50,42 +94,101 @@ function(avro_generate target)
     endif()
     get_filename_component(ARG_SCHEMA_DIR "${ARG_SCHEMA_DIR}" ABSOLUTE
                            BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
-    string(FIND "${ARG_OUTPUT_DIR}/" "${CMAKE_SOURCE_DIR}/" in_source)
-    if(in_source EQUAL 0 AND NOT "${CMAKE_SOURCE_DIR}" STREQUAL "${CMAKE_BINARY_DIR}")
-        string(FIND "${ARG_OUTPUT_DIR}/" "${CMAKE_BINARY_DIR}/" in_binary)
-        if(NOT in_binary EQUAL 0)
-            message(FATAL_ERROR "avro_generate(${target}): OUTPUT_DIR '${ARG_OUTPUT_DIR}' is in "
-                                "the source tree; generated files belong in the build tree")
+    # Generated files belong in the build tree (which an in-source build shares
+    # with the sources).
+    foreach(dir IN ITEMS "${ARG_OUTPUT_DIR}" "${ARG_SCHEMA_DIR}")
+        set(in_source FALSE)
+        set(in_binary FALSE)
+        foreach(src IN ITEMS "${CMAKE_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}")
+            string(FIND "${dir}/" "${src}/" at)
+            if(at EQUAL 0)
+                set(in_source TRUE)
+            endif()
+        endforeach()
+        foreach(bin IN ITEMS "${CMAKE_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}")
+            string(FIND "${dir}/" "${bin}/" at)
+            if(at EQUAL 0)
+                set(in_binary TRUE)
+            endif()
+        endforeach()
+        if(in_source AND NOT in_binary)
+            message(FATAL_ERROR "avro_generate(${target}): '${dir}' is in the source tree; "
+                                "generated files belong in the build tree")
         endif()
+    endforeach()
+    if(NOT ARG_RUNTIME)
+        set(ARG_RUNTIME AvroGen::runtime)
+    endif()
+    if(NOT TARGET "${ARG_RUNTIME}")
+        message(FATAL_ERROR "avro_generate(${target}): no runtime library '${ARG_RUNTIME}'; "
+                            "use find_package(AvroGen) or add_subdirectory() of avrogen first")
     endif()
 
+    # The tool: naming the target in DEPENDS gives an in-tree avrogen both the
+    # build order and a file dependency; an imported one needs its file named.
     if(AVROGEN_EXECUTABLE)
+        if(NOT IS_ABSOLUTE "${AVROGEN_EXECUTABLE}" OR NOT EXISTS "${AVROGEN_EXECUTABLE}")
+            message(FATAL_ERROR "avro_generate(${target}): AVROGEN_EXECUTABLE "
+                                "'${AVROGEN_EXECUTABLE}' is not the absolute path of a file")
+        endif()
         set(avrogen_cmd "${AVROGEN_EXECUTABLE}")
         set(avrogen_dep "${AVROGEN_EXECUTABLE}")
     elseif(TARGET AvroGen::avrogen)
         set(avrogen_cmd AvroGen::avrogen)
-        set(avrogen_dep AvroGen::avrogen)
+        get_target_property(tool_imported AvroGen::avrogen IMPORTED)
+        get_target_property(tool_aliased AvroGen::avrogen ALIASED_TARGET)
+        if(tool_imported)
+            set(avrogen_dep "$<TARGET_FILE:AvroGen::avrogen>")
+        elseif(tool_aliased)
+            set(avrogen_dep "${tool_aliased}")
+        else()
+            set(avrogen_dep AvroGen::avrogen)
+        endif()
     else()
-        message(FATAL_ERROR "avro_generate: no avrogen: use find_package(AvroGen), "
-                            "add_subdirectory(avrogen) or set AVROGEN_EXECUTABLE")
+        message(FATAL_ERROR "avro_generate(${target}): no avrogen tool: use find_package(AvroGen) "
+                            "or add_subdirectory() of avrogen, or set AVROGEN_EXECUTABLE")
     endif()
 
-    # The target's own flags, so the header parses as it compiles.
-    set(rsp "${ARG_OUTPUT_DIR}/avrogen-clang-args-$<CONFIG>.rsp")
-    set(incs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
-    set(defs "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
-    set(std "$<TARGET_PROPERTY:${target},C_STANDARD>")
-    file(GENERATE OUTPUT "${rsp}" CONTENT
-"$<$<BOOL:${incs}>:-I$<JOIN:${incs},\n-I>\n>$<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:-std=c${std}\n>")
+    # The flags the target compiles with, one a line, written at generate time.
+    # A build step quotes them into the response file avrogen reads, since a
+    # generator expression cannot escape the quotes of -DNAME="text".
+    get_target_property(flags_file "${target}" AVROGEN_FLAGS_FILE)
+    if(NOT flags_file)
+        set(flags_file
+            "${CMAKE_CURRENT_BINARY_DIR}/avrogen/${target}$<$<BOOL:$<CONFIG>>:-$<CONFIG>>.flags")
+        set(incs "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>>")
+        set(defs "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>>")
+        # Unset C_STANDARD / C_EXTENSIONS mean the compiler's defaults; clang
+        # before 18 knows C23 only as c2x.
+        set(std "$<TARGET_PROPERTY:${target},C_STANDARD>")
+        set(std "$<IF:$<BOOL:${std}>,${std},${CMAKE_C_STANDARD_COMPUTED_DEFAULT}>")
+        set(std "$<IF:$<STREQUAL:${std},23>,2x,${std}>")
+        set(ext "$<TARGET_PROPERTY:${target},C_EXTENSIONS>")
+        set(ext "$<IF:$<STREQUAL:${ext},>,$<BOOL:${CMAKE_C_EXTENSIONS_COMPUTED_DEFAULT}>,$<BOOL:${ext}>>")
+        set(std_flag "-std=$<IF:${ext},gnu,c>${std}")
+        set(cross "")
+        if(CMAKE_C_COMPILER_TARGET)
+            string(APPEND cross "--target=${CMAKE_C_COMPILER_TARGET}\n")
+        endif()
+        if(CMAKE_SYSROOT)
+            string(APPEND cross "--sysroot=${CMAKE_SYSROOT}\n")
+        endif()
+        file(GENERATE OUTPUT "${flags_file}" CONTENT
+"${cross}$<$<BOOL:${incs}>:-I$<JOIN:${incs},\n-I>\n>\
+$<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
+        set_target_properties("${target}" PROPERTIES AVROGEN_FLAGS_FILE "${flags_file}")
+    endif()
 
+    set(args_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/AvroGenArgs.cmake")
     set(manifests "")
+    set(outputs "")
     foreach(header IN LISTS ARG_HEADERS)
         get_filename_component(header "${header}" ABSOLUTE)
-        if(NOT EXISTS "${header}")
+        if(NOT EXISTS "${header}" OR IS_DIRECTORY "${header}")
             message(FATAL_ERROR "avro_generate(${target}): header '${header}' does not exist")
         endif()
         file(RELATIVE_PATH rel "${ARG_BASE_DIR}" "${header}")
-        if(rel MATCHES "^\\.\\./")
+        if(rel MATCHES "^\\.\\./" OR IS_ABSOLUTE "${rel}")
             message(FATAL_ERROR "avro_generate(${target}): header '${header}' is outside "
                                 "BASE_DIR '${ARG_BASE_DIR}'")
         endif()
@@ -93,35 +196,44 @@ function(avro_generate target)
         get_filename_component(stem "${rel}" NAME_WLE)
         if(rel_dir)
             set(out_dir "${ARG_OUTPUT_DIR}/${rel_dir}")
-            set(rel_stem "${rel_dir}/${stem}")
         else()
             set(out_dir "${ARG_OUTPUT_DIR}")
-            set(rel_stem "${stem}")
         endif()
         set(gen_h "${out_dir}/${stem}.avro.h")
         set(gen_c "${out_dir}/${stem}.avro.c")
+        if(gen_h IN_LIST outputs)
+            message(FATAL_ERROR "avro_generate(${target}): two headers would both generate "
+                                "'${gen_h}'")
+        endif()
+        list(APPEND outputs "${gen_h}")
         set(manifest "${out_dir}/${stem}.avsc.list")
         set(depfile "${out_dir}/${stem}.d")
+        set(rsp "${out_dir}/${stem}.rsp")
         add_custom_command(
             OUTPUT "${manifest}"
             BYPRODUCTS "${gen_h}" "${gen_c}"
+            COMMAND "${CMAKE_COMMAND}" "-DFLAGS=${flags_file}" "-DRSP=${rsp}"
+                    "-DOUT_DIR=${out_dir}" "-DSCHEMA_DIR=${ARG_SCHEMA_DIR}" -P "${args_script}"
             COMMAND ${avrogen_cmd} generate "${header}" -o "${out_dir}"
                     --include-as "${rel}" --schema-dir "${ARG_SCHEMA_DIR}"
                     --manifest "${manifest}" --depfile "${depfile}" ${ARG_GENERATOR_ARGS}
                     -- "@${rsp}" ${ARG_CLANG_ARGS}
-            DEPENDS "${header}" ${avrogen_dep} "${rsp}"
+            DEPENDS "${header}" ${avrogen_dep} "${flags_file}" "${args_script}"
             DEPFILE "${depfile}"
             COMMENT "avrogen ${rel}"
             VERBATIM COMMAND_EXPAND_LISTS)
-        set_source_files_properties("${gen_h}" "${gen_c}" PROPERTIES GENERATED TRUE)
-        target_sources(${target} PRIVATE "${gen_c}" "${gen_h}" "${manifest}")
+        target_sources("${target}" PRIVATE "${gen_c}" "${gen_h}" "${manifest}")
         list(APPEND manifests "${manifest}")
     endforeach()
 
-    target_include_directories(${target} PUBLIC
-        $<BUILD_INTERFACE:${ARG_OUTPUT_DIR}> $<BUILD_INTERFACE:${ARG_BASE_DIR}>)
-    target_link_libraries(${target} PUBLIC AvroGen::runtime)
+    # PUBLIC: a library's users include its generated headers too, and those
+    # include the annotated header by its path relative to BASE_DIR.
+    target_include_directories("${target}" PUBLIC
+        "$<BUILD_INTERFACE:${ARG_OUTPUT_DIR}>" "$<BUILD_INTERFACE:${ARG_BASE_DIR}>")
+    target_link_libraries("${target}" PUBLIC "${ARG_RUNTIME}")
     if(ARG_SCHEMAS_VAR)
         set(${ARG_SCHEMAS_VAR} "${manifests}" PARENT_SCOPE)
     endif()
 endfunction()
+
+cmake_policy(POP)

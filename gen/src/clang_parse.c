@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <clang-c/Index.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "genutil.h"
 #include "parse.h"
@@ -619,6 +620,44 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
     u->deps[u->n_deps++] = name;
 }
 
+/*
+ * The folder holding <avrogen/annotate.h>, searched after every user -I so that
+ * a header parses even when its caller forgot that directory. An installed
+ * avrogen uses the annotate.h installed with it, found relative to its own
+ * executable (<bindir>/AVROGEN_INSTALLED_ANNOTATE_RELDIR); a build-tree one
+ * uses the source tree it was built from. NULL when neither exists. The result
+ * is malloc'ed.
+ */
+static char *annotate_include_dir(void)
+{
+#if defined(AVROGEN_INSTALLED_ANNOTATE_RELDIR) && defined(__linux__)
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe); /* not NUL-terminated */
+    char *slash = NULL;
+    if (n > 0 && (size_t)n < sizeof exe) {
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+    }
+    if (slash) {
+        *slash = '\0';
+        char *dir = xasprintf("%s/%s", exe, AVROGEN_INSTALLED_ANNOTATE_RELDIR);
+        char *probe = xasprintf("%s/avrogen/annotate.h", dir);
+        struct stat st;
+        bool found = stat(probe, &st) == 0;
+        free(probe);
+        if (found)
+            return dir;
+        free(dir);
+    }
+#endif
+#ifdef AVROGEN_ANNOTATE_INCLUDE_DIR
+    struct stat src_st;
+    if (stat(AVROGEN_ANNOTATE_INCLUDE_DIR "/avrogen/annotate.h", &src_st) == 0)
+        return xstrdup(AVROGEN_ANNOTATE_INCLUDE_DIR);
+#endif
+    return NULL;
+}
+
 static bool has_prefix_arg(const char *const *args, size_t n, const char *prefix)
 {
     for (size_t i = 0; i < n; i++)
@@ -642,10 +681,11 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
     argv[argc++] = "-DAVROGEN_PARSING=1";
     /* A header given as the main file may well say #pragma once. */
     argv[argc++] = "-Wno-pragma-once-outside-header";
-#ifdef AVROGEN_ANNOTATE_INCLUDE_DIR
-    argv[argc++] = "-idirafter";
-    argv[argc++] = AVROGEN_ANNOTATE_INCLUDE_DIR;
-#endif
+    char *annotate_dir = annotate_include_dir();
+    if (annotate_dir) {
+        argv[argc++] = "-idirafter";
+        argv[argc++] = annotate_dir;
+    }
 #ifdef AVROGEN_CLANG_RESOURCE_DIR
     struct stat st;
     if (!has_prefix_arg(args, n_args, "-resource-dir") &&
@@ -661,6 +701,7 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
             index, header, argv, argc, NULL, 0,
             CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, &tu);
     free(argv);
+    free(annotate_dir);
     if (err != CXError_Success || !tu) {
         diag_error(d, NULL, "libclang could not parse '%s' (error %d)", header, (int)err);
         clang_disposeIndex(index);

@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""avro_generate(), the installed package and the telemetry example, built for
+real by CMake, the way a user builds them.
+
+usage: cmake_test.py COMMAND --work DIR [options]
+
+  install      cmake --install the project's build tree into --prefix (the
+               fixture the other commands share) and check the layout
+  package      the installed package without CMake: only avrogen_* symbols
+               exported, pkg-config builds (shared and static), an installed
+               avrogen parses with the annotate.h installed next to it
+  installed    examples/telemetry against the installed package
+  subdir       examples/telemetry inside a superproject that adds the avrogen
+               source tree (--via subdir: add_subdirectory, fetchcontent)
+  incremental  on a copy of the example and of the package: header edits,
+               edits of an included header, a changed avrogen and a re-run of
+               cmake each redo exactly what they must, a no-op build nothing
+  error        an annotation error fails the build with file:line:col: error:
+  flags        every avro_generate() option and AVROGEN_EXECUTABLE, on a
+               header that parses only with the target's own flags
+               (tests/cmake/projects/flags)
+  misuse       wrong calls stop configuring with a clear FATAL_ERROR
+
+Each command starts from an empty --work folder and prints what it runs, so
+that `ctest --output-on-failure` shows the whole story of a failure.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+GENERATORS = {"ninja": "Ninja", "make": "Unix Makefiles"}
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECTS = os.path.join(HERE, "projects")
+
+
+class Failure(Exception):
+    pass
+
+
+def env():
+    e = dict(os.environ)
+    # A build that runs these tests must not leak its job server or generator.
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CMAKE_GENERATOR", "DESTDIR"):
+        e.pop(var, None)
+    return e
+
+
+def run(cmd, cwd=None, fail=False, extra_env=None):
+    """Run cmd; return its output (stdout and stderr interleaved). Raise
+    Failure when it fails and fail is False, or succeeds and fail is True."""
+    print("$ " + " ".join(cmd), flush=True)
+    e = env()
+    if extra_env:
+        e.update(extra_env)
+    p = subprocess.run(cmd, cwd=cwd, env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    print(p.stdout, end="" if p.stdout.endswith("\n") or not p.stdout else "\n", flush=True)
+    if (p.returncode != 0) != fail:
+        raise Failure("%s %s (exit %d)" % (cmd[0], "succeeded" if fail else "failed",
+                                          p.returncode))
+    return p.stdout
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def configure(args, src, build, *defs):
+    cmd = [args.cmake, "-S", src, "-B", build, "-G", GENERATORS[args.generator]]
+    if args.c_compiler:
+        cmd.append("-DCMAKE_C_COMPILER=" + args.c_compiler)
+    return run(cmd + list(defs))
+
+
+def build(args, build_dir, fail=False):
+    return run([args.cmake, "--build", build_dir, "-j", str(args.jobs)], fail=fail)
+
+
+def snapshot(root):
+    """Every file under root with its size and mtime: the source tree must not change."""
+    out = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            st = os.stat(os.path.join(d, f))
+            out[os.path.relpath(os.path.join(d, f), root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def check_gateway(exe):
+    out = run([exe])
+    check("== round trip ok" in out, "telemetry_gateway did not report a good round trip")
+    check('"name": "Batch"' in out and '"namespace": "com.example.telemetry"' in out,
+          "telemetry_gateway did not print the derived schema")
+    check('"gateway": "gw-eu-central"' in out, "avro-c's JSON of the batch is missing")
+    return out
+
+
+def needed_libs(exe):
+    if not shutil.which("readelf"):
+        return None
+    out = subprocess.run(["readelf", "-d", exe], stdout=subprocess.PIPE, text=True).stdout
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+
+
+def libdir(prefix):
+    for cand in ("lib", "lib64") + tuple(
+            os.path.join("lib", d) for d in sorted(os.listdir(os.path.join(prefix, "lib")))):
+        if os.path.exists(os.path.join(prefix, cand, "cmake", "AvroGen", "AvroGenConfig.cmake")):
+            return os.path.join(prefix, cand)
+    raise Failure("no lib*/cmake/AvroGen/AvroGenConfig.cmake under " + prefix)
+
+
+# ---- commands ---------------------------------------------------------------
+
+def cmd_install(args):
+    shutil.rmtree(args.prefix, ignore_errors=True)
+    cmd = [args.cmake, "--install", args.build_dir, "--prefix", args.prefix]
+    if args.config:
+        cmd += ["--config", args.config]
+    run(cmd)
+    lib = libdir(args.prefix)
+    for f in ("bin/avrogen", "include/avrogen/annotate.h", "include/avrogen/gencode.h",
+              "include/avrogen/status.h"):
+        check(os.path.isfile(os.path.join(args.prefix, f)), f + " is not installed")
+    for f in ("libavrogen.a", "libavrogen.so", "pkgconfig/avrogen.pc",
+              "cmake/AvroGen/AvroGenConfig.cmake", "cmake/AvroGen/AvroGenConfigVersion.cmake",
+              "cmake/AvroGen/AvroGenTargets.cmake", "cmake/AvroGen/AvroGen.cmake"):
+        check(os.path.exists(os.path.join(lib, f)), os.path.join(lib, f) + " is not installed")
+    internal = [f for _, _, fs in os.walk(os.path.join(args.prefix, "include"))
+                for f in fs if f.endswith("_internal.h")]
+    check(not internal, "internal headers installed: %s" % internal)
+    out = run([os.path.join(args.prefix, "bin", "avrogen"), "--version"])
+    check(out.startswith("avrogen "), "installed avrogen --version")
+
+
+def cmd_package(args):
+    work = fresh(args.work)
+    lib = libdir(args.prefix)
+    so = os.path.join(lib, "libavrogen.so")
+
+    # Symbol visibility: the shared runtime exports its API and nothing else.
+    if shutil.which("nm"):
+        out = run(["nm", "-D", "--defined-only", so])
+        syms = [l.split()[-1] for l in out.splitlines() if len(l.split()) == 3]
+        check(any(s == "avrogen_writer_init_fixed" for s in syms),
+              "libavrogen.so does not export avrogen_writer_init_fixed")
+        stray = [s for s in syms if not s.startswith("avrogen_")]
+        check(not stray, "libavrogen.so exports non-API symbols: %s" % stray[:10])
+
+    # pkg-config, shared and static.
+    prog = os.path.join(HERE, "pkgconfig_consumer.c")
+    pc_env = {"PKG_CONFIG_PATH": os.path.join(lib, "pkgconfig")}
+    cc = args.c_compiler or "cc"
+    cflags = run(["pkg-config", "--cflags", "avrogen"], extra_env=pc_env).split()
+    libs = run(["pkg-config", "--libs", "avrogen"], extra_env=pc_env).split()
+    exe = os.path.join(work, "pc_shared")
+    run([cc, "-std=c11", "-Wall", "-Werror"] + cflags + [prog, "-o", exe] + libs)
+    check("pkg-config consumer: fingerprint" in run([exe], extra_env={"LD_LIBRARY_PATH": lib}),
+          "the pkg-config (shared) program did not run")
+    static_libs = run(["pkg-config", "--static", "--libs", "avrogen"], extra_env=pc_env).split()
+    static_libs = ["-l:libavrogen.a" if l == "-lavrogen" else l for l in static_libs]
+    exe = os.path.join(work, "pc_static")
+    run([cc, "-std=c11", "-Wall", "-Werror"] + cflags + [prog, "-o", exe] + static_libs)
+    check("pkg-config consumer: fingerprint" in run([exe]),
+          "the pkg-config (static) program did not run")
+    needed = needed_libs(exe)
+    check(needed is None or not any(n.startswith("libavrogen") for n in needed),
+          "the static pkg-config link still needs libavrogen.so: %s" % needed)
+
+    # An installed avrogen parses with the annotate.h installed with it (found
+    # relative to the executable), not the one of the tree it was built from:
+    # in a relocated copy of the package, poison that annotate.h.
+    moved = os.path.join(work, "moved")
+    shutil.copytree(args.prefix, moved, symlinks=True)
+    with open(os.path.join(moved, "include", "avrogen", "annotate.h"), "w") as f:
+        f.write('#error "the relocated package\'s annotate.h"\n')
+    header = os.path.join(args.source, "examples", "telemetry", "include", "telemetry.h")
+    out = run([os.path.join(moved, "bin", "avrogen"), "schema", header], fail=True)
+    check("the relocated package's annotate.h" in out,
+          "a relocated avrogen did not use the annotate.h installed next to it")
+
+
+def cmd_installed(args):
+    work = fresh(args.work)
+    example = os.path.join(args.source, "examples", "telemetry")
+    before = snapshot(example)
+    b = os.path.join(work, "build")
+    configure(args, example, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
+    out = build(args, b)
+    check(re.search(r"avrogen telemetry\.h", out), "the build did not run avrogen")
+    check_gateway(os.path.join(b, "telemetry_gateway"))
+    for f in ("telemetry.avro.h", "telemetry.avro.c", "telemetry.avsc.list",
+              "schemas/com.example.telemetry.Batch.avsc"):
+        check(os.path.isfile(os.path.join(b, "avrogen", "telemetry_gateway", f)),
+              f + " is not in the build tree")
+    check(snapshot(example) == before, "building the example changed its source folder")
+
+
+def cmd_subdir(args):
+    work = fresh(args.work)
+    example = os.path.join(args.source, "examples", "telemetry")
+    before = snapshot(example)
+    b = os.path.join(work, "build")
+    configure(args, os.path.join(PROJECTS, "subdir"), b, "-DAVROGEN_SOURCE_DIR=" + args.source,
+              "-DAVROGEN_VIA=" + args.via, "-DCMAKE_BUILD_TYPE=Debug")
+    out = build(args, b)
+    check(re.search(r"avrogen telemetry\.h", out), "the build did not run avrogen")
+    check_gateway(os.path.join(b, "telemetry", "telemetry_gateway"))
+    check(snapshot(example) == before, "building the example changed its source folder")
+
+
+def edit(path, old, new):
+    with open(path) as f:
+        text = f.read()
+    check(old in text, "%s no longer contains %r: update the test" % (path, old))
+    with open(path, "w") as f:
+        f.write(text.replace(old, new, 1))
+
+
+def bump(path):
+    """A new mtime, clearly after every output the last build wrote."""
+    t = time.time_ns()
+    os.utime(path, ns=(t, t))
+
+
+class Incremental:
+    """What one build step did, from its log."""
+
+    def __init__(self, args, build_dir):
+        self.args, self.b = args, build_dir
+        self.gen = os.path.join(build_dir, "avrogen", "telemetry_gateway")
+
+    def step(self, what):
+        print("---- %s" % what, flush=True)
+        time.sleep(0.05)  # distinct mtimes even on coarse file systems
+        out = build(self.args, self.b)
+        return {
+            "avrogen": bool(re.search(r"avrogen telemetry\.h", out)),
+            "avro.c.o": bool(re.search(r"Building C object \S*telemetry\.avro\.c\.o", out)),
+            "main.c.o": bool(re.search(r"Building C object \S*main\.c\.o", out)),
+            "link": bool(re.search(r"Linking C executable", out)),
+        }
+
+    def expect(self, what, did, **want):
+        for key, value in want.items():
+            check(did[key] == value, "%s: expected %s %s, the build log says otherwise (%s)"
+                  % (what, key, "to run" if value else "not to run", did))
+
+    def noop(self, what):
+        did = self.step("no-op build after: " + what)
+        check(not any(did.values()), "no-op build after %s did work: %s" % (what, did))
+        if self.args.generator == "ninja":
+            ninja = shutil.which("ninja") or "ninja"
+            out = run([ninja, "-C", self.b, "-n", "-d", "explain"])
+            check("ninja: no work to do." in out and "explain:" not in out,
+                  "ninja -n -d explain after %s: not up to date" % what)
+
+    def mtimes(self):
+        return {f: os.stat(os.path.join(self.gen, f)).st_mtime_ns
+                for f in ("telemetry.avro.h", "telemetry.avro.c")}
+
+    def read(self, name):
+        with open(os.path.join(self.gen, name)) as f:
+            return f.read()
+
+
+def cmd_incremental(args):
+    work = fresh(args.work)
+    src = os.path.join(work, "src")
+    shutil.copytree(os.path.join(args.source, "examples", "telemetry"), src)
+    # A private, relocated copy of the package: this test touches its avrogen.
+    prefix = os.path.join(work, "prefix")
+    shutil.copytree(args.prefix, prefix, symlinks=True)
+    b = os.path.join(work, "build")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + prefix)
+    t = Incremental(args, b)
+    did = t.step("first build")
+    t.expect("first build", did, avrogen=True, link=True)
+    t.noop("the first build")
+
+    header = os.path.join(src, "include", "telemetry.h")
+    edit(header, "/** What the gateway ships upstream. */",
+         "/** What the gateway ships upstream (edited in telemetry.h). */")
+    did = t.step("a doc comment in telemetry.h changed")
+    t.expect("telemetry.h edited", did, avrogen=True, **{"avro.c.o": True}, link=True)
+    check("edited in telemetry.h" in t.read("telemetry.avro.c"),
+          "telemetry.avro.c was not regenerated after telemetry.h changed")
+    check("edited in telemetry.h" in run([os.path.join(b, "telemetry_gateway")]),
+          "the rebuilt program does not print the new schema")
+    t.noop("editing telemetry.h")
+
+    edit(os.path.join(src, "include", "geo.h"), "/** A WGS 84 position. */",
+         "/** A WGS 84 position (edited in geo.h). */")
+    did = t.step("a doc comment in geo.h, which telemetry.h includes, changed")
+    t.expect("geo.h edited", did, avrogen=True, **{"avro.c.o": True}, link=True)
+    check("edited in geo.h" in t.read("telemetry.avro.c"),
+          "telemetry.avro.c was not regenerated after geo.h (included) changed")
+    t.noop("editing geo.h")
+
+    before = t.mtimes()
+    bump(os.path.join(prefix, "bin", "avrogen"))
+    did = t.step("avrogen changed (same output)")
+    t.expect("avrogen changed", did, avrogen=True, **{"avro.c.o": False, "main.c.o": False},
+             link=False)
+    check(t.mtimes() == before, "unchanged outputs got new timestamps after avrogen changed")
+    t.noop("avrogen changed")
+
+    edit(header, "#endif /* TELEMETRY_H */", "/* a comment avrogen ignores */\n"
+         "#endif /* TELEMETRY_H */")
+    did = t.step("telemetry.h changed, not its schema")
+    t.expect("comment added", did, avrogen=True)
+    check(t.mtimes() == before, "unchanged outputs got new timestamps after a comment edit")
+    t.noop("a comment edit")
+
+    run([args.cmake, b])
+    t.noop("re-running cmake")
+
+
+def cmd_error(args):
+    work = fresh(args.work)
+    src = os.path.join(work, "src")
+    shutil.copytree(os.path.join(args.source, "examples", "telemetry"), src)
+    header = os.path.join(src, "include", "telemetry.h")
+    edit(header, "    uint32_t seq; ", "    long seq;     ")
+    b = os.path.join(work, "build")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
+    out = build(args, b, fail=True)
+    m = re.search(r"^(\S*telemetry\.h):(\d+):(\d+): error: (.*)$", out, re.M)
+    check(m, "no compiler-style 'telemetry.h:LINE:COL: error:' line in the build log")
+    check(os.path.samefile(m.group(1), header), "the error names %s, not %s"
+          % (m.group(1), header))
+    with open(header) as f:
+        line = f.read().splitlines()[int(m.group(2)) - 1]
+    check("long seq" in line, "the error points at line %s, %r, not the bad field"
+          % (m.group(2), line))
+    check("seq" in m.group(4), "the message does not name the field: " + m.group(4))
+    check(not os.path.exists(os.path.join(b, "avrogen", "telemetry_gateway",
+                                          "telemetry.avro.c")),
+          "avrogen wrote code for a header with errors")
+    edit(header, "    long seq;     ", "    uint32_t seq; ")
+    build(args, b)
+    check_gateway(os.path.join(b, "telemetry_gateway"))
+
+
+def cmd_flags(args):
+    work = fresh(args.work)
+    # A cross build's host avrogen (AVROGEN_EXECUTABLE): here a wrapper that
+    # leaves a trace, then runs the installed one.
+    host = os.path.join(work, "host-avrogen")
+    trace = os.path.join(work, "host-avrogen.log")
+    with open(host, "w") as f:
+        f.write('#!/bin/sh\necho "$@" >> "%s"\nexec "%s" "$@"\n'
+                % (trace, os.path.join(args.prefix, "bin", "avrogen")))
+    os.chmod(host, 0o755)
+    b = os.path.join(work, "build")
+    configure(args, os.path.join(PROJECTS, "flags"), b, "-DCMAKE_PREFIX_PATH=" + args.prefix,
+              "-DAVROGEN_EXECUTABLE=" + host)
+    build(args, b)
+    check(os.path.exists(trace), "AVROGEN_EXECUTABLE: the build did not run " + host)
+    check("probe ok" in run([os.path.join(b, "probe")]), "the probe program failed")
+    check(os.path.isfile(os.path.join(b, "generated", "models", "probe.avro.h")),
+          "BASE_DIR / OUTPUT_DIR: generated/models/probe.avro.h missing")
+    with open(os.path.join(b, "manifests.txt")) as f:
+        manifests = f.read().split()
+    check(len(manifests) == 1, "SCHEMAS_VAR: %s" % manifests)
+    with open(manifests[0]) as f:
+        schemas = f.read().split()
+    want = os.path.join(b, "schemas", "probe.probe.avsc")
+    check(schemas == [want], "SCHEMA_DIR: the manifest lists %s, not %s" % (schemas, want))
+    with open(want) as f:
+        avsc = f.read()
+    # "two words" and its NUL: the definition reached avrogen with its quotes.
+    check(re.search(r'"size": 10\b', avsc), "the fixed field is not 10 bytes:\n" + avsc)
+    needed = needed_libs(os.path.join(b, "probe"))
+    check(needed is None or not any(n.startswith("libavrogen") for n in needed),
+          "RUNTIME AvroGen::runtime_static: the probe needs %s" % needed)
+
+
+MISUSE = [
+    ("no_headers", r"avro_generate\(app\): no HEADERS given"),
+    ("no_target", r"avro_generate: 'no_such_target' is not a target"),
+    ("interface_target", r"avro_generate: 'iface' cannot take the generated sources"),
+    ("missing_header", r"avro_generate\(app\): header '.*no_such_header\.h' does not exist"),
+    ("unknown_keyword", r"avro_generate: unexpected arguments: HEADER"),
+    ("source_tree_output", r"avro_generate\(app\): '.*/generated' is in the source tree"),
+    ("outside_base_dir", r"avro_generate\(app\): header '.*probe\.h' is outside BASE_DIR"),
+    ("same_output", r"avro_generate\(app\): two headers would both generate '.*app\.avro\.h'"),
+]
+
+
+def cmd_misuse(args):
+    work = fresh(args.work)
+    b = os.path.join(work, "build")
+    src = os.path.join(PROJECTS, "misuse")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix, "-DCASE=ok")
+    for case, pattern in MISUSE:
+        out = configure_fail(args, src, b, case)
+        check(re.search(r"CMake Error at .*\(message\):", out), case + ": not a FATAL_ERROR")
+        check(re.search(pattern, " ".join(out.split())),
+              "%s: the error does not match /%s/" % (case, pattern))
+    check(not os.path.exists(os.path.join(src, "generated")), "source_tree_output wrote there")
+
+
+def configure_fail(args, src, b, case):
+    print("---- CASE=" + case, flush=True)
+    return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("command", choices=["install", "package", "installed", "subdir",
+                                       "incremental", "error", "flags", "misuse"])
+    p.add_argument("--work", help="scratch folder, emptied first")
+    p.add_argument("--prefix", help="the install prefix (the fixture)")
+    p.add_argument("--build-dir", help="install: the project's build tree")
+    p.add_argument("--config", default="", help="install: the configuration to install")
+    p.add_argument("--source", help="the avrogen source tree")
+    p.add_argument("--generator", choices=sorted(GENERATORS), default="ninja")
+    p.add_argument("--via", choices=["subdir", "fetchcontent"], default="subdir")
+    p.add_argument("--cmake", default="cmake")
+    p.add_argument("--c-compiler", default="")
+    p.add_argument("--jobs", type=int, default=2)
+    args = p.parse_args()
+    for name in ("prefix", "source", "work", "build_dir"):
+        if getattr(args, name):
+            setattr(args, name, os.path.abspath(getattr(args, name)))
+    start = time.time()
+    try:
+        globals()["cmd_" + args.command](args)
+    except Failure as e:
+        print("FAIL: %s" % e, flush=True)
+        return 1
+    print("ok: %s (%.1fs)" % (args.command, time.time() - start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
