@@ -1328,6 +1328,9 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     char *head;
 
     ec_line(g, "/* %s <-> Avro record %s */", ct, rec->name.fullname);
+    /* A record from another header gets private copies of its functions; the
+     * records here may need only some of them (a fixed size folds to a constant). */
+    const char *linkage = rec->in_main_file ? "static" : "AVROGEN_UNUSED static";
 
     /* measure */
     uint64_t c = 0;
@@ -1357,7 +1360,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         ec_line(g, "return n;");
     }
     ec_capture_end(g, &body);
-    head = xasprintf("static size_t %s_avro_measure(const %s *v)", p, ct);
+    head = xasprintf("%s size_t %s_avro_measure(const %s *v)", linkage, p, ct);
     const char *unused_measure[] = {g->used_v ? NULL : "v"};
     function(g, head, &body, unused_measure, 1);
     free(head);
@@ -1384,7 +1387,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     free(names);
     free(types);
     ec_capture_end(g, &body);
-    head = xasprintf("static void %s_avro_write(avrogen_writer *w, const %s *v)", p, ct);
+    head = xasprintf("%s void %s_avro_write(avrogen_writer *w, const %s *v)", linkage, p, ct);
     const char *unused_write[] = {any ? NULL : "w", any ? NULL : "v"};
     function(g, head, &body, unused_write, 2);
     free(head);
@@ -1418,7 +1421,8 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     if (cyclic)
         ec_line(g, "avrogen_reader_leave(r);");
     ec_capture_end(g, &body);
-    head = xasprintf("static void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", p, ct);
+    head = xasprintf("%s void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", linkage,
+                     p, ct);
     const char *unused_read[] = {any || cyclic ? NULL : "r", any || cleared ? NULL : "v",
                                  g->used_a ? NULL : "a"};
     function(g, head, &body, unused_read, 3);

@@ -26,11 +26,13 @@ extern "C" {
 #define AVROGEN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define AVROGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define AVROGEN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define AVROGEN_UNUSED __attribute__((unused))
 #else
 #define AVROGEN_NODISCARD
 #define AVROGEN_LIKELY(x) (x)
 #define AVROGEN_UNLIKELY(x) (x)
 #define AVROGEN_PRINTF(fmt, args)
+#define AVROGEN_UNUSED
 #endif
 
 /* X(NAME, text): every status the runtime can return. */

@@ -17,4 +17,10 @@ struct AVRO_RECORD(namespace = "cg.base") cg_money {
     char currency[4];
 };
 
+/* Fixed-size on the wire: its encoded size folds to a constant. */
+struct AVRO_RECORD(namespace = "cg.base") cg_coord {
+    double lat;
+    double lon;
+};
+
 #endif /* CG_BASE_H */
