@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Golden tests for `avrogen schema` (registered by tests/gen/CMakeLists.txt).
 
-  golden.py schema AVROGEN CASE   input.h -> exactly expected/*.avsc; stdout mode
-                                  prints the same schemas; a rerun leaves the
-                                  files untouched (same inode)
+  golden.py schema AVROGEN CASE   input.h -> exactly expected/*.avsc, and
+                                  `generate` -> exactly expected/input.avro.{h,c};
+                                  stdout mode prints the same schemas; a rerun
+                                  leaves the files untouched (same inode)
   golden.py diag AVROGEN CASE     exit 1, stderr == expected/stderr.txt, and
                                   neither schema -o nor generate -o writes anything
   golden.py python GOLDEN_DIR     python3-avro parses every expected/*.avsc
@@ -61,13 +62,30 @@ def check_schema(avrogen, case):
         if rc != 0 or stderr:
             fail("%s: exit %d\n%s" % (" ".join(cmd), rc, stderr))
         got = sorted(os.listdir(out))
+        code_dir = os.path.join(out, "code")
+        os.makedirs(code_dir)
+        gen_cmd = [avrogen, "generate", "input.h", "-o", code_dir, "--"] + case_args(case)
+        rc, _, stderr = run(gen_cmd, case)
+        if rc != 0 or stderr:
+            fail("%s: exit %d\n%s" % (" ".join(gen_cmd), rc, stderr))
+        code = ["input.avro.h", "input.avro.c"]
         if UPDATE:
             shutil.rmtree(expected_dir, ignore_errors=True)
             os.makedirs(expected_dir)
             for name in got:
-                shutil.copy(os.path.join(out, name), os.path.join(expected_dir, name))
-            print("updated %s (%d files)" % (expected_dir, len(got)))
+                if name != "code":
+                    shutil.copy(os.path.join(out, name), os.path.join(expected_dir, name))
+            for name in code:
+                shutil.copy(os.path.join(code_dir, name), os.path.join(expected_dir, name))
+            print("updated %s (%d files)" % (expected_dir, len(got) + 1))
             return
+        for name in code:
+            a, b = read(os.path.join(code_dir, name)), read(os.path.join(expected_dir, name))
+            if a != b:
+                subprocess.run(["diff", "-u", os.path.join(expected_dir, name),
+                                os.path.join(code_dir, name)])
+                fail("generated %s differs from the golden file" % name)
+        shutil.rmtree(code_dir)
         want = sorted(os.path.basename(p) for p in glob.glob(os.path.join(expected_dir, "*.avsc")))
         if got != want:
             fail("files differ: got %s, expected %s" % (got, want))
