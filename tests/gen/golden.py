@@ -9,6 +9,10 @@
   golden.py diag AVROGEN CASE     exit 1, stderr == expected/stderr.txt, and
                                   neither schema -o nor generate -o writes anything
   golden.py python GOLDEN_DIR     python3-avro parses every expected/*.avsc
+  golden.py canonical AVROGEN GOLDEN_DIR
+                                  `avrogen canonical` of every expected/*.avsc equals
+                                  python3-avro's canonical form (with the two spec
+                                  fixups of tests/interop/schema_kat.py)
   golden.py cli AVROGEN CASE      exit statuses of the schema/generate command lines
 
 The case directory is the working directory, so paths in diagnostics are
@@ -170,6 +174,19 @@ def check_python(golden):
         print("  (python3-avro 1.11.1 ignores: %s)" % message)
 
 
+def check_canonical(avrogen, golden):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
+    from schema_kat import python_expected
+
+    files = sorted(glob.glob(os.path.join(golden, "*", "expected", "*.avsc")))
+    for path in files:
+        want = python_expected(path)[0]
+        rc, out, err = run([avrogen, "canonical", path], golden)
+        if rc != 0 or out != want + "\n":
+            fail("%s: avrogen canonical gives %r (%s), python3-avro %r" % (path, out, err, want))
+    print("canonical forms agree with python3-avro on %d schemas" % len(files))
+
+
 def check_cli(avrogen, case):
     """Usage errors exit 2, bad input 1, with one 'avrogen: ...' line first."""
     out = tempfile.mkdtemp(prefix="avrogen-cli-")
@@ -213,6 +230,8 @@ def main():
         check_diag(sys.argv[2], sys.argv[3])
     elif mode == "python":
         check_python(sys.argv[2])
+    elif mode == "canonical":
+        check_canonical(sys.argv[2], sys.argv[3])
     elif mode == "cli":
         check_cli(sys.argv[2], sys.argv[3])
     else:
