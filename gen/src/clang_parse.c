@@ -285,11 +285,11 @@ static struct ctype *convert_type(struct ctx *c, CXType t)
     case CXType_Char_S:
     case CXType_Char_U:
         ct->is_plain_char = true;
-        /* fall through */
+        AVROGEN_FALLTHROUGH;
     case CXType_SChar:
     case CXType_UChar:
         ct->is_char = true;
-        /* fall through */
+        AVROGEN_FALLTHROUGH;
     case CXType_Short:
     case CXType_UShort:
     case CXType_Int:

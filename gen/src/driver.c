@@ -286,8 +286,9 @@ static void run_header(struct run *r, const char *header)
     /* Code first, so that <stem>.avro.h is the first output (the depfile's target). */
     if (opt->generate_code) {
         char *stem = header_stem(header);
-        struct emit_c_options co = {header, opt->include_as ? opt->include_as : base_name(header),
-                                    AVROGEN_VERSION};
+        /* The banner names the header as the #include does: no absolute build paths. */
+        const char *include = opt->include_as ? opt->include_as : base_name(header);
+        struct emit_c_options co = {opt->include_as ? include : header, include, AVROGEN_VERSION};
         rc = emit_c(m, opt->out_dir, stem, &co, &r->outputs, &r->d);
         if (rc == 2)
             r->internal = 2;

@@ -27,12 +27,15 @@ extern "C" {
 #define AVROGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define AVROGEN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define AVROGEN_UNUSED __attribute__((unused))
+/* clang's -Wimplicit-fallthrough takes no comment, only the attribute. */
+#define AVROGEN_FALLTHROUGH __attribute__((fallthrough))
 #else
 #define AVROGEN_NODISCARD
 #define AVROGEN_LIKELY(x) (x)
 #define AVROGEN_UNLIKELY(x) (x)
 #define AVROGEN_PRINTF(fmt, args)
 #define AVROGEN_UNUSED
+#define AVROGEN_FALLTHROUGH ((void)0)
 #endif
 
 /* X(NAME, text): every status the runtime can return. */
