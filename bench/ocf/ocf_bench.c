@@ -41,14 +41,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <time.h>
 
 #define ZLIB_CONST /* next_in is const */
-#include <zlib.h>
-#include <zstd.h>
-
 #include <avrogen/gencode.h>
 #include <avrogen/ocf.h>
+#include <zlib.h>
+#include <zstd.h>
 
 /* ---- data ------------------------------------------------------------------ */
 
@@ -147,19 +147,19 @@ static avrogen_str text_of(char *buf, size_t cap, const char *const *words, size
 
 static void make_pool(void)
 {
-    static const char *const first[] = {"Ana",   "Bo",     "Chiara", "Dmitri", "Émile", "Fatima",
+    static const char *const first[] = {"Ana",   "Bo",      "Chiara", "Dmitri", "Émile", "Fatima",
                                         "Grace", "Hiroshi", "Ines",   "Jonas",  "Kwame", "Lena",
-                                        "Mateo", "Nadia",  "Oskar",  "Priya",  "Quinn", "Rui"};
-    static const char *const last[] = {"Almeida", "Brown",  "Chen",   "Dubois", "Eriksen",
-                                       "García",  "Haddad", "Ivanov", "Jensen", "Kowalski",
+                                        "Mateo", "Nadia",   "Oskar",  "Priya",  "Quinn", "Rui"};
+    static const char *const last[] = {"Almeida", "Brown",  "Chen",     "Dubois", "Eriksen",
+                                       "García",  "Haddad", "Ivanov",   "Jensen", "Kowalski",
                                        "Lopez",   "Müller", "Nakamura", "Okafor", "Patel"};
     static const char *const product[] = {"steel", "bolt",   "M8",    "washer", "copper", "pipe",
                                           "15mm",  "valve",  "brass", "hinge",  "oak",    "panel",
                                           "LED",   "driver", "24V",   "cable",  "3m",     "grey",
                                           "black", "kit",    "pack",  "of",     "10",     "50"};
-    static const char *const noteword[] = {"deliver", "before", "noon",    "leave", "at",
+    static const char *const noteword[] = {"deliver", "before", "noon",    "leave",   "at",
                                            "door",    "call",   "on",      "arrival", "fragile",
-                                           "gift",    "wrap",   "invoice", "to",    "office"};
+                                           "gift",    "wrap",   "invoice", "to",      "office"};
     static const char *const keys[N_TAGS] = {"channel", "warehouse"};
     static char strings[POOL][2 + N_LINES][64];
     for (size_t i = 0; i < POOL; i++) {
@@ -511,8 +511,8 @@ static double codec_compress(const char *codec, size_t *total_out)
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_CLEVEL_DEFAULT);
         for (size_t b = 0; b < n_blocks; b++) {
             size_t len = block_start[b + 1] - block_start[b];
-            size_t rc = ZSTD_compress2(cctx, packed + out, packed_cap - out,
-                                       data + block_start[b], len);
+            size_t rc = ZSTD_compress2(cctx, packed + out, packed_cap - out, data + block_start[b],
+                                       len);
             if (ZSTD_isError(rc))
                 die("ZSTD_compress2", ZSTD_getErrorName(rc));
             packed_start[b] = out;
@@ -553,8 +553,7 @@ static double codec_decompress(const char *codec)
         t = now_ms();
         ZSTD_DCtx *dctx = ZSTD_createDCtx();
         for (size_t b = 0; b < n_blocks; b++) {
-            size_t rc = ZSTD_decompressDCtx(dctx, unpacked, unpacked_cap,
-                                            packed + packed_start[b],
+            size_t rc = ZSTD_decompressDCtx(dctx, unpacked, unpacked_cap, packed + packed_start[b],
                                             packed_start[b + 1] - packed_start[b]);
             if (ZSTD_isError(rc))
                 die("ZSTD_decompressDCtx", ZSTD_getErrorName(rc));
@@ -591,14 +590,14 @@ static void print_row(const struct row *r, double mb)
     double ratio = r->ms / r->base_ms;
     if (r->base2_ms > 0) {
         double ratio2 = r->ms / r->base2_ms;
-        printf("| %-9s | %-11s | %8.1f | %7.1f | %9.1f | %7.2f | %9.1f | %7.2f | %5.1fx | %s / %s |\n",
-               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, r->base2_ms,
-               ratio2, r->target, ratio <= r->target ? "yes" : "no",
-               ratio2 <= r->target ? "yes" : "no");
+        printf("| %-9s | %-11s | %8.1f | %7.1f | %9.1f | %7.2f | %9.1f | %7.2f | %5.1fx | %s / %s "
+               "|\n",
+               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, r->base2_ms, ratio2,
+               r->target, ratio <= r->target ? "yes" : "no", ratio2 <= r->target ? "yes" : "no");
     } else {
         printf("| %-9s | %-11s | %8.1f | %7.1f | %9.1f | %7.2f | %9s | %7s | %5.1fx | %s |\n",
-               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, "-", "-",
-               r->target, ratio <= r->target ? "yes" : "no");
+               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, "-", "-", r->target,
+               ratio <= r->target ? "yes" : "no");
     }
 }
 
@@ -727,7 +726,8 @@ int main(int argc, char **argv)
             rrb->base_ms = rr->base_ms;
             rwb->target = rrb->target = 1.3;
         }
-        printf("%s: file %.1f MB, codec-alone output %.1f MB (%.2fx), write %.1f ms, read %.1f ms\n",
+        printf("%s: file %.1f MB, codec-alone output %.1f MB (%.2fx), write %.1f ms, read %.1f "
+               "ms\n",
                codecs[c], (double)file_size[c] / 1e6, (double)packed_size[c] / 1e6,
                (double)bytes / (double)packed_size[c], rw->ms, rr->ms);
         fflush(stdout);

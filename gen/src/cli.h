@@ -12,7 +12,7 @@
 #include "avrogen/status.h"
 
 #define EXIT_BAD_INPUT 1
-#define EXIT_USAGE 2
+#define EXIT_USAGE     2
 
 /* Generator: gen/src/cmd_schema.c */
 int cmd_schema(int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "avrogen/ocf.h"
 #include "avrogen/schema.h"
 #include "avrogen/value.h"
+
 #include "cli.h"
 
 /* Per-datum arena budget; see cmd_data.c. */

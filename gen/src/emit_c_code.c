@@ -1421,8 +1421,8 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     if (cyclic)
         ec_line(g, "avrogen_reader_leave(r);");
     ec_capture_end(g, &body);
-    head = xasprintf("%s void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", linkage,
-                     p, ct);
+    head = xasprintf("%s void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", linkage, p,
+                     ct);
     const char *unused_read[] = {any || cyclic ? NULL : "r", any || cleared ? NULL : "v",
                                  g->used_a ? NULL : "a"};
     function(g, head, &body, unused_read, 3);

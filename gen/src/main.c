@@ -10,15 +10,15 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *synopsis;
 } commands[] = {
-    {"schema", cmd_schema, "HEADER... [-o DIR] [-- CLANG_ARGS]"},
-    {"generate", cmd_generate, "HEADER... -o DIR [--depfile F] [-- CLANG_ARGS]"},
-    {"canonical", cmd_canonical, "SCHEMA"},
-    {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]"},
-    {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]"},
-    {"fromjson", cmd_fromjson, "--schema S [FILE|-]"},
-    {"cat", cmd_cat, "FILE.avro"},
-    {"getschema", cmd_getschema, "FILE.avro"},
-    {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro"},
+        {"schema", cmd_schema, "HEADER... [-o DIR] [-- CLANG_ARGS]"},
+        {"generate", cmd_generate, "HEADER... -o DIR [--depfile F] [-- CLANG_ARGS]"},
+        {"canonical", cmd_canonical, "SCHEMA"},
+        {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]"},
+        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]"},
+        {"fromjson", cmd_fromjson, "--schema S [FILE|-]"},
+        {"cat", cmd_cat, "FILE.avro"},
+        {"getschema", cmd_getschema, "FILE.avro"},
+        {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro"},
 };
 
 static void usage(FILE *out)

@@ -4,9 +4,9 @@
  * freeing; a request that does not fit the current chunk moves to the next
  * recycled chunk large enough, or allocates a new one twice the size of the last.
  */
-#include <string.h>
-
 #include "avrogen/arena.h"
+
+#include <string.h>
 
 struct avrogen_arena_chunk {
     avrogen_arena_chunk *next;
@@ -14,7 +14,7 @@ struct avrogen_arena_chunk {
 };
 
 /* Header rounded up so the usable area stays AVROGEN_ARENA_ALIGN-aligned. */
-#define CHUNK_HEADER                                                                               \
+#define CHUNK_HEADER \
     ((sizeof(avrogen_arena_chunk) + AVROGEN_ARENA_ALIGN - 1) & ~(size_t)(AVROGEN_ARENA_ALIGN - 1))
 
 static unsigned char *chunk_data(avrogen_arena_chunk *c)

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Status texts and the libc allocator hook. */
+#include "avrogen/status.h"
+
 #include <stdlib.h>
 
 #include "avrogen/alloc.h"
-#include "avrogen/status.h"
 
 const char *avrogen_status_str(avrogen_status s)
 {
     switch (s) {
-#define AVROGEN_STATUS_CASE(name, text)                                                            \
-    case AVROGEN_##name:                                                                           \
+#define AVROGEN_STATUS_CASE(name, text) \
+    case AVROGEN_##name:                \
         return text;
         AVROGEN_STATUS_LIST(AVROGEN_STATUS_CASE)
 #undef AVROGEN_STATUS_CASE

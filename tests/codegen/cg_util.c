@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Descriptor-driven helpers of the generated-code tests (cg_util.h). */
+#include "cg_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cg_util.h"
 
 /* ---- random numbers ---------------------------------------------------------- */
 
@@ -179,9 +179,10 @@ static void *zalloc(avrogen_arena *a, size_t n)
 /* Values that sit on varint and range boundaries, then anything. */
 static int64_t interesting(cg_rng *g, int64_t min, uint64_t span)
 {
-    static const int64_t edges[] = {0, 1, -1, 63, -64, 64, -65, 127, 128, 255, 256, 8191, -8192,
-                                    32767, -32768, 65535, INT32_MAX, INT32_MIN, INT64_MAX,
-                                    INT64_MIN, 1LL << 35, -(1LL << 49)};
+    static const int64_t edges[] = {
+            0,         1,         -1,        63,        -64,       64,          -65,    127,
+            128,       255,       256,       8191,      -8192,     32767,       -32768, 65535,
+            INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 1LL << 35, -(1LL << 49)};
     uint64_t pick = cg_below(g, 3);
     if (pick == 0) {
         int64_t v = edges[cg_below(g, sizeof edges / sizeof *edges)];
@@ -220,7 +221,7 @@ static int64_t random_int(cg_rng *g, avrogen_scalar s)
 
 static double random_double(cg_rng *g)
 {
-    static const double nice[] = {0.0, -0.0, 1.5, -2.25, 1e300, -1e-300, 3.141592653589793,
+    static const double nice[] = {0.0,     -0.0, 1.5, -2.25, 1e300, -1e-300, 3.141592653589793,
                                   4.9e-324};
     uint64_t pick = cg_below(g, 4);
     if (pick == 0)
@@ -239,8 +240,9 @@ static double random_double(cg_rng *g)
  */
 static size_t random_text(cg_rng *g, char *dst, size_t max, const char *prefix)
 {
-    static const char *const pieces[] = {"a", "Z", "0", " ", "-", "~", "\xc3\xa9", "\xe2\x82\xac",
-                                         "\xf0\x9f\x98\x80", "\x7f", "\x01"};
+    static const char *const pieces[] = {
+            "a",    "Z",   "0", " ", "-", "~", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+            "\x7f", "\x01"};
     size_t len = 0;
     if (prefix != NULL) {
         len = strlen(prefix);
@@ -335,8 +337,8 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
         break;
     }
     case AVROGEN_STORAGE_PTR_COUNT: {
-        size_t n = d->kind == AVROGEN_KIND_BYTES ? (size_t)cg_below(g, 24)
-                                                 : random_count(g, d, depth);
+        size_t n =
+                d->kind == AVROGEN_KIND_BYTES ? (size_t)cg_below(g, 24) : random_count(g, d, depth);
         if (d->kind == AVROGEN_KIND_BYTES && (uint64_t)n > count_max(d))
             n = (size_t)count_max(d);
         /* An empty array that is not null still needs a pointer. */
@@ -402,8 +404,7 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
     }
 }
 
-static void fill_record(cg_rng *g, const avrogen_type *t, void *v, avrogen_arena *a,
-                        unsigned depth)
+static void fill_record(cg_rng *g, const avrogen_type *t, void *v, avrogen_arena *a, unsigned depth)
 {
     for (size_t i = 0; i < t->n_fields; i++)
         fill_slot(g, &t->fields[i], v, a, depth, false);
@@ -521,8 +522,8 @@ static avrogen_status slot_value(const avrogen_node *node, const avrogen_field_d
             memcpy(&out->f64, loc, sizeof out->f64);
             break;
         case AVROGEN_KIND_BYTES:
-            out->bytes = decimal_bytes(load_int(loc, d->scalar),
-                                       d->scalar == AVROGEN_SCALAR_U64, a);
+            out->bytes =
+                    decimal_bytes(load_int(loc, d->scalar), d->scalar == AVROGEN_SCALAR_U64, a);
             break;
         default:
             return AVROGEN_E_MISMATCH;
@@ -746,8 +747,7 @@ static bool views_slot(const avrogen_field_desc *d, const void *base, const uint
         return views_slot(&d->items[0], d->null_via_ptr ? load_ptr(loc) : base, buf, len);
     case AVROGEN_STORAGE_TAGGED: {
         int64_t tag = load_int(at(base, d->aux_offset), d->aux_scalar);
-        return tag < 0 || (uint64_t)tag >= d->n_items ||
-               views_slot(&d->items[tag], base, buf, len);
+        return tag < 0 || (uint64_t)tag >= d->n_items || views_slot(&d->items[tag], base, buf, len);
     }
     default:
         return true;

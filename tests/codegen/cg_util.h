@@ -33,21 +33,24 @@ typedef struct cg_case {
 } cg_case;
 
 /* Adapters for the generated functions of record prefix P with C type T. */
-#define CG_ADAPTERS(P, T)                                                                          \
-    static size_t P##_size_any(const void *v)                                                      \
-    {                                                                                              \
-        return P##_avro_size((const T *)v);                                                        \
-    }                                                                                              \
-    static avrogen_status P##_encode_any(avrogen_writer *w, const void *v)                        \
-    {                                                                                              \
-        return P##_avro_encode(w, (const T *)v);                                                   \
-    }                                                                                              \
-    static avrogen_status P##_decode_any(avrogen_reader *r, void *v, avrogen_arena *a)            \
-    {                                                                                              \
-        return P##_avro_decode(r, (T *)v, a);                                                      \
+#define CG_ADAPTERS(P, T)                                                              \
+    static size_t P##_size_any(const void *v)                                          \
+    {                                                                                  \
+        return P##_avro_size((const T *)v);                                            \
+    }                                                                                  \
+    static avrogen_status P##_encode_any(avrogen_writer *w, const void *v)             \
+    {                                                                                  \
+        return P##_avro_encode(w, (const T *)v);                                       \
+    }                                                                                  \
+    static avrogen_status P##_decode_any(avrogen_reader *r, void *v, avrogen_arena *a) \
+    {                                                                                  \
+        return P##_avro_decode(r, (T *)v, a);                                          \
     }
 
-#define CG_CASE(P) {#P, &P##_avro_type, P##_size_any, P##_encode_any, P##_decode_any}
+#define CG_CASE(P)                                                       \
+    {                                                                    \
+#P, &P##_avro_type, P##_size_any, P##_encode_any, P##_decode_any \
+    }
 
 /* A small deterministic PRNG (xorshift64*), so failures reproduce. */
 typedef struct cg_rng {

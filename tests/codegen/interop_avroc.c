@@ -42,10 +42,10 @@ CG_ADAPTERS(amount, struct amount)
 CG_ADAPTERS(shape, struct shape)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),   CG_CASE(maybe_texts),
+        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),    CG_CASE(maybe_texts),
         CG_CASE(palette), CG_CASE(cg_point), CG_CASE(cg_money), CG_CASE(segment),
-        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),    CG_CASE(company),
-        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),  CG_CASE(maps),
+        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),     CG_CASE(company),
+        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),   CG_CASE(maps),
         CG_CASE(amount),  CG_CASE(shape),
 };
 
@@ -85,8 +85,8 @@ static void run_case(const cg_case *c, cg_rng *g)
 
         avro_value_t value;
         avro_generic_value_new(iface, &value);
-        avro_reader_t reader = avro_reader_memory((const char *)avrogen_writer_data(&w),
-                                                  (int64_t)len);
+        avro_reader_t reader =
+                avro_reader_memory((const char *)avrogen_writer_data(&w), (int64_t)len);
         /* avro-c reads one datum; writing it back to the same bytes shows it
          * took all of them. */
         if (avro_value_read(reader, &value) != 0) {
@@ -115,7 +115,7 @@ static void run_case(const cg_case *c, cg_rng *g)
         }
         avro_reader_free(reader);
         avro_value_decref(&value);
-    next:
+next:
         avrogen_writer_fini(&w);
         free(back);
         free(v);

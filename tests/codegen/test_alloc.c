@@ -76,20 +76,20 @@ CG_ADAPTERS(maps, struct maps)
 CG_ADAPTERS(shape, struct shape)
 
 static const cg_case cases[] = {
-        CG_CASE(logicals), CG_CASE(texts),   CG_CASE(maybe_texts), CG_CASE(palette),
-        CG_CASE(drawing),  CG_CASE(tree),    CG_CASE(company),     CG_CASE(arrays),
+        CG_CASE(logicals), CG_CASE(texts), CG_CASE(maybe_texts), CG_CASE(palette),
+        CG_CASE(drawing),  CG_CASE(tree),  CG_CASE(company),     CG_CASE(arrays),
         CG_CASE(maps),     CG_CASE(shape),
 };
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                                                 \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
+#define CHECK(cond, ...)                           \
+    do {                                           \
+        if (!(cond)) {                             \
+            fprintf(stderr, "FAIL: " __VA_ARGS__); \
+            fputc('\n', stderr);                   \
+            failures++;                            \
+        }                                          \
     } while (0)
 
 static void run(const cg_case *c, cg_rng *g)

@@ -26,6 +26,7 @@
 
 #include "avrogen/schema.h"
 #include "avrogen/value.h"
+
 #include "cg_base.avro.h"
 #include "cg_containers.avro.h"
 #include "cg_enums.avro.h"
@@ -57,10 +58,10 @@ CG_ADAPTERS(amount, struct amount)
 CG_ADAPTERS(shape, struct shape)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),   CG_CASE(maybe_texts),
+        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),    CG_CASE(maybe_texts),
         CG_CASE(palette), CG_CASE(cg_point), CG_CASE(cg_money), CG_CASE(segment),
-        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),    CG_CASE(company),
-        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),  CG_CASE(maps),
+        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),     CG_CASE(company),
+        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),   CG_CASE(maps),
         CG_CASE(hollows), CG_CASE(amount),   CG_CASE(shape),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
@@ -68,7 +69,7 @@ static const cg_case cases[] = {
 /* Random structs per case; every 10th also gets every truncation checked. */
 #define ITERATIONS 1000
 
-static avrogen_arena arena;  /* the random structs and generic values */
+static avrogen_arena arena;   /* the random structs and generic values */
 static avrogen_arena decoded; /* what decoding allocates */
 
 static void setup(void)
@@ -156,8 +157,7 @@ static void roundtrip_one(const cg_case *c, const avrogen_node *root, cg_rng *g,
     ck_assert_int_eq(c->decode(&r, back, &decoded), AVROGEN_OK);
     ck_assert_uint_eq(avrogen_reader_offset(&r), len);
     const char *where;
-    ck_assert_msg(cg_equal(t, v, back, &where), "%s: decoded struct differs at %s", c->name,
-                  where);
+    ck_assert_msg(cg_equal(t, v, back, &where), "%s: decoded struct differs at %s", c->name, where);
     ck_assert_msg(cg_views_within(t, back, input, len), "%s: a view points outside the input",
                   c->name);
     free(input);
@@ -186,8 +186,7 @@ static void roundtrip_one(const cg_case *c, const avrogen_node *root, cg_rng *g,
             avrogen_arena_reset(&decoded);
             ck_assert_msg(decode_exact(c, bytes, cut, back, NULL) != AVROGEN_OK,
                           "%s: a %zu-byte prefix of %zu decoded", c->name, cut, len);
-            ck_assert_msg(cg_all_zero(back, t->size), "%s: struct not zeroed after error",
-                          c->name);
+            ck_assert_msg(cg_all_zero(back, t->size), "%s: struct not zeroed after error", c->name);
         }
     }
 
@@ -391,11 +390,18 @@ END_TEST
 
 START_TEST(test_known_logicals)
 {
-    static const int64_t cents[] = {0, 1, -1, 127, 128, -128, -129, 32767, 32768, INT64_MIN,
-                                    INT64_MAX};
+    static const int64_t cents[] = {0,    1,     -1,    127,       128,      -128,
+                                    -129, 32767, 32768, INT64_MIN, INT64_MAX};
     static const char *const cents_json[] = {
-            "\\u0000", "\\u0001", "\\u00ff", "\\u007f", "\\u0000\\u0080", "\\u0080",
-            "\\u00ff\\u007f", "\\u007f\\u00ff", "\\u0000\\u0080\\u0000",
+            "\\u0000",
+            "\\u0001",
+            "\\u00ff",
+            "\\u007f",
+            "\\u0000\\u0080",
+            "\\u0080",
+            "\\u00ff\\u007f",
+            "\\u007f\\u00ff",
+            "\\u0000\\u0080\\u0000",
             "\\u0080\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000",
             "\\u007f\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff"};
     for (size_t i = 0; i < sizeof cents / sizeof *cents; i++) {
@@ -455,19 +461,23 @@ START_TEST(test_known_palette)
     p.by_name = by_name;
     p.n_by_name = 2;
     p.accent = &accent;
-    check_json(find_case("palette"), &p,
-               "{\"main\": \"BLUE\", \"code\": \"ZERO\", \"big\": \"S69\","
-               " \"colors\": [\"BLUE\", \"RED\", \"GREEN\"], \"codes\": [\"OK\", \"MOVED\", \"LOW\"],"
-               " \"by_name\": {\"a\": \"HIGH\", \"b\": \"LOW\"}, \"accent\": {\"cg.cg_color\": \"GREEN\"}}");
+    check_json(
+            find_case("palette"), &p,
+            "{\"main\": \"BLUE\", \"code\": \"ZERO\", \"big\": \"S69\","
+            " \"colors\": [\"BLUE\", \"RED\", \"GREEN\"], \"codes\": [\"OK\", \"MOVED\", \"LOW\"],"
+            " \"by_name\": {\"a\": \"HIGH\", \"b\": \"LOW\"}, \"accent\": {\"cg.cg_color\": "
+            "\"GREEN\"}}");
 }
 END_TEST
 
 START_TEST(test_known_shape)
 {
-    static const char *const as_json[] = {
-            "null", "{\"long\": -3}", "{\"string\": \"hi\"}",
-            "{\"cg.amount\": {\"units\": 7, \"nanos\": -1}}", "{\"cg.Raw4\": \"\\u0001\\u0002\\u0003\\u0004\"}",
-            "{\"array\": [0.5, 2.0]}"};
+    static const char *const as_json[] = {"null",
+                                          "{\"long\": -3}",
+                                          "{\"string\": \"hi\"}",
+                                          "{\"cg.amount\": {\"units\": 7, \"nanos\": -1}}",
+                                          "{\"cg.Raw4\": \"\\u0001\\u0002\\u0003\\u0004\"}",
+                                          "{\"array\": [0.5, 2.0]}"};
     static const char *const scalar_json[] = {"{\"double\": 1.5}", "{\"string\": \"s\"}",
                                               "{\"boolean\": true}"};
     for (int kind = 0; kind < 6; kind++) {
@@ -537,11 +547,12 @@ START_TEST(test_known_maybe_texts)
     m.digest = &digest;
     m.second = (char *)"two";
     m.second_view.ptr = "";
-    check_json(find_case("maybe_texts"), &m,
-               "{\"s\": {\"string\": \"\"}, \"view\": {\"string\": \"v\"},"
-               " \"blob\": {\"bytes\": \"\"}, \"raw\": {\"bytes\": \"\\u0009\\u0008\\u0007\\u0006\"},"
-               " \"digest\": {\"cg.maybe_texts_digest\": \"\\u0009\\u0008\\u0007\\u0006\"},"
-               " \"second\": {\"string\": \"two\"}, \"second_view\": {\"string\": \"\"}}");
+    check_json(
+            find_case("maybe_texts"), &m,
+            "{\"s\": {\"string\": \"\"}, \"view\": {\"string\": \"v\"},"
+            " \"blob\": {\"bytes\": \"\"}, \"raw\": {\"bytes\": \"\\u0009\\u0008\\u0007\\u0006\"},"
+            " \"digest\": {\"cg.maybe_texts_digest\": \"\\u0009\\u0008\\u0007\\u0006\"},"
+            " \"second\": {\"string\": \"two\"}, \"second_view\": {\"string\": \"\"}}");
 }
 END_TEST
 
@@ -607,9 +618,9 @@ CG_ADAPTERS(h_count, struct h_count)
 CG_ADAPTERS(h_doubles, struct h_doubles)
 
 static const cg_case hostile[] = {
-        CG_CASE(h_enum),    CG_CASE(h_union),    CG_CASE(h_chars), CG_CASE(h_exact),
-        CG_CASE(h_i8),      CG_CASE(h_u16),      CG_CASE(h_u32),   CG_CASE(h_decimal),
-        CG_CASE(h_udecimal), CG_CASE(h_count),   CG_CASE(h_doubles),
+        CG_CASE(h_enum),     CG_CASE(h_union), CG_CASE(h_chars),   CG_CASE(h_exact),
+        CG_CASE(h_i8),       CG_CASE(h_u16),   CG_CASE(h_u32),     CG_CASE(h_decimal),
+        CG_CASE(h_udecimal), CG_CASE(h_count), CG_CASE(h_doubles),
 };
 
 /* A malformed encoding, the status it must give, and a well-formed neighbour. */
@@ -619,30 +630,30 @@ static const struct {
     avrogen_status want;
     const char *good;
 } hostile_inputs[] = {
-        {0, "06", AVROGEN_E_INVALID, "04"},             /* enum index 3 of 3 */
-        {0, "01", AVROGEN_E_INVALID, "00"},             /* enum index -1 */
-        {0, "80 80 80 80 10", AVROGEN_E_OVERFLOW, "02"}, /* enum index past 32 bits */
-        {1, "04", AVROGEN_E_INVALID, "02 00"},          /* union index 2 of 2 */
-        {1, "03", AVROGEN_E_INVALID, "00"},             /* union index -2 */
-        {2, "08 61 62 63 64", AVROGEN_E_INVALID, "06 61 62 63"}, /* 4 bytes in char[4] */
-        {2, "02 ff", AVROGEN_E_INVALID, "02 7f"},        /* not UTF-8 */
-        {2, "01", AVROGEN_E_INVALID, "00"},              /* negative length */
+        {0, "06", AVROGEN_E_INVALID, "04"},                            /* enum index 3 of 3 */
+        {0, "01", AVROGEN_E_INVALID, "00"},                            /* enum index -1 */
+        {0, "80 80 80 80 10", AVROGEN_E_OVERFLOW, "02"},               /* enum index past 32 bits */
+        {1, "04", AVROGEN_E_INVALID, "02 00"},                         /* union index 2 of 2 */
+        {1, "03", AVROGEN_E_INVALID, "00"},                            /* union index -2 */
+        {2, "08 61 62 63 64", AVROGEN_E_INVALID, "06 61 62 63"},       /* 4 bytes in char[4] */
+        {2, "02 ff", AVROGEN_E_INVALID, "02 7f"},                      /* not UTF-8 */
+        {2, "01", AVROGEN_E_INVALID, "00"},                            /* negative length */
         {3, "06 02 04 06 00", AVROGEN_E_INVALID, "08 02 04 06 08 00"}, /* 3 of int32_t[4] */
         {3, "0a 02 04 06 08 0a 00", AVROGEN_E_INVALID, "04 02 04 04 06 08 00"}, /* 5 of 4 */
-        {3, "00", AVROGEN_E_INVALID, "02 02 02 04 04 06 08 00"}, /* none of 4 */
-        {4, "80 02", AVROGEN_E_INVALID, "fe 01"},        /* 128 in int8_t */
-        {4, "81 02", AVROGEN_E_INVALID, "ff 01"},        /* -129 in int8_t */
-        {5, "80 80 08", AVROGEN_E_INVALID, "fe ff 07"},  /* 65536 in uint16_t */
-        {5, "01", AVROGEN_E_INVALID, "00"},              /* -1 in uint16_t */
+        {3, "00", AVROGEN_E_INVALID, "02 02 02 04 04 06 08 00"},                /* none of 4 */
+        {4, "80 02", AVROGEN_E_INVALID, "fe 01"},                               /* 128 in int8_t */
+        {4, "81 02", AVROGEN_E_INVALID, "ff 01"},                               /* -129 in int8_t */
+        {5, "80 80 08", AVROGEN_E_INVALID, "fe ff 07"},             /* 65536 in uint16_t */
+        {5, "01", AVROGEN_E_INVALID, "00"},                         /* -1 in uint16_t */
         {6, "80 80 80 80 20", AVROGEN_E_INVALID, "fe ff ff ff 1f"}, /* 2^32 in uint32_t */
-        {6, "01", AVROGEN_E_INVALID, "00"},              /* -1 in uint32_t */
+        {6, "01", AVROGEN_E_INVALID, "00"},                         /* -1 in uint32_t */
         {7, "12 01 00 00 00 00 00 00 00 00", AVROGEN_E_INVALID, "12 00 00 00 00 00 00 00 00 05"},
         {7, "12 ff 7f 00 00 00 00 00 00 00", AVROGEN_E_INVALID, "12 ff ff 00 00 00 00 00 00 00"},
-        {8, "02 80", AVROGEN_E_INVALID, "02 7f"},        /* negative into uint64_t */
+        {8, "02 80", AVROGEN_E_INVALID, "02 7f"}, /* negative into uint64_t */
         {8, "14 00 01 00 00 00 00 00 00 00 00", AVROGEN_E_INVALID, "12 00 ff ff ff ff ff ff ff ff"},
         {9, "80 04 00", AVROGEN_E_TRUNCATED, "02 00 00"}, /* 256 items, no input for them */
         {10, "04 00 00 00 00 00 00 f0 3f 00", AVROGEN_E_TRUNCATED,
-         "02 00 00 00 00 00 00 f0 3f 00"}, /* 2 doubles, 1 present */
+         "02 00 00 00 00 00 00 f0 3f 00"},      /* 2 doubles, 1 present */
         {10, "01 01", AVROGEN_E_INVALID, "00"}, /* block of -1 items with a negative size */
 };
 
@@ -914,8 +925,7 @@ static Suite *codegen_suite(void)
 
     tc = tcase_create("hostile");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_loop_test(tc, test_hostile, 0,
-                        (int)(sizeof hostile_inputs / sizeof *hostile_inputs));
+    tcase_add_loop_test(tc, test_hostile, 0, (int)(sizeof hostile_inputs / sizeof *hostile_inputs));
     tcase_add_test(tc, test_count_member_too_narrow);
     tcase_add_test(tc, test_empty_items_budget);
     tcase_add_test(tc, test_blocks_concatenate);

@@ -15,18 +15,18 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const schemas[] = {
-    "\"long\"",
-    "[\"null\",\"int\",\"string\",{\"type\":\"array\",\"items\":\"double\"}]",
-    "{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"null\"}}",
-    "{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"v\",\"type\":\"bytes\"},"
-    "{\"name\":\"kids\",\"type\":{\"type\":\"array\",\"items\":\"Node\"}},"
-    "{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}",
-    "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},"
-    "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\"]}},"
-    "{\"name\":\"f\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3}},"
-    "{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"float\"}},"
-    "{\"name\":\"b\",\"type\":\"boolean\"},{\"name\":\"s\",\"type\":\"string\"}]}",
-    "{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"Empty\",\"fields\":[]}}",
+        "\"long\"",
+        "[\"null\",\"int\",\"string\",{\"type\":\"array\",\"items\":\"double\"}]",
+        "{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"null\"}}",
+        "{\"type\":\"record\",\"name\":\"Node\",\"fields\":[{\"name\":\"v\",\"type\":\"bytes\"},"
+        "{\"name\":\"kids\",\"type\":{\"type\":\"array\",\"items\":\"Node\"}},"
+        "{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}",
+        "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},"
+        "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\"]}},"
+        "{\"name\":\"f\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3}},"
+        "{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"float\"}},"
+        "{\"name\":\"b\",\"type\":\"boolean\"},{\"name\":\"s\",\"type\":\"string\"}]}",
+        "{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"Empty\",\"fields\":[]}}",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         avrogen_reader again;
         avrogen_reader_init(&again, avrogen_writer_data(&w), avrogen_writer_len(&w));
         avrogen_value v2;
-        if (avrogen_value_decode(&again, type, &v2, &a) != AVROGEN_OK || !avrogen_value_equal(&v, &v2))
+        if (avrogen_value_decode(&again, type, &v2, &a) != AVROGEN_OK ||
+            !avrogen_value_equal(&v, &v2))
             abort();
         avrogen_writer_fini(&w);
     }

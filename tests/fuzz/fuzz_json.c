@@ -10,12 +10,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const schemas[] = {
-    "[\"null\",\"long\",\"double\",\"string\",\"bytes\"]",
-    "{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":[\"null\",\"float\"]}}",
-    "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
-    "{\"name\":\"f\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}},"
-    "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\",\"Y\"]}},"
-    "{\"name\":\"next\",\"type\":[\"null\",\"R\"]}]}",
+        "[\"null\",\"long\",\"double\",\"string\",\"bytes\"]",
+        "{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":[\"null\",\"float\"]}}",
+        "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
+        "{\"name\":\"f\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}},"
+        "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\",\"Y\"]}},"
+        "{\"name\":\"next\",\"type\":[\"null\",\"R\"]}]}",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The arena: alignment, chunk reuse across resets, the byte budget, and OOM. */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <check.h>
+
 #include "avrogen/arena.h"
+
 #include "testutil.h"
 
 START_TEST(alignment_and_contents)

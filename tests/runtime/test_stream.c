@@ -5,42 +5,44 @@
  * Expected encodings were produced by python3-avro 1.11.1's BinaryEncoder
  * (write_long / write_float / write_double) and agree with the spec's table.
  */
-#include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <check.h>
+
 #include "avrogen/gencode.h"
+
 #include "testutil.h"
 
 static const struct {
     int64_t value;
     const char *hex;
 } long_table[] = {
-    {0, "00"},
-    {1, "02"},
-    {-1, "01"},
-    {63, "7e"},
-    {-64, "7f"},
-    {64, "80 01"},
-    {-65, "81 01"},
-    {8191, "fe 7f"},
-    {-8192, "ff 7f"},
-    {8192, "80 80 01"},
-    {1048576, "80 80 80 01"},
-    {-1048577, "81 80 80 01"},
-    {134217728, "80 80 80 80 01"},
-    {2147483647, "fe ff ff ff 0f"},
-    {-2147483647 - 1, "ff ff ff ff 0f"},
-    {2147483648LL, "80 80 80 80 10"},
-    {-2147483649LL, "81 80 80 80 10"},
-    {17179869184LL, "80 80 80 80 80 01"},
-    {2199023255552LL, "80 80 80 80 80 80 01"},
-    {281474976710656LL, "80 80 80 80 80 80 80 01"},
-    {36028797018963968LL, "80 80 80 80 80 80 80 80 01"},
-    {4611686018427387904LL, "80 80 80 80 80 80 80 80 80 01"},
-    {INT64_MAX, "fe ff ff ff ff ff ff ff ff 01"},
-    {INT64_MIN, "ff ff ff ff ff ff ff ff ff 01"},
+        {0, "00"},
+        {1, "02"},
+        {-1, "01"},
+        {63, "7e"},
+        {-64, "7f"},
+        {64, "80 01"},
+        {-65, "81 01"},
+        {8191, "fe 7f"},
+        {-8192, "ff 7f"},
+        {8192, "80 80 01"},
+        {1048576, "80 80 80 01"},
+        {-1048577, "81 80 80 01"},
+        {134217728, "80 80 80 80 01"},
+        {2147483647, "fe ff ff ff 0f"},
+        {-2147483647 - 1, "ff ff ff ff 0f"},
+        {2147483648LL, "80 80 80 80 10"},
+        {-2147483649LL, "81 80 80 80 10"},
+        {17179869184LL, "80 80 80 80 80 01"},
+        {2199023255552LL, "80 80 80 80 80 80 01"},
+        {281474976710656LL, "80 80 80 80 80 80 80 01"},
+        {36028797018963968LL, "80 80 80 80 80 80 80 80 01"},
+        {4611686018427387904LL, "80 80 80 80 80 80 80 80 80 01"},
+        {INT64_MAX, "fe ff ff ff ff ff ff ff ff 01"},
+        {INT64_MIN, "ff ff ff ff ff ff ff ff ff 01"},
 };
 #define N_LONGS ((int)(sizeof long_table / sizeof long_table[0]))
 
@@ -120,14 +122,14 @@ END_TEST
 START_TEST(read_overlong_varints)
 {
     static const char *bad_long[] = {
-        "80 80 80 80 80 80 80 80 80 80 00", /* 11 bytes */
-        "ff ff ff ff ff ff ff ff ff 02",    /* 10th byte carries bit 64 */
-        "ff ff ff ff ff ff ff ff ff 81 00", /* 10th byte continues */
+            "80 80 80 80 80 80 80 80 80 80 00", /* 11 bytes */
+            "ff ff ff ff ff ff ff ff ff 02",    /* 10th byte carries bit 64 */
+            "ff ff ff ff ff ff ff ff ff 81 00", /* 10th byte continues */
     };
     static const char *bad_int[] = {
-        "80 80 80 80 80 00", /* 6 bytes */
-        "ff ff ff ff 1f",    /* bit 32 set */
-        "80 80 80 80 10",    /* 2^32 as zigzag */
+            "80 80 80 80 80 00", /* 6 bytes */
+            "ff ff ff ff 1f",    /* bit 32 set */
+            "80 80 80 80 10",    /* 2^32 as zigzag */
     };
     uint8_t in[32];
     for (size_t i = 0; i < sizeof bad_long / sizeof *bad_long; i++) {
@@ -166,10 +168,10 @@ START_TEST(floats_known_answers)
         double v;
         const char *f32, *f64;
     } t[] = {
-        {0.0, "00 00 00 00", "00 00 00 00 00 00 00 00"},
-        {-0.0, "00 00 00 80", "00 00 00 00 00 00 00 80"},
-        {1.5, "00 00 c0 3f", "00 00 00 00 00 00 f8 3f"},
-        {INFINITY, "00 00 80 7f", "00 00 00 00 00 00 f0 7f"},
+            {0.0, "00 00 00 00", "00 00 00 00 00 00 00 00"},
+            {-0.0, "00 00 00 80", "00 00 00 00 00 00 00 80"},
+            {1.5, "00 00 c0 3f", "00 00 00 00 00 00 f8 3f"},
+            {INFINITY, "00 00 80 7f", "00 00 00 00 00 00 f0 7f"},
     };
     for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
         uint8_t buf[16], want[16];
@@ -240,7 +242,10 @@ START_TEST(strings_and_bytes)
     avrogen_write_bytes(&w, "", 0);
     ck_assert_int_eq(w.err, AVROGEN_OK);
     ck_assert_uint_eq(avrogen_writer_len(&w), 5);
-    ck_assert_mem_eq(buf, "\x06" "foo\x00", 5);
+    ck_assert_mem_eq(buf,
+                     "\x06"
+                     "foo\x00",
+                     5);
     ck_assert_uint_eq(avrogen_size_bytes(3), 4);
 
     avrogen_reader r;
@@ -275,7 +280,8 @@ START_TEST(hostile_lengths)
     ck_assert_uint_eq(avrogen_read_len(&r), 0);
     ck_assert_int_eq(r.err, AVROGEN_E_TRUNCATED);
     /* Invalid UTF-8 is refused unless checking is off. */
-    static const char *bad_utf8[] = {"02 ff", "04 c0 80", "06 ed a0 80", "08 f4 90 80 80", "04 e2 82"};
+    static const char *bad_utf8[] = {"02 ff", "04 c0 80", "06 ed a0 80", "08 f4 90 80 80",
+                                     "04 e2 82"};
     for (size_t i = 0; i < sizeof bad_utf8 / sizeof *bad_utf8; i++) {
         n = test_unhex(bad_utf8[i], in, sizeof in);
         avrogen_reader_init(&r, in, n);

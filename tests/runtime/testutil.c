@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shared test helpers; see testutil.h. */
-#include <stdlib.h>
-
 #include "testutil.h"
+
+#include <stdlib.h>
 
 static void *test_alloc_fn(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {

@@ -13,10 +13,10 @@
 #include "avrogen/alloc.h"
 
 typedef struct test_alloc {
-    avrogen_alloc base;  /* pass &ta.base wherever an avrogen_alloc is wanted */
-    long calls;          /* allocating or growing calls so far */
-    long fail_at;        /* fail the call with this 1-based number; 0 never */
-    long live;           /* blocks currently allocated */
+    avrogen_alloc base; /* pass &ta.base wherever an avrogen_alloc is wanted */
+    long calls;         /* allocating or growing calls so far */
+    long fail_at;       /* fail the call with this 1-based number; 0 never */
+    long live;          /* blocks currently allocated */
     size_t live_bytes;
 } test_alloc;
 

@@ -34,13 +34,13 @@ typedef struct avrogen_arena_chunk avrogen_arena_chunk;
 
 /* Transparent so callers can keep it on the stack; touch fields only through the API. */
 typedef struct avrogen_arena {
-    unsigned char *ptr;          /* next free byte of the current chunk */
-    unsigned char *end;          /* one past the current chunk's usable bytes */
-    avrogen_arena_chunk *first;  /* all chunks, oldest first */
-    avrogen_arena_chunk *cur;    /* chunk `ptr` points into, NULL before the first */
-    size_t used;                 /* bytes handed out since the last reset, padding included */
-    size_t budget;               /* cap on `used`; SIZE_MAX when unlimited */
-    size_t reserved;             /* bytes held in chunks, for statistics */
+    unsigned char *ptr;         /* next free byte of the current chunk */
+    unsigned char *end;         /* one past the current chunk's usable bytes */
+    avrogen_arena_chunk *first; /* all chunks, oldest first */
+    avrogen_arena_chunk *cur;   /* chunk `ptr` points into, NULL before the first */
+    size_t used;                /* bytes handed out since the last reset, padding included */
+    size_t budget;              /* cap on `used`; SIZE_MAX when unlimited */
+    size_t reserved;            /* bytes held in chunks, for statistics */
     avrogen_alloc alloc;
 } avrogen_arena;
 
@@ -76,8 +76,8 @@ AVROGEN_API void *avrogen_arena_alloc_slow(avrogen_arena *a, size_t size);
 static inline void *avrogen_arena_alloc(avrogen_arena *a, size_t size)
 {
     size_t rounded = (size + (AVROGEN_ARENA_ALIGN - 1)) & ~(size_t)(AVROGEN_ARENA_ALIGN - 1);
-    if (AVROGEN_LIKELY(rounded >= size && rounded != 0 &&
-                       rounded <= (size_t)(a->end - a->ptr) && rounded <= a->budget - a->used)) {
+    if (AVROGEN_LIKELY(rounded >= size && rounded != 0 && rounded <= (size_t)(a->end - a->ptr) &&
+                       rounded <= a->budget - a->used)) {
         void *p = a->ptr;
         a->ptr += rounded;
         a->used += rounded;

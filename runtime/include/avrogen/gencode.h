@@ -44,13 +44,13 @@ extern "C" {
 /* ---- writer ------------------------------------------------------------ */
 
 typedef struct avrogen_writer {
-    uint8_t *p;           /* next byte to write */
-    uint8_t *end;         /* one past the last writable byte */
-    uint8_t *start;       /* first byte of the output */
-    avrogen_status err;   /* first error, sticky */
-    size_t err_offset;    /* output offset at which it happened */
-    avrogen_alloc alloc;  /* growable writers: where the buffer comes from */
-    bool growable;        /* false: fixed caller buffer, overflow is AVROGEN_E_NOSPACE */
+    uint8_t *p;          /* next byte to write */
+    uint8_t *end;        /* one past the last writable byte */
+    uint8_t *start;      /* first byte of the output */
+    avrogen_status err;  /* first error, sticky */
+    size_t err_offset;   /* output offset at which it happened */
+    avrogen_alloc alloc; /* growable writers: where the buffer comes from */
+    bool growable;       /* false: fixed caller buffer, overflow is AVROGEN_E_NOSPACE */
 } avrogen_writer;
 
 /* Write into the caller's `buf` of `cap` bytes; never allocates. */
@@ -322,8 +322,8 @@ static inline float avrogen_read_float(avrogen_reader *r)
     float v = 0;
     if (AVROGEN_LIKELY(r->end - r->p >= 4)) {
         const uint8_t *p = r->p;
-        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                     (uint32_t)p[3] << 24;
+        uint32_t u =
+                (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         memcpy(&v, &u, sizeof v);
         r->p = p + 4;
     } else {

@@ -74,25 +74,25 @@ typedef struct avrogen_node avrogen_node;
 
 typedef struct avrogen_field {
     const char *name;
-    const char *doc;                 /* NULL when absent */
-    const char *const *aliases;      /* n_aliases names, as written */
+    const char *doc;            /* NULL when absent */
+    const char *const *aliases; /* n_aliases names, as written */
     size_t n_aliases;
     const avrogen_node *type;
-    const char *default_json;        /* the default as compact JSON text, NULL when none */
+    const char *default_json; /* the default as compact JSON text, NULL when none */
     avrogen_order order;
-    size_t index;                    /* position in the record */
+    size_t index; /* position in the record */
 } avrogen_field;
 
 struct avrogen_node {
     avrogen_kind kind;
     avrogen_logical logical;
-    const char *logical_name;        /* "logicalType" as written, even if ignored; or NULL */
+    const char *logical_name; /* "logicalType" as written, even if ignored; or NULL */
     /* Named types (record, enum, fixed). */
-    const char *fullname;            /* "ns.Name", or "Name" in the null namespace */
-    const char *name;                /* the last component of fullname */
-    const char *namespace_;          /* NULL for the null namespace */
+    const char *fullname;   /* "ns.Name", or "Name" in the null namespace */
+    const char *name;       /* the last component of fullname */
+    const char *namespace_; /* NULL for the null namespace */
     const char *doc;
-    const char *const *aliases;      /* fully qualified */
+    const char *const *aliases; /* fully qualified */
     size_t n_aliases;
     /* record */
     const avrogen_field *fields;
@@ -100,7 +100,7 @@ struct avrogen_node {
     /* enum */
     const char *const *symbols;
     size_t n_symbols;
-    long enum_default;               /* index into symbols, or -1 */
+    long enum_default; /* index into symbols, or -1 */
     /* array items / map values */
     const avrogen_node *items;
     /* union */

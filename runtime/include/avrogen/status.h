@@ -22,16 +22,16 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define AVROGEN_NODISCARD __attribute__((warn_unused_result))
-#define AVROGEN_LIKELY(x) __builtin_expect(!!(x), 1)
-#define AVROGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define AVROGEN_NODISCARD         __attribute__((warn_unused_result))
+#define AVROGEN_LIKELY(x)         __builtin_expect(!!(x), 1)
+#define AVROGEN_UNLIKELY(x)       __builtin_expect(!!(x), 0)
 #define AVROGEN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#define AVROGEN_UNUSED __attribute__((unused))
+#define AVROGEN_UNUSED            __attribute__((unused))
 /* clang's -Wimplicit-fallthrough takes no comment, only the attribute. */
 #define AVROGEN_FALLTHROUGH __attribute__((fallthrough))
 #else
 #define AVROGEN_NODISCARD
-#define AVROGEN_LIKELY(x) (x)
+#define AVROGEN_LIKELY(x)   (x)
 #define AVROGEN_UNLIKELY(x) (x)
 #define AVROGEN_PRINTF(fmt, args)
 #define AVROGEN_UNUSED
@@ -39,17 +39,17 @@ extern "C" {
 #endif
 
 /* X(NAME, text): every status the runtime can return. */
-#define AVROGEN_STATUS_LIST(X)                                                                     \
-    X(OK, "ok")                                                                                    \
-    X(E_NOMEM, "out of memory")                                                                    \
-    X(E_TRUNCATED, "input ends mid-value")                                                         \
-    X(E_OVERFLOW, "varint or length overflow")                                                     \
-    X(E_INVALID, "malformed data")                                                                 \
-    X(E_LIMIT, "limit exceeded")                                                                   \
-    X(E_NOSPACE, "output buffer full")                                                             \
-    X(E_SCHEMA, "invalid schema")                                                                  \
-    X(E_MISMATCH, "schemas cannot be resolved")                                                    \
-    X(E_IO, "I/O failure")                                                                         \
+#define AVROGEN_STATUS_LIST(X)                  \
+    X(OK, "ok")                                 \
+    X(E_NOMEM, "out of memory")                 \
+    X(E_TRUNCATED, "input ends mid-value")      \
+    X(E_OVERFLOW, "varint or length overflow")  \
+    X(E_INVALID, "malformed data")              \
+    X(E_LIMIT, "limit exceeded")                \
+    X(E_NOSPACE, "output buffer full")          \
+    X(E_SCHEMA, "invalid schema")               \
+    X(E_MISMATCH, "schemas cannot be resolved") \
+    X(E_IO, "I/O failure")                      \
     X(E_ARG, "invalid argument")
 
 typedef enum avrogen_status {
