@@ -13,8 +13,10 @@
 #include <sys/types.h>
 
 #include "avrogen/gencode.h"
+#include "avrogen/resolve.h"
 #include "avrogen/schema.h"
 #include "avrogen/value.h"
+
 #include "cli.h"
 
 /*
@@ -43,8 +45,8 @@ int cli_load_schema(const char *arg, avrogen_schema **out)
         if (d.line > 0)
             return cli_error("%s:%d:%d: %s", label, d.line, d.column, d.msg);
         return cli_error("%s: %s%s%s", label, d.path[0] != '\0' ? d.path : "",
-                         d.path[0] != '\0' ? ": " : "", d.msg[0] != '\0' ? d.msg
-                                                                          : avrogen_status_str(st));
+                         d.path[0] != '\0' ? ": " : "",
+                         d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
     }
     return 0;
 }
@@ -171,25 +173,31 @@ int cmd_tojson(int argc, char **argv)
     if (rc != 0)
         return rc;
     avrogen_schema *reader = NULL, *writer = NULL;
+    avrogen_resolver *res = NULL;
     if ((rc = cli_load_schema(args.schema, &reader)) != 0)
         return rc;
     if (args.writer_schema != NULL && (rc = cli_load_schema(args.writer_schema, &writer)) != 0)
         goto out_free_schemas;
+    /* Datums written with another schema are resolved into --schema's shape
+     * (spec §Schema Resolution); the plan is built once, before any input. */
     if (writer != NULL &&
         avrogen_schema_fingerprint64(writer) != avrogen_schema_fingerprint64(reader)) {
-        /* Datums are decoded with the writer's schema; differing schemas need the
-         * resolver (schema evolution), which this build does not have. */
-        rc = cli_error("--writer-schema %s differs from --schema %s, and schema resolution "
-                       "is not supported yet",
-                       args.writer_schema, args.schema);
-        goto out_free_schemas;
+        avrogen_diag why;
+        avrogen_status st = avrogen_resolver_new(avrogen_schema_root(writer),
+                                                 avrogen_schema_root(reader), NULL, &res, &why);
+        if (st != AVROGEN_OK) {
+            rc = cli_error("--writer-schema %s cannot be read as --schema %s: %s%s%s",
+                           args.writer_schema, args.schema, why.path, why.path[0] ? ": " : "",
+                           why.msg[0] ? why.msg : avrogen_status_str(st));
+            goto out_free_schemas;
+        }
     }
 
     size_t len;
     char *data = cli_slurp(args.input, &len);
     if (data == NULL) {
         rc = cli_error("%s: %s", args.input, strerror(errno));
-        goto out_free_schemas;
+        goto out_free_resolver;
     }
     const avrogen_node *type = avrogen_schema_root(reader);
     avrogen_arena arena;
@@ -206,10 +214,11 @@ int cmd_tojson(int argc, char **argv)
         avrogen_value v;
         avrogen_arena_reset(&arena);
         size_t at = avrogen_reader_offset(&r);
-        if (avrogen_value_decode(&r, type, &v, &arena) != AVROGEN_OK) {
+        avrogen_status st = res != NULL ? avrogen_resolver_decode(res, &r, &v, &arena)
+                                        : avrogen_value_decode(&r, type, &v, &arena);
+        if (st != AVROGEN_OK) {
             rc = cli_error("%s: datum %zu (at byte %zu): %s at byte %zu", args.input, index, at,
-                           r.err_msg != NULL ? r.err_msg : avrogen_status_str(r.err),
-                           r.err_offset);
+                           r.err_msg != NULL ? r.err_msg : avrogen_status_str(r.err), r.err_offset);
             break;
         }
         avrogen_writer_reset(&out);
@@ -227,6 +236,8 @@ int cmd_tojson(int argc, char **argv)
     avrogen_writer_fini(&out);
     avrogen_arena_fini(&arena);
     free(data);
+out_free_resolver:
+    avrogen_resolver_free(res);
 out_free_schemas:
     avrogen_schema_free(writer);
     avrogen_schema_free(reader);

@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Schema resolution for generic values (spec §Schema Resolution). Building a
+ * resolver walks the writer and reader schemas together once and records a
+ * plan: for every (writer, reader) pair of nodes, one op saying how to turn the
+ * writer's bytes into a reader-shaped value. Field matching, enum symbol maps
+ * and defaults (kept as their binary encoding) are all settled there, so
+ * decoding only follows the plan. Plans for named types are memoised per pair,
+ * which both shares them and ends the walk on recursive types.
+ *
+ * Not here: generated code (structs) and the compatibility checker.
+ */
+#include "avrogen/resolve.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "value_internal.h"
+
+typedef enum op {
+    OP_READ,    /* same encoding as the reader node: plain decode */
+    OP_PROMOTE, /* int/long/float widened to the reader's number type */
+    OP_ENUM,    /* writer index mapped to a reader index */
+    OP_RECORD,
+    OP_ARRAY,
+    OP_MAP,
+    OP_WUNION, /* writer union: one plan per writer branch */
+    OP_RUNION  /* reader union, non-union writer: always the same reader branch */
+} op;
+
+typedef struct plan plan;
+
+/* One writer field, in writer order: skipped, or decoded into reader field `target`. */
+typedef struct field_step {
+    const avrogen_node *skip; /* writer type to skip, or NULL */
+    size_t target;            /* reader field index */
+    const plan *p;
+} field_step;
+
+/* A reader field the writer lacks: its default, binary-encoded with the field's type. */
+typedef struct field_default {
+    size_t target;
+    const uint8_t *bytes;
+    size_t len;
+} field_default;
+
+struct plan {
+    op op;
+    const avrogen_node *w;
+    const avrogen_node *rd;
+    const plan *child;       /* array items, map values, OP_RUNION branch */
+    size_t branch;           /* OP_RUNION: the reader branch index */
+    bool zero_items;         /* OP_ARRAY: some writer item encodes in zero bytes */
+    const field_step *steps; /* OP_RECORD: w->n_fields of them */
+    const field_default *defaults;
+    size_t n_defaults;
+    const long *symbol_map;      /* OP_ENUM: per writer symbol, reader index or -1 */
+    const char *const *errors;   /* OP_ENUM / OP_WUNION: per writer symbol/branch, why it fails */
+    const plan *const *branches; /* OP_WUNION: per writer branch, or NULL */
+};
+
+struct avrogen_resolver {
+    avrogen_arena arena; /* every plan, table and message */
+    avrogen_alloc alloc;
+    const plan *root;
+};
+
+typedef struct memo {
+    const avrogen_node *w;
+    const avrogen_node *rd;
+    plan *p;
+    struct memo *next;
+} memo;
+
+typedef struct builder {
+    avrogen_resolver *res;
+    avrogen_arena scratch; /* default values on their way to bytes */
+    memo *memo;
+    avrogen_status st;
+    avrogen_diag *why;
+    char path[256]; /* where in the reader's schema the walk is */
+    size_t path_len;
+} builder;
+
+/* ---- building -------------------------------------------------------------- */
+
+static void *balloc(builder *b, size_t count, size_t size)
+{
+    void *p = avrogen_arena_calloc(&b->res->arena, count == 0 ? 1 : count, size);
+    if (p == NULL && b->st == AVROGEN_OK) {
+        b->st = AVROGEN_E_NOMEM;
+        if (b->why != NULL)
+            snprintf(b->why->msg, sizeof b->why->msg, "out of memory");
+    }
+    return p;
+}
+
+static AVROGEN_PRINTF(2, 3) const char *bformat(builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *s = balloc(b, (size_t)n + 1, 1);
+    if (s == NULL)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static AVROGEN_PRINTF(3, 4) void fail(builder *b, avrogen_status st, const char *fmt, ...)
+{
+    if (b->st != AVROGEN_OK)
+        return;
+    b->st = st;
+    if (b->why == NULL)
+        return;
+    size_t n = b->path_len < sizeof b->why->path ? b->path_len : sizeof b->why->path - 1;
+    memcpy(b->why->path, b->path, n);
+    b->why->path[n] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->why->msg, sizeof b->why->msg, fmt, ap);
+    va_end(ap);
+}
+
+static size_t push(builder *b, const char *seg, size_t index, bool with_index)
+{
+    size_t old = b->path_len;
+    int n = with_index ? snprintf(b->path + old, sizeof b->path - old, "%s%zu", seg, index)
+                       : snprintf(b->path + old, sizeof b->path - old, "%s", seg);
+    if (n > 0)
+        b->path_len = old + (size_t)n < sizeof b->path ? old + (size_t)n : sizeof b->path - 1;
+    return old;
+}
+
+static void pop(builder *b, size_t old)
+{
+    b->path_len = old;
+    b->path[old] = '\0';
+}
+
+/* How error messages name a type: its fullname, or its kind. */
+static const char *type_name(const avrogen_node *n)
+{
+    return avrogen_node_is_named(n) ? n->fullname : avrogen_kind_name(n->kind);
+}
+
+/* spec: named types match by fullname, or by a reader alias naming the writer's type. */
+static bool names_match(const avrogen_node *w, const avrogen_node *rd)
+{
+    if (strcmp(w->fullname, rd->fullname) == 0)
+        return true;
+    for (size_t i = 0; i < rd->n_aliases; i++)
+        if (strcmp(rd->aliases[i], w->fullname) == 0)
+            return true;
+    return false;
+}
+
+static bool promotes(avrogen_kind w, avrogen_kind rd)
+{
+    switch (w) {
+    case AVROGEN_KIND_INT:
+        return rd == AVROGEN_KIND_LONG || rd == AVROGEN_KIND_FLOAT || rd == AVROGEN_KIND_DOUBLE;
+    case AVROGEN_KIND_LONG:
+        return rd == AVROGEN_KIND_FLOAT || rd == AVROGEN_KIND_DOUBLE;
+    case AVROGEN_KIND_FLOAT:
+        return rd == AVROGEN_KIND_DOUBLE;
+    case AVROGEN_KIND_STRING:
+        return rd == AVROGEN_KIND_BYTES;
+    case AVROGEN_KIND_BYTES:
+        return rd == AVROGEN_KIND_STRING;
+    default:
+        return false;
+    }
+}
+
+/*
+ * The shallow test that picks a reader union branch for a non-union writer
+ * (spec: "the first schema in the reader's union that matches"): same kind or a
+ * promotion, named types by name, arrays and maps by their items. Whether the
+ * insides resolve is the full build's business.
+ */
+static bool matches(const avrogen_node *w, const avrogen_node *rd)
+{
+    if (w->kind == AVROGEN_KIND_UNION || rd->kind == AVROGEN_KIND_UNION)
+        return false;
+    if (w->kind != rd->kind)
+        return promotes(w->kind, rd->kind);
+    switch (w->kind) {
+    case AVROGEN_KIND_FIXED:
+        return w->size == rd->size && names_match(w, rd);
+    case AVROGEN_KIND_RECORD:
+    case AVROGEN_KIND_ENUM:
+        return names_match(w, rd);
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+        return w->items->kind == AVROGEN_KIND_UNION || rd->items->kind == AVROGEN_KIND_UNION ||
+               matches(w->items, rd->items);
+    default:
+        return true;
+    }
+}
+
+static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd);
+
+static plan *new_plan(builder *b, op o, const avrogen_node *w, const avrogen_node *rd)
+{
+    plan *p = balloc(b, 1, sizeof *p);
+    if (p != NULL) {
+        p->op = o;
+        p->w = w;
+        p->rd = rd;
+    }
+    return p;
+}
+
+/* A new plan for a named pair, remembered before its insides are built. */
+static plan *new_named(builder *b, op o, const avrogen_node *w, const avrogen_node *rd)
+{
+    memo *m = balloc(b, 1, sizeof *m);
+    plan *p = new_plan(b, o, w, rd);
+    if (m == NULL || p == NULL)
+        return NULL;
+    m->w = w;
+    m->rd = rd;
+    m->p = p;
+    m->next = b->memo;
+    b->memo = m;
+    return p;
+}
+
+/* The default of reader field `f`, encoded in binary so decode can copy it cheaply. */
+static bool encode_default(builder *b, const avrogen_field *f, field_default *out)
+{
+    avrogen_value v;
+    avrogen_diag d;
+    memset(&d, 0, sizeof d);
+    avrogen_status st = avrogen_value_from_default(f, &v, &b->scratch, &d);
+    if (st != AVROGEN_OK) {
+        fail(b, st, "default of field \"%s\" (at %s): %s", f->name, d.path, d.msg);
+        return false;
+    }
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, &b->res->alloc);
+    if (avrogen_value_encode(&w, &v) != AVROGEN_OK) {
+        fail(b, w.err, "default of field \"%s\": %s", f->name, avrogen_status_str(w.err));
+        avrogen_writer_fini(&w);
+        return false;
+    }
+    out->len = avrogen_writer_len(&w);
+    uint8_t *bytes = balloc(b, out->len, 1);
+    if (bytes != NULL && out->len != 0)
+        memcpy(bytes, avrogen_writer_data(&w), out->len);
+    out->bytes = bytes;
+    avrogen_writer_fini(&w);
+    return bytes != NULL;
+}
+
+/* spec: fields match by name, or by a reader field alias naming the writer's field. */
+static long find_writer_field(const avrogen_node *w, const avrogen_field *rf)
+{
+    for (size_t i = 0; i < w->n_fields; i++)
+        if (strcmp(w->fields[i].name, rf->name) == 0)
+            return (long)i;
+    for (size_t k = 0; k < rf->n_aliases; k++)
+        for (size_t i = 0; i < w->n_fields; i++)
+            if (strcmp(w->fields[i].name, rf->aliases[k]) == 0)
+                return (long)i;
+    return -1;
+}
+
+static bool build_record(builder *b, plan *p)
+{
+    const avrogen_node *w = p->w, *rd = p->rd;
+    field_step *steps = balloc(b, w->n_fields, sizeof *steps);
+    field_default *defaults = balloc(b, rd->n_fields, sizeof *defaults);
+    if (steps == NULL || defaults == NULL)
+        return false;
+    for (size_t i = 0; i < w->n_fields; i++)
+        steps[i].skip = w->fields[i].type;
+    size_t n_defaults = 0;
+    for (size_t j = 0; j < rd->n_fields && b->st == AVROGEN_OK; j++) {
+        const avrogen_field *rf = &rd->fields[j];
+        long wi = find_writer_field(w, rf);
+        size_t old = push(b, "/fields/", j, true);
+        if (wi >= 0 && steps[wi].skip != NULL) {
+            push(b, "/type", 0, false);
+            steps[wi].skip = NULL;
+            steps[wi].target = j;
+            steps[wi].p = build(b, w->fields[wi].type, rf->type);
+        } else if (rf->default_json != NULL) {
+            defaults[n_defaults].target = j;
+            if (encode_default(b, rf, &defaults[n_defaults]))
+                n_defaults++;
+        } else {
+            fail(b, AVROGEN_E_MISMATCH,
+                 "reader field \"%s\" of %s has no default, and the writer's record has no "
+                 "such field",
+                 rf->name, rd->fullname);
+        }
+        pop(b, old);
+    }
+    p->steps = steps;
+    p->defaults = defaults;
+    p->n_defaults = n_defaults;
+    return b->st == AVROGEN_OK;
+}
+
+static bool build_enum(builder *b, plan *p)
+{
+    const avrogen_node *w = p->w, *rd = p->rd;
+    long *map = balloc(b, w->n_symbols, sizeof *map);
+    const char **errors = balloc(b, w->n_symbols, sizeof *errors);
+    if (map == NULL || errors == NULL)
+        return false;
+    for (size_t i = 0; i < w->n_symbols; i++) {
+        map[i] = -1;
+        for (size_t k = 0; k < rd->n_symbols; k++)
+            if (strcmp(w->symbols[i], rd->symbols[k]) == 0)
+                map[i] = (long)k;
+        /* spec: an unknown writer symbol takes the reader's default, else is an error. */
+        if (map[i] < 0)
+            map[i] = rd->enum_default;
+        if (map[i] < 0)
+            errors[i] = bformat(b, "enum symbol \"%s\" is not in the reader's enum %s",
+                                w->symbols[i], rd->fullname);
+    }
+    p->symbol_map = map;
+    p->errors = errors;
+    return b->st == AVROGEN_OK;
+}
+
+static plan *build_writer_union(builder *b, const avrogen_node *w, const avrogen_node *rd)
+{
+    plan *p = new_plan(b, OP_WUNION, w, rd);
+    const plan **branches = balloc(b, w->n_branches, sizeof *branches);
+    const char **errors = balloc(b, w->n_branches, sizeof *errors);
+    if (p == NULL || branches == NULL || errors == NULL)
+        return NULL;
+    size_t usable = 0;
+    for (size_t i = 0; i < w->n_branches && b->st == AVROGEN_OK; i++) {
+        const avrogen_node *wb = w->branches[i];
+        bool ok = false;
+        if (rd->kind == AVROGEN_KIND_UNION) {
+            for (size_t k = 0; k < rd->n_branches && !ok; k++)
+                ok = matches(wb, rd->branches[k]);
+        } else {
+            ok = matches(wb, rd);
+        }
+        if (ok) {
+            branches[i] = build(b, wb, rd);
+            usable++;
+        } else {
+            errors[i] = bformat(b,
+                                "the writer's union branch %zu (%s) matches nothing in the "
+                                "reader's schema",
+                                i, type_name(wb));
+        }
+    }
+    if (b->st == AVROGEN_OK && usable == 0 && w->n_branches != 0)
+        fail(b, AVROGEN_E_MISMATCH, "no branch of the writer's union can be read as %s",
+             type_name(rd));
+    p->branches = branches;
+    p->errors = errors;
+    return b->st == AVROGEN_OK ? p : NULL;
+}
+
+static plan *build_reader_union(builder *b, const avrogen_node *w, const avrogen_node *rd)
+{
+    for (size_t k = 0; k < rd->n_branches; k++) {
+        if (!matches(w, rd->branches[k]))
+            continue;
+        plan *p = new_plan(b, OP_RUNION, w, rd);
+        if (p == NULL)
+            return NULL;
+        size_t old = push(b, "/", k, true);
+        p->branch = k;
+        p->child = build(b, w, rd->branches[k]);
+        pop(b, old);
+        return p->child != NULL ? p : NULL;
+    }
+    fail(b, AVROGEN_E_MISMATCH, "the writer's %s matches no branch of the reader's union",
+         type_name(w));
+    return NULL;
+}
+
+static plan *build_named(builder *b, const avrogen_node *w, const avrogen_node *rd)
+{
+    for (const memo *m = b->memo; m != NULL; m = m->next)
+        if (m->w == w && m->rd == rd)
+            return m->p;
+    if (!names_match(w, rd) || (w->kind == AVROGEN_KIND_FIXED && w->size != rd->size)) {
+        if (w->kind == AVROGEN_KIND_FIXED && names_match(w, rd))
+            fail(b, AVROGEN_E_MISMATCH, "the writer's fixed %s has size %zu, the reader's %zu",
+                 w->fullname, w->size, rd->size);
+        else
+            fail(b, AVROGEN_E_MISMATCH, "the writer's %s %s does not match the reader's %s",
+                 avrogen_kind_name(w->kind), w->fullname, rd->fullname);
+        return NULL;
+    }
+    op o = w->kind == AVROGEN_KIND_RECORD ? OP_RECORD
+           : w->kind == AVROGEN_KIND_ENUM ? OP_ENUM
+                                          : OP_READ;
+    plan *p = new_named(b, o, w, rd);
+    if (p == NULL)
+        return NULL;
+    bool ok = o == OP_RECORD ? build_record(b, p) : o == OP_ENUM ? build_enum(b, p) : true;
+    return ok ? p : NULL;
+}
+
+static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd)
+{
+    if (b->st != AVROGEN_OK)
+        return NULL;
+    if (w->kind == AVROGEN_KIND_UNION)
+        return build_writer_union(b, w, rd);
+    if (rd->kind == AVROGEN_KIND_UNION)
+        return build_reader_union(b, w, rd);
+    if (w->kind != rd->kind) {
+        if (!promotes(w->kind, rd->kind)) {
+            fail(b, AVROGEN_E_MISMATCH, "the writer's %s cannot be read as %s", type_name(w),
+                 type_name(rd));
+            return NULL;
+        }
+        /* string and bytes share an encoding: the reader's node decodes them. */
+        bool same_bytes = w->kind == AVROGEN_KIND_STRING || w->kind == AVROGEN_KIND_BYTES;
+        return new_plan(b, same_bytes ? OP_READ : OP_PROMOTE, w, rd);
+    }
+    switch (w->kind) {
+    case AVROGEN_KIND_RECORD:
+    case AVROGEN_KIND_ENUM:
+    case AVROGEN_KIND_FIXED:
+        return build_named(b, w, rd);
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP: {
+        plan *p = new_plan(b, w->kind == AVROGEN_KIND_ARRAY ? OP_ARRAY : OP_MAP, w, rd);
+        if (p == NULL)
+            return NULL;
+        size_t old = push(b, w->kind == AVROGEN_KIND_ARRAY ? "/items" : "/values", 0, false);
+        p->child = build(b, w->items, rd->items);
+        p->zero_items = avrogen_value_zero_size(w->items, AVROGEN_DEFAULT_MAX_DEPTH);
+        pop(b, old);
+        return p->child != NULL ? p : NULL;
+    }
+    default:
+        return new_plan(b, OP_READ, w, rd);
+    }
+}
+
+avrogen_status avrogen_resolver_new(const avrogen_node *writer, const avrogen_node *reader,
+                                    const avrogen_alloc *alloc, avrogen_resolver **out,
+                                    avrogen_diag *why)
+{
+    *out = NULL;
+    if (why != NULL)
+        memset(why, 0, sizeof *why);
+    avrogen_resolver *res = avrogen_malloc(alloc, sizeof *res);
+    if (res == NULL) {
+        if (why != NULL)
+            snprintf(why->msg, sizeof why->msg, "out of memory");
+        return AVROGEN_E_NOMEM;
+    }
+    res->alloc = alloc != NULL ? *alloc : avrogen_alloc_libc;
+    avrogen_arena_init(&res->arena, &res->alloc);
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.res = res;
+    b.why = why;
+    avrogen_arena_init(&b.scratch, &res->alloc);
+    res->root = build(&b, writer, reader);
+    avrogen_arena_fini(&b.scratch);
+    if (b.st == AVROGEN_OK && res->root == NULL)
+        b.st = AVROGEN_E_NOMEM;
+    if (b.st != AVROGEN_OK) {
+        avrogen_resolver_free(res);
+        return b.st;
+    }
+    *out = res;
+    return AVROGEN_OK;
+}
+
+void avrogen_resolver_free(avrogen_resolver *res)
+{
+    if (res == NULL)
+        return;
+    avrogen_alloc alloc = res->alloc;
+    avrogen_arena_fini(&res->arena);
+    avrogen_free(&alloc, res, sizeof *res);
+}
+
+/* ---- decoding -------------------------------------------------------------- */
+
+static void fail_alloc(avrogen_reader *r, const avrogen_arena *a, size_t size)
+{
+    avrogen_status st = avrogen_value_arena_status(a, size);
+    avrogen_reader_fail(r, st, st == AVROGEN_E_LIMIT ? "arena budget exhausted" : "out of memory");
+}
+
+static void *alloc_array(avrogen_reader *r, avrogen_arena *a, size_t count, size_t elem)
+{
+    size_t size;
+    if (!avrogen_size_mul(count, elem, &size)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "arena budget exhausted");
+        return NULL;
+    }
+    void *p = avrogen_arena_alloc(a, size);
+    if (p == NULL)
+        fail_alloc(r, a, size);
+    return p;
+}
+
+/*
+ * Room for `need` slots of `elem` bytes. Doubling, capped by what the rest of
+ * the datum can still hold (one item per input byte, or per budgeted item for
+ * zero-byte items), as value.c's decoder does.
+ */
+static bool grow(avrogen_reader *r, avrogen_arena *a, void **slots, size_t *cap, size_t count,
+                 size_t need, size_t elem, bool zero)
+{
+    if (need <= *cap)
+        return true;
+    size_t want = *cap <= SIZE_MAX / 2 ? *cap * 2 : SIZE_MAX;
+    if (want < need)
+        want = need;
+    size_t limit;
+    if (avrogen_size_add(need, zero ? r->items_left : avrogen_reader_remaining(r), &limit) &&
+        want > limit)
+        want = limit;
+    void *p = alloc_array(r, a, want, elem);
+    if (p == NULL)
+        return false;
+    if (count != 0)
+        memcpy(p, *slots, count * elem);
+    *slots = p;
+    *cap = want;
+    return true;
+}
+
+/* Block count of the next array/map block, refusing counts the input cannot hold. */
+static size_t next_block(avrogen_reader *r, bool zero)
+{
+    size_t n = avrogen_read_block_count(r);
+    if (n != 0 && !zero && n > avrogen_reader_remaining(r)) {
+        avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "block count runs past the end of the input");
+        return 0;
+    }
+    return n;
+}
+
+static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a);
+
+static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+{
+    const avrogen_node *w = p->w, *rd = p->rd;
+    avrogen_value *f = alloc_array(r, a, rd->n_fields, sizeof *f);
+    if (f == NULL)
+        return;
+    out->fields = f;
+    for (size_t i = 0; i < w->n_fields && r->err == AVROGEN_OK; i++) {
+        const field_step *s = &p->steps[i];
+        if (s->skip != NULL) {
+            if (avrogen_skip(r, s->skip) != AVROGEN_OK)
+                return;
+        } else
+            run(r, s->p, &f[s->target], a);
+    }
+    for (size_t i = 0; i < p->n_defaults && r->err == AVROGEN_OK; i++) {
+        const field_default *d = &p->defaults[i];
+        avrogen_reader sub;
+        avrogen_reader_init(&sub, d->bytes, d->len);
+        sub.depth = r->depth;
+        sub.max_depth = r->max_depth;
+        sub.items_left = r->items_left;
+        sub.max_items = r->max_items;
+        sub.check_utf8 = r->check_utf8;
+        if (avrogen_value_read(&sub, rd->fields[d->target].type, &f[d->target], a, 0) != AVROGEN_OK)
+            avrogen_reader_fail(r, sub.err, sub.err_msg);
+        r->items_left = sub.items_left;
+    }
+}
+
+static void run_array(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+{
+    bool zero = p->zero_items;
+    avrogen_value_array *arr = &out->array;
+    size_t n;
+    while (r->err == AVROGEN_OK && (n = next_block(r, zero)) != 0) {
+        size_t need;
+        if (!avrogen_size_add(arr->count, n, &need)) {
+            avrogen_reader_fail(r, AVROGEN_E_LIMIT, "too many items");
+            return;
+        }
+        void *slots = arr->items;
+        if (!grow(r, a, &slots, &arr->cap, arr->count, need, sizeof(avrogen_value), zero))
+            return;
+        arr->items = slots;
+        for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++)
+            run(r, p->child, &arr->items[arr->count++], a);
+    }
+}
+
+static void run_map(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+{
+    avrogen_value_map *m = &out->map;
+    size_t n;
+    /* spec §Maps: every key takes at least its length byte. */
+    while (r->err == AVROGEN_OK && (n = next_block(r, false)) != 0) {
+        size_t need;
+        if (!avrogen_size_add(m->count, n, &need)) {
+            avrogen_reader_fail(r, AVROGEN_E_LIMIT, "too many entries");
+            return;
+        }
+        void *slots = m->entries;
+        if (!grow(r, a, &slots, &m->cap, m->count, need, sizeof(avrogen_map_entry), false))
+            return;
+        m->entries = slots;
+        for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++) {
+            avrogen_str key = avrogen_read_string(r);
+            if (r->err != AVROGEN_OK)
+                return;
+            char *copy = avrogen_arena_strndup(a, key.ptr, key.len);
+            if (copy == NULL) {
+                fail_alloc(r, a, key.len + 1);
+                return;
+            }
+            avrogen_map_entry *e = &m->entries[m->count++];
+            e->key.ptr = copy;
+            e->key.len = key.len;
+            run(r, p->child, &e->value, a);
+        }
+    }
+}
+
+static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+{
+    if (r->err != AVROGEN_OK)
+        return;
+    switch (p->op) {
+    case OP_READ:
+        /* A failure is sticky on r, where the caller looks for it. */
+        (void)!avrogen_value_read(r, p->rd, out, a, 0);
+        return;
+    case OP_PROMOTE: {
+        double x = 0;
+        int64_t i = 0;
+        bool integral = true;
+        switch (p->w->kind) {
+        case AVROGEN_KIND_INT:
+            i = avrogen_read_int(r);
+            break;
+        case AVROGEN_KIND_LONG:
+            i = avrogen_read_long(r);
+            break;
+        default:
+            x = avrogen_read_float(r);
+            integral = false;
+            break;
+        }
+        out->type = p->rd;
+        if (p->rd->kind == AVROGEN_KIND_LONG)
+            out->i64 = i;
+        else if (p->rd->kind == AVROGEN_KIND_FLOAT)
+            out->f32 = (float)i;
+        else
+            out->f64 = integral ? (double)i : x;
+        return;
+    }
+    case OP_ENUM: {
+        int32_t i = avrogen_read_int(r);
+        out->type = p->rd;
+        out->enum_index = 0;
+        if (r->err != AVROGEN_OK)
+            return;
+        if (i < 0 || (uint64_t)i >= p->w->n_symbols)
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "enum index out of range");
+        else if (p->symbol_map[i] < 0)
+            avrogen_reader_fail(r, AVROGEN_E_MISMATCH, p->errors[i]);
+        else
+            out->enum_index = (size_t)p->symbol_map[i];
+        return;
+    }
+    default:
+        break;
+    }
+    out->type = p->rd;
+    memset(&out->array, 0, sizeof out->array); /* the largest member: clears them all */
+    if (!avrogen_reader_enter(r))
+        return;
+    switch (p->op) {
+    case OP_RECORD:
+        run_record(r, p, out, a);
+        break;
+    case OP_ARRAY:
+        run_array(r, p, out, a);
+        break;
+    case OP_MAP:
+        run_map(r, p, out, a);
+        break;
+    case OP_WUNION: {
+        int64_t i = avrogen_read_long(r);
+        if (r->err != AVROGEN_OK)
+            break;
+        if (i < 0 || (uint64_t)i >= p->w->n_branches)
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "union index out of range");
+        else if (p->branches[i] == NULL)
+            avrogen_reader_fail(r, AVROGEN_E_MISMATCH, p->errors[i]);
+        else
+            run(r, p->branches[i], out, a);
+        break;
+    }
+    case OP_RUNION: {
+        avrogen_value *v = alloc_array(r, a, 1, sizeof *v);
+        if (v == NULL)
+            break;
+        out->branch.index = p->branch;
+        out->branch.value = v;
+        run(r, p->child, v, a);
+        break;
+    }
+    default:
+        break;
+    }
+    avrogen_reader_leave(r);
+}
+
+avrogen_status avrogen_resolver_decode(const avrogen_resolver *res, avrogen_reader *r,
+                                       avrogen_value *out, avrogen_arena *a)
+{
+    avrogen_reader_begin_datum(r);
+    run(r, res->root, out, a);
+    return r->err;
+}

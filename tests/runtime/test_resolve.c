@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Schema resolution (resolve.h): every rule of spec §Schema Resolution on the
+ * generic runtime, the errors at build time (E_MISMATCH with a reader-schema
+ * path) and at decode time (enum symbols and union branches the reader lacks),
+ * hostile input, and allocation failure while building. Data is written with
+ * the writer's schema from its JSON encoding, and the resolved value is checked
+ * through its JSON encoding; tests/interop/resolve_python.py checks the same
+ * rules against python3-avro.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "avrogen/resolve.h"
+#include "avrogen/value.h"
+
+#include "testutil.h"
+
+static avrogen_arena arena;
+
+static void setup(void)
+{
+    avrogen_arena_init(&arena, NULL);
+}
+
+static void teardown(void)
+{
+    avrogen_arena_fini(&arena);
+}
+
+static avrogen_schema *parse(const char *json)
+{
+    avrogen_schema *s = NULL;
+    avrogen_diag d;
+    avrogen_status st = avrogen_schema_parse(json, strlen(json), NULL, &s, &d);
+    ck_assert_msg(st == AVROGEN_OK, "schema: %s: %s", d.path, d.msg);
+    return s;
+}
+
+/* The binary encoding of `datum` (Avro JSON) under schema s, into w. */
+static void encode_json(avrogen_writer *w, const avrogen_schema *s, const char *datum)
+{
+    avrogen_value v;
+    avrogen_diag d;
+    avrogen_status st =
+            avrogen_value_from_json(datum, strlen(datum), avrogen_schema_root(s), &v, &arena, &d);
+    ck_assert_msg(st == AVROGEN_OK, "datum %s: %s: %s", datum, d.path, d.msg);
+    ck_assert_int_eq(avrogen_value_encode(w, &v), AVROGEN_OK);
+}
+
+/* Write `datum` with schema W, read it back as R, and compare R's JSON encoding. */
+static void check_resolves(const char *wjson, const char *rjson, const char *datum,
+                           const char *expect)
+{
+    avrogen_schema *ws = parse(wjson), *rs = parse(rjson);
+    avrogen_resolver *res;
+    avrogen_diag why;
+    avrogen_status st = avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                             &res, &why);
+    ck_assert_msg(st == AVROGEN_OK, "resolver: %s: %s", why.path, why.msg);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    encode_json(&w, ws, datum);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    avrogen_value v;
+    st = avrogen_resolver_decode(res, &r, &v, &arena);
+    ck_assert_msg(st == AVROGEN_OK, "decode %s: %s", datum, r.err_msg);
+    ck_assert_uint_eq(avrogen_reader_remaining(&r), 0);
+    ck_assert_ptr_eq(v.type, avrogen_schema_root(rs));
+    avrogen_writer out;
+    avrogen_writer_init_growable(&out, NULL);
+    ck_assert_int_eq(avrogen_value_to_json(&out, &v, 0), AVROGEN_OK);
+    avrogen_write_raw(&out, "", 1);
+    ck_assert_str_eq((const char *)avrogen_writer_data(&out), expect);
+    /* The value is a proper value of R: it encodes, and decodes back the same. */
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_OK);
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    avrogen_value back;
+    ck_assert_int_eq(avrogen_value_decode(&r, avrogen_schema_root(rs), &back, &arena), AVROGEN_OK);
+    ck_assert(avrogen_value_equal(&v, &back));
+    avrogen_writer_fini(&out);
+    avrogen_writer_fini(&w);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+
+/* Building the resolver fails with E_MISMATCH at `path`, the message containing `needle`. */
+static void check_incompatible(const char *wjson, const char *rjson, const char *path,
+                               const char *needle)
+{
+    avrogen_schema *ws = parse(wjson), *rs = parse(rjson);
+    avrogen_resolver *res = (avrogen_resolver *)&arena; /* must be reset to NULL */
+    avrogen_diag why;
+    avrogen_status st = avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                             &res, &why);
+    ck_assert_int_eq(st, AVROGEN_E_MISMATCH);
+    ck_assert_ptr_null(res);
+    ck_assert_str_eq(why.path, path);
+    ck_assert_msg(strstr(why.msg, needle) != NULL, "message \"%s\" lacks \"%s\"", why.msg, needle);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+
+/* The resolver builds, but decoding `datum` fails with `status`, r.err_msg containing `needle`. */
+static void check_decode_fails(const char *wjson, const char *rjson, const char *datum,
+                               avrogen_status status, const char *needle)
+{
+    avrogen_schema *ws = parse(wjson), *rs = parse(rjson);
+    avrogen_resolver *res;
+    avrogen_diag why;
+    avrogen_status st = avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                             &res, &why);
+    ck_assert_msg(st == AVROGEN_OK, "resolver: %s: %s", why.path, why.msg);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    encode_json(&w, ws, datum);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), status);
+    ck_assert_ptr_nonnull(r.err_msg);
+    ck_assert_msg(strstr(r.err_msg, needle) != NULL, "message \"%s\" lacks \"%s\"", r.err_msg,
+                  needle);
+    avrogen_writer_fini(&w);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+
+/* ---- promotions ------------------------------------------------------------ */
+
+static const struct {
+    const char *w, *r, *in, *out;
+} promotions[] = {
+        {"\"int\"", "\"long\"", "-2147483648", "-2147483648"},
+        {"\"int\"", "\"float\"", "16777217", "16777216.0"},
+        {"\"int\"", "\"double\"", "7", "7.0"},
+        {"\"long\"", "\"float\"", "3", "3.0"},
+        {"\"long\"", "\"double\"", "9007199254740993", "9007199254740992.0"},
+        {"\"float\"", "\"double\"", "0.5", "0.5"},
+        {"\"string\"", "\"bytes\"", "\"h\\u00e9\"", "\"h\\u00c3\\u00a9\""},
+        {"\"bytes\"", "\"string\"", "\"h\\u00c3\\u00a9\"", "\"h\\u00e9\""},
+        {"\"int\"", "\"int\"", "-1", "-1"},
+        {"\"boolean\"", "\"boolean\"", "true", "true"},
+        {"\"null\"", "\"null\"", "null", "null"},
+};
+
+START_TEST(promotion_table)
+{
+    check_resolves(promotions[_i].w, promotions[_i].r, promotions[_i].in, promotions[_i].out);
+}
+END_TEST
+
+START_TEST(promotions_inside_containers)
+{
+    check_resolves("{\"type\":\"array\",\"items\":\"int\"}",
+                   "{\"type\":\"array\",\"items\":\"double\"}", "[1, 2, 3]", "[1.0, 2.0, 3.0]");
+    check_resolves("{\"type\":\"map\",\"values\":\"long\"}",
+                   "{\"type\":\"map\",\"values\":\"float\"}", "{\"a\": 1, \"b\": -2}",
+                   "{\"a\": 1.0, \"b\": -2.0}");
+    check_resolves("{\"type\":\"array\",\"items\":\"int\"}",
+                   "{\"type\":\"array\",\"items\":\"int\"}", "[]", "[]");
+}
+END_TEST
+
+START_TEST(no_demotion)
+{
+    check_incompatible("\"long\"", "\"int\"", "", "the writer's long cannot be read as int");
+    check_incompatible("\"double\"", "\"float\"", "", "double");
+    check_incompatible("\"string\"", "\"int\"", "", "string");
+    check_incompatible("{\"type\":\"array\",\"items\":\"string\"}",
+                       "{\"type\":\"array\",\"items\":\"long\"}", "/items", "string");
+    check_incompatible("{\"type\":\"map\",\"values\":\"string\"}",
+                       "{\"type\":\"array\",\"items\":\"string\"}", "", "map");
+}
+END_TEST
+
+START_TEST(bytes_to_string_checks_utf8)
+{
+    check_decode_fails("\"bytes\"", "\"string\"", "\"\\u00ff\"", AVROGEN_E_INVALID, "UTF-8");
+}
+END_TEST
+
+/* ---- records --------------------------------------------------------------- */
+
+#define W_REC                                                                                 \
+    "{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["                                     \
+    "{\"name\":\"a\",\"type\":\"int\"},"                                                      \
+    "{\"name\":\"gone\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":" \
+    "\"string\"}}},"                                                                          \
+    "{\"name\":\"b\",\"type\":\"string\"},"                                                   \
+    "{\"name\":\"old\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"Q\",\"fields\":"    \
+    "[{\"name\":\"q\",\"type\":\"long\"}]}]}]}"
+
+START_TEST(fields_by_name_skip_and_defaults)
+{
+    const char *reader = "{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                         "{\"name\":\"b\",\"type\":\"string\"},"
+                         "{\"name\":\"n\",\"type\":[\"null\",\"int\"],\"default\":null},"
+                         "{\"name\":\"a\",\"type\":\"long\"},"
+                         "{\"name\":\"p\",\"type\":{\"type\":\"record\",\"name\":\"P\",\"fields\":["
+                         "{\"name\":\"x\",\"type\":\"int\",\"default\":4},"
+                         "{\"name\":\"y\",\"type\":{\"type\":\"array\",\"items\":\"string\"}}]},"
+                         "\"default\":{\"y\":[\"u\",\"v\"]}},"
+                         "{\"name\":\"u\",\"type\":[\"string\",\"null\"],\"default\":\"dflt\"}]}";
+    check_resolves(W_REC, reader,
+                   "{\"a\": 5, \"gone\": [{\"k\": \"v\"}, {}], \"b\": \"bee\", "
+                   "\"old\": {\"ns.Q\": {\"q\": 9}}}",
+                   "{\"b\": \"bee\", \"n\": null, \"a\": 5, \"p\": {\"x\": 4, \"y\": [\"u\", "
+                   "\"v\"]}, \"u\": {\"string\": \"dflt\"}}");
+}
+END_TEST
+
+START_TEST(missing_field_without_default)
+{
+    check_incompatible(W_REC,
+                       "{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                       "{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"c\",\"type\":\"int\"}]}",
+                       "/fields/1", "reader field \"c\"");
+    /* A field that exists on both sides but does not resolve: the path goes inside. */
+    check_incompatible(W_REC,
+                       "{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                       "{\"name\":\"b\",\"type\":\"boolean\"}]}",
+                       "/fields/0/type", "string");
+}
+END_TEST
+
+START_TEST(record_and_field_aliases)
+{
+    check_resolves("{\"type\":\"record\",\"name\":\"old.Name\",\"fields\":["
+                   "{\"name\":\"before\",\"type\":\"int\"},{\"name\":\"z\",\"type\":\"int\"}]}",
+                   "{\"type\":\"record\",\"name\":\"New\",\"aliases\":[\"old.Name\"],\"fields\":["
+                   "{\"name\":\"z\",\"type\":\"int\"},"
+                   "{\"name\":\"after\",\"aliases\":[\"before\"],\"type\":\"long\"}]}",
+                   "{\"before\": 1, \"z\": 2}", "{\"z\": 2, \"after\": 1}");
+    /* An exact name beats an alias; a writer field feeds at most one reader field. */
+    check_resolves("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                   "{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}",
+                   "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                   "{\"name\":\"b\",\"aliases\":[\"a\"],\"type\":\"int\"},"
+                   "{\"name\":\"c\",\"aliases\":[\"b\"],\"type\":\"int\",\"default\":0}]}",
+                   "{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"c\": 0}");
+}
+END_TEST
+
+START_TEST(record_names_must_match)
+{
+    check_incompatible("{\"type\":\"record\",\"name\":\"A\",\"fields\":[]}",
+                       "{\"type\":\"record\",\"name\":\"B\",\"fields\":[]}", "",
+                       "the writer's record A does not match the reader's B");
+    /* Aliases belong to the reader: a writer alias does not help. */
+    check_incompatible("{\"type\":\"record\",\"name\":\"A\",\"aliases\":[\"B\"],\"fields\":[]}",
+                       "{\"type\":\"record\",\"name\":\"B\",\"fields\":[]}", "", "A");
+}
+END_TEST
+
+START_TEST(recursive_types)
+{
+    const char *w = "{\"type\":\"record\",\"name\":\"List\",\"fields\":["
+                    "{\"name\":\"v\",\"type\":\"int\"},{\"name\":\"junk\",\"type\":\"string\"},"
+                    "{\"name\":\"next\",\"type\":[\"null\",\"List\"]}]}";
+    const char *r = "{\"type\":\"record\",\"name\":\"List\",\"fields\":["
+                    "{\"name\":\"next\",\"type\":[\"null\",\"List\"]},"
+                    "{\"name\":\"v\",\"type\":\"double\"},"
+                    "{\"name\":\"tag\",\"type\":\"string\",\"default\":\"t\"}]}";
+    check_resolves(
+            w, r,
+            "{\"v\": 1, \"junk\": \"x\", \"next\": {\"List\": {\"v\": 2, \"junk\": \"y\", "
+            "\"next\": null}}}",
+            "{\"next\": {\"List\": {\"next\": null, \"v\": 2.0, \"tag\": \"t\"}}, \"v\": 1.0, "
+            "\"tag\": \"t\"}");
+    /* Mutual recursion through a map and an array. */
+    const char *tree = "{\"type\":\"record\",\"name\":\"T\",\"fields\":["
+                       "{\"name\":\"kids\",\"type\":{\"type\":\"array\",\"items\":{\"type\":"
+                       "\"record\",\"name\":\"N\",\"fields\":[{\"name\":\"m\",\"type\":{\"type\":"
+                       "\"map\",\"values\":\"T\"}},{\"name\":\"i\",\"type\":\"int\"}]}}}]}";
+    const char *tree_r = "{\"type\":\"record\",\"name\":\"T\",\"fields\":["
+                         "{\"name\":\"kids\",\"type\":{\"type\":\"array\",\"items\":{\"type\":"
+                         "\"record\",\"name\":\"N\",\"fields\":[{\"name\":\"i\",\"type\":\"long\"},"
+                         "{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"T\"}}]}}}]}";
+    check_resolves(tree, tree_r, "{\"kids\": [{\"m\": {\"k\": {\"kids\": []}}, \"i\": 3}]}",
+                   "{\"kids\": [{\"i\": 3, \"m\": {\"k\": {\"kids\": []}}}]}");
+    /* A recursive field the reader lacks is skipped, whole. */
+    check_resolves(w,
+                   "{\"type\":\"record\",\"name\":\"List\",\"fields\":["
+                   "{\"name\":\"v\",\"type\":\"int\"}]}",
+                   "{\"v\": 7, \"junk\": \"\", \"next\": {\"List\": {\"v\": 8, \"junk\": \"z\", "
+                   "\"next\": null}}}",
+                   "{\"v\": 7}");
+}
+END_TEST
+
+/* ---- enums and fixed ------------------------------------------------------- */
+
+#define W_ENUM "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\",\"C\"]}"
+
+START_TEST(enums_by_symbol)
+{
+    check_resolves(W_ENUM, "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"C\",\"B\",\"A\"]}",
+                   "\"B\"", "\"B\"");
+    check_resolves(W_ENUM,
+                   "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"Z\",\"A\"],\"default\":\"Z\"}",
+                   "\"C\"", "\"Z\"");
+    check_resolves(W_ENUM, "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\"]}", "\"A\"",
+                   "\"A\"");
+    check_decode_fails(W_ENUM, "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\"]}", "\"C\"",
+                       AVROGEN_E_MISMATCH, "\"C\"");
+    check_incompatible(W_ENUM, "{\"type\":\"enum\",\"name\":\"F\",\"symbols\":[\"A\"]}", "",
+                       "enum E");
+    check_resolves(W_ENUM,
+                   "{\"type\":\"enum\",\"name\":\"F\",\"aliases\":[\"E\"],\"symbols\":[\"C\"]}",
+                   "\"C\"", "\"C\"");
+}
+END_TEST
+
+START_TEST(fixed_by_name_and_size)
+{
+    check_resolves("{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}",
+                   "{\"type\":\"fixed\",\"name\":\"G\",\"aliases\":[\"F\"],\"size\":2}", "\"ab\"",
+                   "\"ab\"");
+    check_incompatible("{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}",
+                       "{\"type\":\"fixed\",\"name\":\"F\",\"size\":3}", "", "size 2");
+    check_incompatible("{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}",
+                       "{\"type\":\"fixed\",\"name\":\"G\",\"size\":2}", "", "fixed F");
+}
+END_TEST
+
+/* ---- unions ---------------------------------------------------------------- */
+
+START_TEST(writer_union_to_plain_reader)
+{
+    const char *w = "[\"null\",\"int\",\"string\"]";
+    check_resolves(w, "\"long\"", "{\"int\": 4}", "4");
+    check_decode_fails(w, "\"long\"", "{\"string\": \"s\"}", AVROGEN_E_MISMATCH,
+                       "branch 2 (string)");
+    check_decode_fails(w, "\"long\"", "null", AVROGEN_E_MISMATCH, "branch 0 (null)");
+    check_incompatible("[\"null\",\"string\"]", "\"int\"", "",
+                       "no branch of the writer's union can be read as int");
+}
+END_TEST
+
+START_TEST(writer_union_to_reader_union)
+{
+    const char *w = "[\"null\",\"int\",{\"type\":\"record\",\"name\":\"R\",\"fields\":[]}]";
+    const char *r = "[{\"type\":\"record\",\"name\":\"R\",\"fields\":[]},\"double\",\"null\"]";
+    check_resolves(w, r, "null", "null");
+    check_resolves(w, r, "{\"int\": 3}", "{\"double\": 3.0}");
+    check_resolves(w, r, "{\"R\": {}}", "{\"R\": {}}");
+    check_decode_fails("[\"int\",\"boolean\"]", "[\"long\",\"null\"]", "{\"boolean\": true}",
+                       AVROGEN_E_MISMATCH, "boolean");
+}
+END_TEST
+
+START_TEST(reader_union_takes_first_match)
+{
+    check_resolves("\"int\"", "[\"null\",\"string\",\"long\",\"int\"]", "5", "{\"long\": 5}");
+    check_resolves("\"string\"", "[\"null\",\"bytes\",\"string\"]", "\"x\"", "{\"bytes\": \"x\"}");
+    check_resolves("{\"type\":\"record\",\"name\":\"B\",\"fields\":[]}",
+                   "[{\"type\":\"record\",\"name\":\"A\",\"fields\":[]},"
+                   "{\"type\":\"record\",\"name\":\"B\",\"fields\":[]}]",
+                   "{}", "{\"B\": {}}");
+    check_resolves("{\"type\":\"array\",\"items\":\"int\"}",
+                   "[{\"type\":\"map\",\"values\":\"int\"},"
+                   "{\"type\":\"array\",\"items\":\"long\"}]",
+                   "[1]", "{\"array\": [1]}");
+    check_incompatible("\"boolean\"", "[\"null\",\"int\"]", "",
+                       "the writer's boolean matches no branch of the reader's union");
+    /* The matching branch does not resolve inside: the path names that branch. */
+    check_incompatible("{\"type\":\"record\",\"name\":\"R\",\"fields\":[]}",
+                       "[\"null\",{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                       "{\"name\":\"f\",\"type\":\"int\"}]}]",
+                       "/1/fields/0", "reader field \"f\"");
+}
+END_TEST
+
+/* ---- streams, hostile input, memory ---------------------------------------- */
+
+START_TEST(stream_of_datums)
+{
+    avrogen_schema *ws = parse(W_REC);
+    avrogen_schema *rs = parse("{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                               "{\"name\":\"b\",\"type\":\"string\"}]}");
+    avrogen_resolver *res;
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                          &res, NULL),
+                     AVROGEN_OK);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    for (int i = 0; i < 50; i++) {
+        char datum[160];
+        snprintf(datum, sizeof datum,
+                 "{\"a\": %d, \"gone\": [{\"k%d\": \"v\"}], \"b\": \"b%d\", \"old\": null}", i, i,
+                 i);
+        encode_json(&w, ws, datum);
+    }
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    int n = 0;
+    while (avrogen_reader_remaining(&r) != 0) {
+        avrogen_value v;
+        avrogen_arena_reset(&arena);
+        ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_OK);
+        char expect[16];
+        snprintf(expect, sizeof expect, "b%d", n++);
+        ck_assert_str_eq(avrogen_value_field(&v, "b")->str.ptr, expect);
+    }
+    ck_assert_int_eq(n, 50);
+    avrogen_writer_fini(&w);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+END_TEST
+
+START_TEST(truncated_at_every_prefix)
+{
+    avrogen_schema *ws = parse(W_REC);
+    avrogen_schema *rs =
+            parse("{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                  "{\"name\":\"old\",\"type\":[\"null\",{\"type\":\"record\","
+                  "\"name\":\"Q\",\"fields\":[{\"name\":\"q\",\"type\":\"double\"}]}]},"
+                  "{\"name\":\"a\",\"type\":\"float\"}]}");
+    avrogen_resolver *res;
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                          &res, NULL),
+                     AVROGEN_OK);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    encode_json(&w, ws,
+                "{\"a\": 300, \"gone\": [{\"k\": \"v\"}], \"b\": \"bee\", "
+                "\"old\": {\"ns.Q\": {\"q\": 1000}}}");
+    size_t len = avrogen_writer_len(&w);
+    for (size_t cut = 0; cut < len; cut++) {
+        avrogen_reader r;
+        avrogen_reader_init(&r, avrogen_writer_data(&w), cut);
+        avrogen_value v;
+        ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_TRUNCATED);
+    }
+    avrogen_writer_fini(&w);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+END_TEST
+
+START_TEST(hostile_counts_and_indexes)
+{
+    avrogen_schema *ws = parse("{\"type\":\"array\",\"items\":[\"int\",\"null\"]}");
+    avrogen_schema *rs = parse("{\"type\":\"array\",\"items\":[\"null\",\"long\"]}");
+    avrogen_resolver *res;
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                          &res, NULL),
+                     AVROGEN_OK);
+    static const struct {
+        const char *hex;
+        avrogen_status st;
+    } cases[] = {
+            {"04 04 00", AVROGEN_E_INVALID}, /* union index 2 of 2 */
+            {"02 01 00", AVROGEN_E_INVALID}, /* union index -1 */
+            {"d00f", AVROGEN_E_TRUNCATED},   /* 1000 items, no bytes */
+            {"feffffff0f", AVROGEN_E_LIMIT}, /* 2^31 items: past the budget */
+            {"02 00", AVROGEN_E_TRUNCATED},  /* int branch with no int */
+            {"ffffffffffffffffffff01", AVROGEN_E_OVERFLOW},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t buf[32];
+        size_t n = test_unhex(cases[i].hex, buf, sizeof buf);
+        avrogen_reader r;
+        avrogen_reader_init(&r, buf, n);
+        avrogen_value v;
+        ck_assert_msg(avrogen_resolver_decode(res, &r, &v, &arena) == cases[i].st, "case %zu: %s",
+                      i, r.err_msg);
+    }
+    /* A deep but valid datum stops at the reader's depth limit. */
+    uint8_t deep[] = {0x02, 0x00, 0x02, 0x00};
+    avrogen_reader r;
+    avrogen_reader_init(&r, deep, sizeof deep);
+    r.max_depth = 1;
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_LIMIT);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+END_TEST
+
+START_TEST(build_fail_until_ok)
+{
+    avrogen_schema *ws = parse(W_REC);
+    avrogen_schema *rs =
+            parse("{\"type\":\"record\",\"name\":\"ns.R\",\"fields\":["
+                  "{\"name\":\"b\",\"type\":\"bytes\"},"
+                  "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"X\"]},"
+                  "\"default\":\"X\"},"
+                  "{\"name\":\"s\",\"type\":{\"type\":\"array\",\"items\":\"string\"},"
+                  "\"default\":[\"a\",\"b\",\"c\"]},"
+                  "{\"name\":\"old\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"Q\","
+                  "\"fields\":[{\"name\":\"q\",\"type\":\"double\"}]}]}]}");
+    for (long fail = 1;; fail++) {
+        test_alloc ta;
+        test_alloc_init(&ta, fail);
+        avrogen_resolver *res;
+        avrogen_status st = avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs),
+                                                 &ta.base, &res, NULL);
+        if (st == AVROGEN_OK) {
+            avrogen_resolver_free(res);
+            ck_assert_int_eq(ta.live, 0);
+            ck_assert_int_gt(fail, 1);
+            break;
+        }
+        ck_assert_int_eq(st, AVROGEN_E_NOMEM);
+        ck_assert_ptr_null(res);
+        ck_assert_int_eq(ta.live, 0);
+        ck_assert_int_lt(fail, 1000);
+    }
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+END_TEST
+
+START_TEST(decode_arena_budget)
+{
+    check_resolves("\"int\"", "\"long\"", "1", "1"); /* warm: the helper works */
+    avrogen_schema *ws = parse("{\"type\":\"array\",\"items\":\"string\"}");
+    avrogen_schema *rs = parse("{\"type\":\"array\",\"items\":\"bytes\"}");
+    avrogen_resolver *res;
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                          &res, NULL),
+                     AVROGEN_OK);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    encode_json(&w, ws, "[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"b\", \"c\"]");
+    avrogen_arena small;
+    avrogen_arena_init(&small, NULL);
+    avrogen_arena_set_budget(&small, 64);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &small), AVROGEN_E_LIMIT);
+    avrogen_arena_fini(&small);
+    avrogen_writer_fini(&w);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+}
+END_TEST
+
+static Suite *resolve_suite(void)
+{
+    Suite *s = suite_create("resolve");
+    TCase *tc = tcase_create("promote");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, promotion_table, 0, (int)(sizeof promotions / sizeof promotions[0]));
+    tcase_add_test(tc, promotions_inside_containers);
+    tcase_add_test(tc, no_demotion);
+    tcase_add_test(tc, bytes_to_string_checks_utf8);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("record");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, fields_by_name_skip_and_defaults);
+    tcase_add_test(tc, missing_field_without_default);
+    tcase_add_test(tc, record_and_field_aliases);
+    tcase_add_test(tc, record_names_must_match);
+    tcase_add_test(tc, recursive_types);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("named");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, enums_by_symbol);
+    tcase_add_test(tc, fixed_by_name_and_size);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("union");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, writer_union_to_plain_reader);
+    tcase_add_test(tc, writer_union_to_reader_union);
+    tcase_add_test(tc, reader_union_takes_first_match);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("decode");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, stream_of_datums);
+    tcase_add_test(tc, truncated_at_every_prefix);
+    tcase_add_test(tc, hostile_counts_and_indexes);
+    tcase_add_test(tc, build_fail_until_ok);
+    tcase_add_test(tc, decode_arena_budget);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(resolve_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
