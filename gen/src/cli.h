@@ -33,6 +33,10 @@ int cmd_write(int argc, char **argv);
 struct avrogen_schema;
 int cli_load_schema(const char *arg, struct avrogen_schema **out);
 
+/* Per-datum arena budget of the data commands: far above any sane record,
+ * far below what a hostile count of zero-byte items could ask for. */
+#define CLI_ARENA_BUDGET ((size_t)256 << 20)
+
 /* gen/src/util.c */
 /* Print "avrogen: error: <fmt>" and a newline to stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
@@ -40,5 +44,26 @@ int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 /* Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated. */
 char *cli_slurp(const char *path, size_t *len);
+
+/* JSON lines read one value at a time (fromjson, write). */
+struct avrogen_node;
+struct avrogen_value;
+struct avrogen_arena;
+struct cli_jsonl {
+    FILE *in;
+    const char *name; /* for messages: "FILE:LINE: ..." */
+    char *line;
+    size_t cap;
+    size_t lineno;
+};
+
+/*
+ * The next non-blank line of j->in as a value of `type` (the arena is reset
+ * first). Returns 1 with *v set, 0 at the end of the input, or -1 after one
+ * "avrogen: error: FILE:LINE[:COL]: ..." line (bad JSON, a value that does not
+ * match the schema, a read error). Free j->line when done.
+ */
+int cli_jsonl_next(struct cli_jsonl *j, const struct avrogen_node *type, struct avrogen_value *v,
+                   struct avrogen_arena *a);
 
 #endif /* AVROGEN_CLI_H */

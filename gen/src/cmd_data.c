@@ -118,10 +118,6 @@ int cmd_fingerprint(int argc, char **argv)
     return rc;
 }
 
-/* Per-datum arena budget of the data commands: far above any sane record,
- * far below what a hostile count of zero-byte items could ask for. */
-#define CLI_ARENA_BUDGET ((size_t)256 << 20)
-
 /* Parse --schema/--writer-schema and at most one input operand. */
 struct data_args {
     const char *schema;
@@ -265,43 +261,23 @@ int cmd_fromjson(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, in)) != -1) {
-        lineno++;
-        size_t len = (size_t)n;
-        while (len > 0 && strchr(" \t\r\n", line[len - 1]) != NULL)
-            len--;
-        if (len == 0)
-            continue; /* blank lines separate nothing */
-        avrogen_value v;
-        avrogen_diag d;
-        memset(&d, 0, sizeof d);
-        avrogen_arena_reset(&arena);
-        avrogen_status st = avrogen_value_from_json(line, len, type, &v, &arena, &d);
-        if (st != AVROGEN_OK) {
-            if (d.column > 0)
-                rc = cli_error("%s:%zu:%d: %s", args.input, lineno, d.column, d.msg);
-            else
-                rc = cli_error("%s:%zu: %s%s%s", args.input, lineno, d.path,
-                               d.path[0] != '\0' ? ": " : "",
-                               d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
-            break;
-        }
+    struct cli_jsonl j = {.in = in, .name = args.input};
+    avrogen_value v;
+    int got;
+    while ((got = cli_jsonl_next(&j, type, &v, &arena)) > 0) {
         avrogen_writer_reset(&out);
         if (avrogen_value_encode(&out, &v) != AVROGEN_OK) {
-            rc = cli_error("%s:%zu: %s", args.input, lineno, avrogen_status_str(out.err));
+            rc = cli_error("%s:%zu: %s", args.input, j.lineno, avrogen_status_str(out.err));
             break;
         }
         if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
             break;
     }
-    if (rc == 0 && ferror(in))
-        rc = cli_error("%s: %s", args.input, strerror(errno));
+    if (got < 0)
+        rc = EXIT_BAD_INPUT;
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
-    free(line);
+    free(j.line);
     if (in != stdin)
         fclose(in);
     avrogen_writer_fini(&out);

@@ -21,9 +21,6 @@
 
 #include "cli.h"
 
-/* Per-datum arena budget; see cmd_data.c. */
-#define CLI_ARENA_BUDGET ((size_t)256 << 20)
-
 /* Progress on stderr, at most once a second, only when stderr is a terminal. */
 struct progress {
     bool on;
@@ -228,46 +225,28 @@ int cmd_write(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     struct progress prog;
     progress_init(&prog, "wrote");
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
+    struct cli_jsonl j = {.in = in, .name = in_path};
     uint64_t records = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, in)) != -1) {
-        lineno++;
-        size_t len = (size_t)n;
-        while (len > 0 && strchr(" \t\r\n", line[len - 1]) != NULL)
-            len--;
-        if (len == 0)
-            continue;
-        avrogen_value v;
-        memset(&d, 0, sizeof d);
-        avrogen_arena_reset(&arena);
-        st = avrogen_value_from_json(line, len, type, &v, &arena, &d);
-        if (st != AVROGEN_OK) {
-            if (d.column > 0)
-                rc = cli_error("%s:%zu:%d: %s", in_path, lineno, d.column, d.msg);
-            else
-                rc = cli_error("%s:%zu: %s%s%s", in_path, lineno, d.path,
-                               d.path[0] != '\0' ? ": " : "",
-                               d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
-            break;
-        }
+    avrogen_value v;
+    int got;
+    while ((got = cli_jsonl_next(&j, type, &v, &arena)) > 0) {
         st = avrogen_value_encode(avrogen_ocf_writer_datum_begin(w), &v);
         avrogen_status ended = avrogen_ocf_writer_datum_end(w);
         if (st == AVROGEN_OK)
             st = ended;
         if (st != AVROGEN_OK) {
+            memset(&d, 0, sizeof d);
             avrogen_ocf_writer_error(w, &d);
-            rc = cli_error("%s:%zu: %s", in_path, lineno,
+            rc = cli_error("%s:%zu: %s", in_path, j.lineno,
                            d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
             break;
         }
         progress_tick(&prog, ++records);
     }
     progress_done(&prog);
-    if (rc == 0 && ferror(in))
-        rc = cli_error("%s: %s", in_path, strerror(errno));
-    free(line);
+    if (got < 0)
+        rc = EXIT_BAD_INPUT;
+    free(j.line);
     avrogen_arena_fini(&arena);
     memset(&d, 0, sizeof d);
     st = avrogen_ocf_writer_close(w, &d);

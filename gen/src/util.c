@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/types.h>
+
+#include "avrogen/value.h"
+
 #include "cli.h"
 
 int cli_error(const char *fmt, ...)
@@ -68,4 +72,35 @@ char *cli_slurp(const char *path, size_t *len)
     if (buf != NULL && len != NULL)
         *len = n;
     return buf;
+}
+
+int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value *v,
+                   avrogen_arena *a)
+{
+    ssize_t n;
+    while ((n = getline(&j->line, &j->cap, j->in)) != -1) {
+        j->lineno++;
+        size_t len = (size_t)n;
+        while (len > 0 && strchr(" \t\r\n", j->line[len - 1]) != NULL)
+            len--;
+        if (len == 0)
+            continue; /* blank lines separate nothing */
+        avrogen_diag d;
+        memset(&d, 0, sizeof d);
+        avrogen_arena_reset(a);
+        avrogen_status st = avrogen_value_from_json(j->line, len, type, v, a, &d);
+        if (st == AVROGEN_OK)
+            return 1;
+        if (d.column > 0)
+            cli_error("%s:%zu:%d: %s", j->name, j->lineno, d.column, d.msg);
+        else
+            cli_error("%s:%zu: %s%s%s", j->name, j->lineno, d.path, d.path[0] != '\0' ? ": " : "",
+                      d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+        return -1;
+    }
+    if (ferror(j->in)) {
+        cli_error("%s: %s", j->name, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
