@@ -22,50 +22,6 @@
 
 /* ---- shared ----------------------------------------------------------------- */
 
-static const char *kind_name(avrogen_kind k)
-{
-    switch (k) {
-    case AVROGEN_KIND_NULL:
-        return "null";
-    case AVROGEN_KIND_BOOLEAN:
-        return "boolean";
-    case AVROGEN_KIND_INT:
-        return "int";
-    case AVROGEN_KIND_LONG:
-        return "long";
-    case AVROGEN_KIND_FLOAT:
-        return "float";
-    case AVROGEN_KIND_DOUBLE:
-        return "double";
-    case AVROGEN_KIND_BYTES:
-        return "bytes";
-    case AVROGEN_KIND_STRING:
-        return "string";
-    case AVROGEN_KIND_RECORD:
-        return "record";
-    case AVROGEN_KIND_ENUM:
-        return "enum";
-    case AVROGEN_KIND_ARRAY:
-        return "array";
-    case AVROGEN_KIND_MAP:
-        return "map";
-    case AVROGEN_KIND_UNION:
-        return "union";
-    case AVROGEN_KIND_FIXED:
-        return "fixed";
-    }
-    return "?";
-}
-
-/* spec §JSON Encoding: a union branch is named by its fullname if it is a named
- * type, by its type name otherwise. */
-static const char *branch_name(const avrogen_node *t)
-{
-    if (avrogen_node_is_named(t) && t->fullname != NULL)
-        return t->fullname;
-    return kind_name(t->kind);
-}
-
 /* Decode one code point of UTF-8 already known to be valid; sets *len. */
 static uint32_t utf8_next(const uint8_t *s, size_t *len)
 {
@@ -376,7 +332,7 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
             emit(o, b, v->branch.value);
             return;
         }
-        const char *name = branch_name(b);
+        const char *name = avrogen_node_name(b);
         put(o, "{", 1);
         put_string(o, name, strlen(name));
         put(o, o->colon, o->colon_len);
@@ -575,7 +531,7 @@ static bool conv_latin1(jin *j, const frame *fr, const avrogen_node *t, json_t *
         i += k;
     }
     if (t->kind == AVROGEN_KIND_FIXED && n != t->size)
-        return fail(j, fr, j->mismatch, "fixed %s needs %zu bytes, got %zu", branch_name(t),
+        return fail(j, fr, j->mismatch, "fixed %s needs %zu bytes, got %zu", avrogen_node_name(t),
                     t->size, n);
     out->bytes.ptr = buf;
     out->bytes.len = n;
@@ -651,8 +607,8 @@ static bool conv_record(jin *j, const frame *fr, const avrogen_node *t, json_t *
         json_object_foreach(js, key, m)
         {
             if (avrogen_value_field(out, key) == NULL)
-                return fail(j, fr, j->mismatch, "record %s has no field \"%s\"", branch_name(t),
-                            key);
+                return fail(j, fr, j->mismatch, "record %s has no field \"%s\"",
+                            avrogen_node_name(t), key);
         }
     }
     return true;
@@ -743,7 +699,7 @@ static bool conv_union(jin *j, const frame *fr, const avrogen_node *t, json_t *j
         const char *key = json_object_iter_key(it);
         for (size_t i = 0; i < t->n_branches && idx == t->n_branches; i++)
             if (t->branches[i]->kind != AVROGEN_KIND_NULL &&
-                strcmp(branch_name(t->branches[i]), key) == 0)
+                strcmp(avrogen_node_name(t->branches[i]), key) == 0)
                 idx = i;
         if (idx == t->n_branches)
             return fail(j, fr, j->mismatch, "\"%s\" is not a branch of this union", key);
@@ -816,7 +772,7 @@ static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avr
             }
         }
         return fail(j, fr, j->mismatch, "\"%s\" is not a symbol of enum %s", json_string_value(js),
-                    branch_name(t));
+                    avrogen_node_name(t));
     case AVROGEN_KIND_RECORD:
     case AVROGEN_KIND_ARRAY:
     case AVROGEN_KIND_MAP:

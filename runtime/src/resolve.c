@@ -145,12 +145,6 @@ static void pop(builder *b, size_t old)
     b->path[old] = '\0';
 }
 
-/* How error messages name a type: its fullname, or its kind. */
-static const char *type_name(const avrogen_node *n)
-{
-    return avrogen_node_is_named(n) ? n->fullname : avrogen_kind_name(n->kind);
-}
-
 /* spec: named types match by fullname, or by a reader alias naming the writer's type. */
 static bool names_match(const avrogen_node *w, const avrogen_node *rd)
 {
@@ -360,12 +354,12 @@ static plan *build_writer_union(builder *b, const avrogen_node *w, const avrogen
             errors[i] = bformat(b,
                                 "the writer's union branch %zu (%s) matches nothing in the "
                                 "reader's schema",
-                                i, type_name(wb));
+                                i, avrogen_node_name(wb));
         }
     }
     if (b->st == AVROGEN_OK && usable == 0 && w->n_branches != 0)
         fail(b, AVROGEN_E_MISMATCH, "no branch of the writer's union can be read as %s",
-             type_name(rd));
+             avrogen_node_name(rd));
     p->branches = branches;
     p->errors = errors;
     return b->st == AVROGEN_OK ? p : NULL;
@@ -386,7 +380,7 @@ static plan *build_reader_union(builder *b, const avrogen_node *w, const avrogen
         return p->child != NULL ? p : NULL;
     }
     fail(b, AVROGEN_E_MISMATCH, "the writer's %s matches no branch of the reader's union",
-         type_name(w));
+         avrogen_node_name(w));
     return NULL;
 }
 
@@ -424,8 +418,8 @@ static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd)
         return build_reader_union(b, w, rd);
     if (w->kind != rd->kind) {
         if (!promotes(w->kind, rd->kind)) {
-            fail(b, AVROGEN_E_MISMATCH, "the writer's %s cannot be read as %s", type_name(w),
-                 type_name(rd));
+            fail(b, AVROGEN_E_MISMATCH, "the writer's %s cannot be read as %s",
+                 avrogen_node_name(w), avrogen_node_name(rd));
             return NULL;
         }
         /* string and bytes share an encoding: the reader's node decodes them. */

@@ -155,6 +155,14 @@ static inline bool avrogen_node_is_named(const avrogen_node *n)
 /* "null", "record", ...: the Avro name of a kind. */
 AVROGEN_API const char *avrogen_kind_name(avrogen_kind k);
 
+/* How Avro names a type where one is expected (union branches in the JSON
+ * encoding, messages): the fullname of a named type, else its kind's name. */
+static inline const char *avrogen_node_name(const avrogen_node *n)
+{
+    return avrogen_node_is_named(n) && n->fullname != NULL ? n->fullname
+                                                           : avrogen_kind_name(n->kind);
+}
+
 /* The branch index of `u` (a union) whose type is `kind` (and, for named types,
  * whose fullname is `name`), or -1. */
 AVROGEN_API long avrogen_union_find(const avrogen_node *u, avrogen_kind kind, const char *name);
