@@ -13,7 +13,10 @@
 #       [RUNTIME <library>]          # default: AvroGen::runtime (shared); or
 #                                    # AvroGen::runtime_static
 #       [CLANG_ARGS <arg>...]        # extra flags for parsing the headers
-#       [GENERATOR_ARGS <arg>...])   # extra flags for `avrogen generate`
+#       [GENERATOR_ARGS <arg>...]    # extra flags for `avrogen generate`
+#       [COMPAT_WITH <path>...]      # earlier .avsc files (or directories of them)
+#                                    # the derived schemas must stay compatible with
+#       [COMPAT <mode>])             # backward (default), forward, full or none
 #
 #   add_executable(gateway main.c)
 #   target_include_directories(gateway PRIVATE include)
@@ -35,6 +38,18 @@
 # recompiles needlessly. avrogen reports problems as `file:line:col: error:` lines
 # in the build log and the build stops.
 #
+# COMPAT_WITH makes schema evolution part of the build: each record schema
+# derived from a header is checked against every earlier schema given (files,
+# or directories whose *.avsc files count) whose record has the same fullname
+# or one of the record's aliases. COMPAT says how: backward (the new schema
+# reads data written with the earlier ones), forward (the earlier ones read
+# data written with the new one), full (both) or none (no check; generated
+# code still knows the earlier schemas). A break fails the build with an error
+# at the C member that caused it. Relative paths are relative to
+# CMAKE_CURRENT_SOURCE_DIR. Editing, adding or removing an earlier schema, or
+# changing COMPAT, re-runs the generator (a directory is globbed with
+# CONFIGURE_DEPENDS, so the build notices new files).
+#
 # The tool is the AvroGen::avrogen target (add_subdirectory or find_package), or
 # the AVROGEN_EXECUTABLE cache variable when set (a host avrogen for a cross build).
 #
@@ -54,7 +69,8 @@ set(AVROGEN_EXECUTABLE "" CACHE FILEPATH
 
 function(avro_generate target)
     cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-        "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR;RUNTIME" "HEADERS;CLANG_ARGS;GENERATOR_ARGS")
+        "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR;RUNTIME;COMPAT"
+        "HEADERS;CLANG_ARGS;GENERATOR_ARGS;COMPAT_WITH")
     if(ARG_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "avro_generate: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
     endif()
@@ -74,11 +90,42 @@ function(avro_generate target)
     if(NOT ARG_HEADERS)
         message(FATAL_ERROR "avro_generate(${target}): no HEADERS given")
     endif()
-    foreach(kw BASE_DIR OUTPUT_DIR SCHEMA_DIR SCHEMAS_VAR RUNTIME)
+    foreach(kw BASE_DIR OUTPUT_DIR SCHEMA_DIR SCHEMAS_VAR RUNTIME COMPAT COMPAT_WITH)
         if(kw IN_LIST ARG_KEYWORDS_MISSING_VALUES)
             message(FATAL_ERROR "avro_generate(${target}): ${kw} needs a value")
         endif()
     endforeach()
+
+    # Earlier schemas: avrogen gets the files and directories as given (it
+    # reads a directory's *.avsc itself); the build depends on every file, and
+    # on a list of them and the mode, rewritten only when that changes, so an
+    # added or removed schema or a new COMPAT re-runs avrogen with any generator.
+    set(compat_args "")
+    set(compat_deps "")
+    if(DEFINED ARG_COMPAT AND NOT ARG_COMPAT_WITH)
+        message(FATAL_ERROR "avro_generate(${target}): COMPAT needs COMPAT_WITH, the earlier "
+                            "schemas to check against")
+    endif()
+    if(DEFINED ARG_COMPAT AND NOT ARG_COMPAT MATCHES "^(backward|forward|full|none)$")
+        message(FATAL_ERROR "avro_generate(${target}): COMPAT '${ARG_COMPAT}' is not one of "
+                            "backward, forward, full, none")
+    endif()
+    foreach(earlier IN LISTS ARG_COMPAT_WITH)
+        get_filename_component(earlier "${earlier}" ABSOLUTE)
+        if(IS_DIRECTORY "${earlier}")
+            file(GLOB found CONFIGURE_DEPENDS "${earlier}/*.avsc")
+            list(FILTER found EXCLUDE REGEX "/\\.[^/]*$") # avrogen skips hidden files too
+            list(APPEND compat_deps ${found})
+        elseif(EXISTS "${earlier}")
+            list(APPEND compat_deps "${earlier}")
+        else()
+            message(FATAL_ERROR "avro_generate(${target}): COMPAT_WITH '${earlier}' does not exist")
+        endif()
+        list(APPEND compat_args --compat-with "${earlier}")
+    endforeach()
+    if(ARG_COMPAT)
+        list(APPEND compat_args --compat "${ARG_COMPAT}")
+    endif()
 
     if(NOT ARG_BASE_DIR)
         set(ARG_BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -209,6 +256,12 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
         set(manifest "${out_dir}/${stem}.avsc.list")
         set(depfile "${out_dir}/${stem}.d")
         set(rsp "${out_dir}/${stem}.rsp")
+        set(compat_list "")
+        if(compat_args)
+            set(compat_list "${out_dir}/${stem}.compat")
+            string(REPLACE ";" "\n" text "${compat_args};${compat_deps}")
+            file(GENERATE OUTPUT "${compat_list}" CONTENT "${text}\n")
+        endif()
         add_custom_command(
             OUTPUT "${manifest}"
             BYPRODUCTS "${gen_h}" "${gen_c}"
@@ -216,9 +269,10 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
                     "-DOUT_DIR=${out_dir}" "-DSCHEMA_DIR=${ARG_SCHEMA_DIR}" -P "${args_script}"
             COMMAND ${avrogen_cmd} generate "${header}" -o "${out_dir}"
                     --include-as "${rel}" --schema-dir "${ARG_SCHEMA_DIR}"
-                    --manifest "${manifest}" --depfile "${depfile}" ${ARG_GENERATOR_ARGS}
-                    -- "@${rsp}" ${ARG_CLANG_ARGS}
+                    --manifest "${manifest}" --depfile "${depfile}" ${compat_args}
+                    ${ARG_GENERATOR_ARGS} -- "@${rsp}" ${ARG_CLANG_ARGS}
             DEPENDS "${header}" ${avrogen_dep} "${flags_file}" "${args_script}"
+                    ${compat_list} ${compat_deps}
             DEPFILE "${depfile}"
             COMMENT "avrogen ${rel}"
             VERBATIM COMMAND_EXPAND_LISTS)

@@ -29,6 +29,9 @@ int cmd_cat(int argc, char **argv);
 int cmd_getschema(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 
+/* Schema compatibility: gen/src/cmd_compat.c */
+int cmd_compat(int argc, char **argv);
+
 /* Load a schema named on the command line (file, "-", or JSON text); 0 or an exit status. */
 struct avrogen_schema;
 int cli_load_schema(const char *arg, struct avrogen_schema **out);

@@ -29,7 +29,8 @@ int cli_load_schema(const char *arg, avrogen_schema **out)
     char *text = cli_slurp(arg, &len);
     const char *label = arg;
     if (text == NULL) {
-        if (errno == ENOENT && strchr("{[\"", arg[0]) != NULL) {
+        /* Not a file: JSON text itself (too long for a file name, even). */
+        if ((errno == ENOENT || errno == ENAMETOOLONG) && strchr("{[\"", arg[0]) != NULL) {
             text = strdup(arg);
             len = strlen(arg);
             label = "<argument>";

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The container-file subcommands: cat, getschema, write. All three stream: a
- * file of any size is read or written one block at a time. On a terminal,
- * long runs report progress on stderr.
+ * The container-file subcommands: cat (optionally resolving records into
+ * another schema's shape), getschema, write. All three stream: a file of any
+ * size is read or written one block at a time. On a terminal, long runs
+ * report progress on stderr.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -88,14 +89,38 @@ int cmd_getschema(int argc, char **argv)
 
 int cmd_cat(int argc, char **argv)
 {
-    if (argc != 2)
-        return cli_usage("usage: avrogen cat FILE.avro");
-    const char *path = argv[1];
-    avrogen_ocf_reader *r;
-    int rc = open_reader(path, &r);
-    if (rc != 0)
+    const char *path = NULL, *schema_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--schema") == 0) {
+            if (i + 1 == argc)
+                return cli_usage("cat: --schema needs a value");
+            schema_arg = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage("cat: unknown option '%s'", a);
+        } else if (path == NULL) {
+            path = a;
+        } else {
+            return cli_usage("cat: too many operands");
+        }
+    }
+    if (path == NULL)
+        return cli_usage("usage: avrogen cat FILE.avro [--schema S]");
+
+    avrogen_schema *reader = NULL;
+    int rc = 0;
+    if (schema_arg != NULL && (rc = cli_load_schema(schema_arg, &reader)) != 0)
         return rc;
-    const avrogen_node *type = avrogen_schema_root(avrogen_ocf_reader_schema(r));
+    avrogen_ocf_reader *r;
+    if ((rc = open_reader(path, &r)) != 0) {
+        avrogen_schema_free(reader);
+        return rc;
+    }
+    /* With --schema, records are resolved from the file's schema into its shape
+     * (spec §Schema Resolution). The same canonical form reads as written. */
+    const avrogen_node *type = NULL;
+    if (reader != NULL && avrogen_schema_fingerprint64(reader) != avrogen_ocf_reader_fingerprint(r))
+        type = avrogen_schema_root(reader);
     avrogen_arena arena;
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
@@ -103,40 +128,28 @@ int cmd_cat(int argc, char **argv)
     avrogen_writer_init_growable(&out, NULL);
     struct progress prog;
     progress_init(&prog, "read");
-    uint64_t records = 0, count;
-    avrogen_reader block;
-    /* Records before a damaged block are printed; the error names its offset. */
-    while (rc == 0 && avrogen_ocf_reader_next_block(r, &count, &block) == AVROGEN_OK &&
-           count != 0) {
-        for (uint64_t i = 0; i < count; i++) {
-            avrogen_value v;
-            avrogen_arena_reset(&arena);
-            if (avrogen_value_decode(&block, type, &v, &arena) != AVROGEN_OK) {
-                rc = cli_error("%s: block at offset %llu, record %llu: %s (byte %zu of the block)",
-                               path, (unsigned long long)avrogen_ocf_reader_block_offset(r),
-                               (unsigned long long)i,
-                               block.err_msg ? block.err_msg : avrogen_status_str(block.err),
-                               block.err_offset);
-                break;
-            }
-            avrogen_writer_reset(&out);
-            if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
-                rc = cli_error("%s: record %llu: %s", path, (unsigned long long)records,
-                               avrogen_status_str(out.err));
-                break;
-            }
-            avrogen_write_raw(&out, "\n", 1);
-            size_t len = avrogen_writer_len(&out);
-            if (fwrite(avrogen_writer_data(&out), 1, len, stdout) != len) {
-                rc = cli_error("writing output: %s", strerror(errno));
-                break;
-            }
-            progress_tick(&prog, ++records);
+    uint64_t records = 0;
+    /* Records before a damaged block or datum are printed; the error names its
+     * offset. A schema that cannot be resolved fails before the first record. */
+    for (;;) {
+        avrogen_value v;
+        bool got;
+        avrogen_arena_reset(&arena);
+        if (avrogen_ocf_reader_next_value(r, type, &v, &arena, &got) != AVROGEN_OK || !got)
+            break;
+        avrogen_writer_reset(&out);
+        if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
+            rc = cli_error("%s: record %llu: %s", path, (unsigned long long)records,
+                           avrogen_status_str(out.err));
+            break;
         }
-        if (rc == 0 && avrogen_reader_remaining(&block) != 0)
-            rc = cli_error("%s: block at offset %llu has %zu bytes after its last record", path,
-                           (unsigned long long)avrogen_ocf_reader_block_offset(r),
-                           avrogen_reader_remaining(&block));
+        avrogen_write_raw(&out, "\n", 1);
+        size_t len = avrogen_writer_len(&out);
+        if (fwrite(avrogen_writer_data(&out), 1, len, stdout) != len) {
+            rc = cli_error("writing output: %s", strerror(errno));
+            break;
+        }
+        progress_tick(&prog, ++records);
     }
     progress_done(&prog);
     avrogen_diag d;
@@ -148,6 +161,7 @@ int cmd_cat(int argc, char **argv)
     avrogen_writer_fini(&out);
     avrogen_arena_fini(&arena);
     avrogen_ocf_reader_close(r);
+    avrogen_schema_free(reader);
     return rc;
 }
 

@@ -92,10 +92,14 @@ static int run(int argc, char **argv, bool generate)
     struct arglist clang = {0};
     const char *cmd = argv[0];
     const char **headers = calloc((size_t)argc + 1, sizeof *headers);
+    const char **compat_with = calloc((size_t)argc + 1, sizeof *compat_with);
     struct driver_options opt = {.out = stdout, .err = stderr, .generate_code = generate};
     int status;
-    if (!headers)
+    if (!headers || !compat_with) {
+        free(headers);
+        free(compat_with);
         return cli_error("out of memory");
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -139,6 +143,20 @@ static int run(int argc, char **argv, bool generate)
                 goto out;
             }
             opt.manifest = argv[i];
+        } else if (strcmp(a, "--compat-with") == 0) {
+            if (++i == argc) {
+                status = cli_usage("%s: --compat-with needs a schema file or directory", cmd);
+                goto out;
+            }
+            compat_with[opt.n_compat_with++] = argv[i];
+        } else if (strcmp(a, "--compat") == 0) {
+            if (++i == argc ||
+                !(strcmp(argv[i], "backward") == 0 || strcmp(argv[i], "forward") == 0 ||
+                  strcmp(argv[i], "full") == 0 || strcmp(argv[i], "none") == 0)) {
+                status = cli_usage("%s: --compat needs backward, forward, full or none", cmd);
+                goto out;
+            }
+            opt.compat_mode = argv[i];
         } else if (a[0] == '-' && a[1] != '\0') {
             status = cli_usage("%s: unknown option '%s' (clang arguments go after '--')", cmd, a);
             goto out;
@@ -174,11 +192,17 @@ static int run(int argc, char **argv, bool generate)
             goto out;
         }
     }
+    if (opt.compat_mode && opt.n_compat_with == 0) {
+        status = cli_usage("%s: --compat needs --compat-with", cmd);
+        goto out;
+    }
     opt.headers = headers;
+    opt.compat_with = compat_with;
     status = driver_run(&opt);
 out:
     arglist_free(&clang);
     free(headers);
+    free(compat_with);
     return status;
 }
 

@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <avrogen/schema.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compat_gate.h"
 #include "emit_avsc.h"
 #include "emit_c.h"
 #include "genutil.h"
@@ -189,6 +192,10 @@ struct run {
     struct schema_seen *seen;
     size_t n_seen;
     int internal; /* set to 2 on an internal error */
+    /* --compat-with: every earlier schema, parsed, and the file it came from. */
+    avrogen_schema **earlier;
+    char **earlier_paths;
+    size_t n_earlier;
 };
 
 static void add_dep(struct run *r, const char *dep)
@@ -249,6 +256,75 @@ static bool has_main_types(const struct model *m)
     return false;
 }
 
+/* ---- earlier schemas (--compat-with) ---------------------------------- */
+
+static void load_earlier_file(struct run *r, const char *path)
+{
+    avrogen_schema *s = NULL;
+    avrogen_diag why;
+    avrogen_status st = avrogen_schema_parse_file(path, NULL, &s, &why);
+    if (st != AVROGEN_OK) {
+        if (st == AVROGEN_E_NOMEM)
+            r->internal = 2;
+        else if (why.path[0] != '\0')
+            diag_error(&r->d, NULL, "%s: %s: %s", path, why.path, why.msg);
+        else
+            diag_error(&r->d, NULL, "%s: %s", path, why.msg);
+        return;
+    }
+    add_dep(r, path);
+    r->earlier = xappend(r->earlier, r->n_earlier, sizeof *r->earlier);
+    r->earlier_paths = xappend(r->earlier_paths, r->n_earlier, sizeof *r->earlier_paths);
+    r->earlier[r->n_earlier] = s;
+    r->earlier_paths[r->n_earlier++] = xstrdup(path);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory contributes its *.avsc files, in name order (deterministic output). */
+static void load_earlier_dir(struct run *r, const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        diag_error(&r->d, NULL, "cannot read directory '%s': %s", dir, strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && e->d_name[0] != '.' && strcmp(e->d_name + len - 5, ".avsc") == 0) {
+            names = xappend(names, n, sizeof *names);
+            names[n++] = join_path(dir, e->d_name);
+        }
+    }
+    closedir(dp);
+    if (n != 0)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        load_earlier_file(r, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void load_earlier(struct run *r)
+{
+    for (size_t i = 0; i < r->opt->n_compat_with; i++) {
+        const char *path = r->opt->compat_with[i];
+        struct stat st;
+        if (stat(path, &st) != 0)
+            diag_error(&r->d, NULL, "cannot read '%s': %s", path, strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            load_earlier_dir(r, path);
+        else
+            load_earlier_file(r, path);
+    }
+}
+
 static void run_header(struct run *r, const char *header)
 {
     const struct driver_options *opt = r->opt;
@@ -283,12 +359,28 @@ static void run_header(struct run *r, const char *header)
         return;
     if (!has_main_types(m))
         diag_warning(&r->d, NULL, "'%s' declares no annotated record or enum", header);
+    if (r->n_earlier != 0) {
+        const char *mode = opt->compat_mode ? opt->compat_mode : "backward";
+        rc = compat_gate_check(m, (const avrogen_schema *const *)r->earlier,
+                               (const char *const *)r->earlier_paths, r->n_earlier, mode, &r->d);
+        if (rc == 2)
+            r->internal = 2;
+        if (rc != 0)
+            return;
+    }
     /* Code first, so that <stem>.avro.h is the first output (the depfile's target). */
     if (opt->generate_code) {
         char *stem = header_stem(header);
         /* The banner names the header as the #include does: no absolute build paths. */
         const char *include = opt->include_as ? opt->include_as : base_name(header);
-        struct emit_c_options co = {opt->include_as ? include : header, include, AVROGEN_VERSION};
+        struct emit_c_options co = {
+                .header_path = opt->include_as ? include : header,
+                .header_include = include,
+                .version = AVROGEN_VERSION,
+                .earlier = (const avrogen_schema *const *)r->earlier,
+                .earlier_paths = (const char *const *)r->earlier_paths,
+                .n_earlier = r->n_earlier,
+        };
         rc = emit_c(m, opt->out_dir, stem, &co, &r->outputs, &r->d);
         if (rc == 2)
             r->internal = 2;
@@ -322,7 +414,8 @@ int driver_run(const struct driver_options *opt)
 {
     struct run r = {.opt = opt};
     diag_init(&r.d, opt->err);
-    for (size_t i = 0; i < opt->n_headers; i++)
+    load_earlier(&r);
+    for (size_t i = 0; i < opt->n_headers && !r.d.errors && !r.internal; i++)
         run_header(&r, opt->headers[i]);
 
     int status = 0;
@@ -365,6 +458,12 @@ int driver_run(const struct driver_options *opt)
         model_free(r.models[i]);
     free(r.models);
     free(r.seen);
+    for (size_t i = 0; i < r.n_earlier; i++) {
+        avrogen_schema_free(r.earlier[i]);
+        free(r.earlier_paths[i]);
+    }
+    free(r.earlier);
+    free(r.earlier_paths);
     for (size_t i = 0; i < r.n_deps; i++)
         free(r.deps[i]);
     free(r.deps);

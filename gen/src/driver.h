@@ -64,6 +64,16 @@ struct driver_options {
     const char *manifest;   /* generate: file listing the .avsc paths written, one a
                                line; it is the depfile's target and is touched on
                                every successful run, so build tools see it as new */
+    /*
+     * Earlier versions of the derived schemas (--compat-with): .avsc files, or
+     * directories whose *.avsc files are taken in name order. Each derived
+     * record schema is checked against every earlier schema of the same
+     * fullname in `compat_mode`, and generate emits ahead-of-time decoders
+     * for them (emit_c_options.earlier).
+     */
+    const char *const *compat_with;
+    size_t n_compat_with;
+    const char *compat_mode; /* "backward" (default: new reads old), "forward", "full", "none" */
 };
 
 /* Run the pipeline; returns the exit status: 0 ok, 1 the input is wrong (all

@@ -125,7 +125,7 @@ static void emit_header(struct gen *g, const char *stem)
     ec_blank(g);
     ec_line(g, "#include \"%s\"", g->opt->header_include);
     ec_blank(g);
-    ec_line(g, "#if AVROGEN_GENCODE_ABI != 1");
+    ec_line(g, "#if AVROGEN_GENCODE_ABI != 2");
     ec_line(g, "#error \"%s.avro.h is stale: rerun avrogen\"", stem);
     ec_line(g, "#endif");
     ec_blank(g);
@@ -244,6 +244,7 @@ static void emit_source(struct gen *g, const char *stem)
         if (rec->in_main_file)
             ec_emit_public_functions(g, rec);
     }
+    ec_aot_emit_functions(g);
     g->tb = out;
     for (size_t i = 0; i < m->n_enums; i++)
         if (g->need_enum[i])
@@ -284,10 +285,10 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     struct textbuf header = TEXTBUF_INIT, source = TEXTBUF_INIT;
     struct gen g = {0};
     int rc = 0;
-    (void)d; /* a valid model always has code: nothing to report */
 
     g.m = m;
     g.opt = opt;
+    g.d = d;
     g.need_record = xcalloc(m->n_records + 1, sizeof *g.need_record);
     g.cyclic = xcalloc(m->n_records + 1, sizeof *g.cyclic);
     g.need_enum = xcalloc(m->n_enums + 1, sizeof *g.need_enum);
@@ -296,6 +297,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     g.enum_write = xcalloc(m->n_enums + 1, sizeof *g.enum_write);
     g.enum_read = xcalloc(m->n_enums + 1, sizeof *g.enum_read);
     plan(&g);
+    ec_aot_begin(&g);
 
     /* The descriptor tables are named after the header's first record, whose
      * prefix the public functions already claim. */
@@ -318,6 +320,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     free(cname);
     textbuf_free(&header);
     textbuf_free(&source);
+    ec_aot_end(&g);
     free(tables);
     free(g.need_record);
     free(g.cyclic);

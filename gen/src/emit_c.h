@@ -8,6 +8,8 @@
 #ifndef AVROGEN_GEN_EMIT_C_H
 #define AVROGEN_GEN_EMIT_C_H
 
+#include <avrogen/schema.h>
+
 #include "diag.h"
 #include "driver.h"
 #include "model.h"
@@ -18,6 +20,15 @@ struct emit_c_options {
     const char *header_include; /* what the generated .h puts in #include "...":
                                    the header's file name unless the CLI says otherwise */
     const char *version;        /* AVROGEN_VERSION */
+    /*
+     * Earlier schemas (--compat-with), parsed: for each record of the header
+     * whose fullname (or one of its aliases) names an earlier schema's root
+     * record, and whose schema can read that one, emit_c also writes a decoder
+     * resolved ahead of time and lists it in P_avro_type.resolved.
+     */
+    const avrogen_schema *const *earlier;
+    const char *const *earlier_paths; /* the file each came from, for messages */
+    size_t n_earlier;
 };
 
 /*

@@ -1212,6 +1212,31 @@ static void read_field(struct gen *g, const struct model_field *f, const struct 
     free(lv);
 }
 
+/* The decode emitters above, for the ahead-of-time decoders (emit_c_resolve.c):
+ * they read a location whose writer type is the reader's with the same code. */
+void ec_emit_read_value(struct gen *g, const struct model_type *t, const char *lv,
+                        const struct site *s, bool nonnull)
+{
+    read_value(g, t, lv, s, nonnull);
+}
+
+void ec_emit_read_null(struct gen *g, const struct model_type *t, const char *lv,
+                       const struct site *s)
+{
+    read_null_self(g, t, lv, s);
+}
+
+void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
+                         const char *n)
+{
+    store_count(g, t, s, n);
+}
+
+char *ec_sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar)
+{
+    return sibling_c_type(s, name, scalar);
+}
+
 /* ---- per-type functions -------------------------------------------------- */
 
 static void emit_enum_index(struct gen *g, const struct model_enum *e, const char *ct)

@@ -321,9 +321,13 @@ static void record_type_items(const struct gen *g, const struct model_record *re
     items[k++] = xstrdup("NULL");
     items[k++] = xstrdup("NULL");
     items[k++] = xstrdup("0");
+    items[k++] = own ? xasprintf("%s_avro_decode_erased", rec->c_prefix) : xstrdup("NULL");
+    size_t n_resolved = own ? ec_aot_count(g, rec) : 0;
+    items[k++] = n_resolved != 0 ? xasprintf("%s_avro_resolved", rec->c_prefix) : xstrdup("NULL");
+    items[k++] = xasprintf("%zu", n_resolved);
 }
 
-#define TYPE_ITEMS 11
+#define TYPE_ITEMS 14
 
 void ec_emit_descriptors(struct gen *g)
 {
@@ -348,8 +352,20 @@ void ec_emit_descriptors(struct gen *g)
         char *syms = xasprintf("%s.%s_symbols", g->tables, e->c_prefix);
         char *vals = xasprintf("%s.%s_values", g->tables, e->c_prefix);
         char *n = xasprintf("%zu", e->n_symbols);
-        const char *it[] = {
-                "AVROGEN_KIND_ENUM", name, "NULL", "NULL", "0", size, "NULL", "0", syms, vals, n};
+        const char *it[] = {"AVROGEN_KIND_ENUM",
+                            name,
+                            "NULL",
+                            "NULL",
+                            "0",
+                            size,
+                            "NULL",
+                            "0",
+                            syms,
+                            vals,
+                            n,
+                            "NULL",
+                            "NULL",
+                            "0"};
         wrapped(&tb.init, 8, "{", it, TYPE_ITEMS, "},");
         free(name);
         free(size);
@@ -383,6 +399,9 @@ void ec_emit_descriptors(struct gen *g)
                             "NULL",
                             "0",
                             size,
+                            "NULL",
+                            "0",
+                            "NULL",
                             "NULL",
                             "0",
                             "NULL",
@@ -433,6 +452,17 @@ void ec_emit_descriptors(struct gen *g)
             free(decl);
             ec_blank(g);
         }
+        ec_line(g,
+                "/* %s_avro_decode for code holding the struct as void * (avrogen_decode_as). */",
+                rec->c_prefix);
+        ec_line(g, "static avrogen_status");
+        ec_line(g, "%s_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)",
+                rec->c_prefix);
+        ec_line(g, "{");
+        ec_line(g, "    return %s_avro_decode(r, (%s *)v, a);", rec->c_prefix, rec->c_type);
+        ec_line(g, "}");
+        ec_blank(g);
+        ec_aot_emit_table(g, rec);
         char *open = xasprintf("const avrogen_type %s_avro_type = {", rec->c_prefix);
         record_type_items(g, rec, items);
         ec_line(g, "%s", open);

@@ -4,7 +4,8 @@
  * the functions one part calls in another. emit_c.c drives the two files and
  * owns reachability; emit_c_text.c turns lines into formatted code and spells
  * C types; emit_c_code.c writes the encode, size and decode functions;
- * emit_c_desc.c writes the type descriptors. Not used outside emit_c*.c.
+ * emit_c_desc.c writes the type descriptors; emit_c_resolve.c writes the
+ * ahead-of-time decoders for earlier schemas. Not used outside emit_c*.c.
  */
 #ifndef AVROGEN_GEN_EMIT_C_INTERNAL_H
 #define AVROGEN_GEN_EMIT_C_INTERNAL_H
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "emit_c.h"
 #include "model.h"
 #include "textbuf.h"
@@ -43,6 +45,8 @@ struct gen {
     bool *enum_write;
     bool *enum_read;
     const char *tables; /* name of the static object holding the descriptor tables */
+    struct diag *d;     /* notes about earlier schemas read without an ahead-of-time decoder */
+    struct aot *aot;    /* emit_c_resolve.c's state */
 };
 
 /* ---- emit_c_text.c: lines and blocks ---------------------------------------------- */
@@ -111,9 +115,41 @@ void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec);
 void ec_emit_public_functions(struct gen *g, const struct model_record *rec);
 void ec_emit_enum_functions(struct gen *g, size_t index);
 
+/* The decoding of one location, exactly as the record's own read function
+ * does it (read_value and its helpers), for emit_c_resolve.c. */
+void ec_emit_read_value(struct gen *g, const struct model_type *t, const char *lv,
+                        const struct site *s, bool nonnull);
+/* Set nullable location lv (null via its own state) to null. */
+void ec_emit_read_null(struct gen *g, const struct model_type *t, const char *lv,
+                       const struct site *s);
+/* Store decoded count `n` into the count member of PTR_COUNT location t. */
+void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
+                         const char *n);
+/* The C type of the count or tag member `name` next to a location; malloc'd. */
+char *ec_sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar);
+
 /* ---- emit_c_desc.c ------------------------------------------------------------------ */
 
 /* The descriptor tables and the public P_avro_type objects. */
 void ec_emit_descriptors(struct gen *g);
+
+/* ---- emit_c_resolve.c ---------------------------------------------------------------- */
+
+/*
+ * Ahead-of-time decoders: for each record of the header and each earlier
+ * schema (emit_c_options.earlier) of it that it can read, a decoder with the
+ * schema resolution done now. ec_aot_begin pairs them up (after the plan;
+ * notes through g->d for pairs it leaves to the plan interpreter);
+ * ec_aot_emit_functions writes the decoders (with the record functions: they
+ * call them and the enum helpers); ec_aot_count says how many a record has and
+ * ec_aot_emit_table writes its P_avro_resolved table (nothing when none);
+ * ec_aot_end frees the state. Without earlier schemas none of them emits
+ * anything.
+ */
+void ec_aot_begin(struct gen *g);
+void ec_aot_emit_functions(struct gen *g);
+size_t ec_aot_count(const struct gen *g, const struct model_record *rec);
+void ec_aot_emit_table(struct gen *g, const struct model_record *rec);
+void ec_aot_end(struct gen *g);
 
 #endif /* AVROGEN_GEN_EMIT_C_INTERNAL_H */

@@ -10,15 +10,17 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *synopsis;
 } commands[] = {
-        {"schema", cmd_schema, "HEADER... [-o DIR] [-- CLANG_ARGS]"},
-        {"generate", cmd_generate, "HEADER... -o DIR [--depfile F] [-- CLANG_ARGS]"},
+        {"schema", cmd_schema, "HEADER... [-o DIR] [--compat-with F] [-- CLANG_ARGS]"},
+        {"generate", cmd_generate,
+         "HEADER... -o DIR [--depfile F] [--compat-with F [--compat M]] [-- CLANG_ARGS]"},
         {"canonical", cmd_canonical, "SCHEMA"},
         {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]"},
         {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]"},
         {"fromjson", cmd_fromjson, "--schema S [FILE|-]"},
-        {"cat", cmd_cat, "FILE.avro"},
+        {"cat", cmd_cat, "FILE.avro [--schema S]"},
         {"getschema", cmd_getschema, "FILE.avro"},
         {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro"},
+        {"compat", cmd_compat, "--reader R --writer W [--mode backward|forward|full]"},
 };
 
 static void usage(FILE *out)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Object container files: the header, block framing, sync markers and the
- * reader's and writer's streaming. Compression lives in codec.c; datums are
- * opaque bytes here except in avrogen_ocf_reader_next_datum, which delimits them
- * with avrogen_skip. The reader pulls exactly the bytes it needs from its
- * stream into one buffer that grows only as data actually arrives, so neither a
- * lying length nor a huge file makes it allocate past its limits.
+ * reader's and writer's streaming. Compression lives in codec.c and schema
+ * resolution in resolve.c / resolve_type.c; here datums are bytes, delimited by
+ * avrogen_ocf_reader_next_datum with avrogen_skip, which next_value and next_as
+ * then decode from exactly those bytes. The reader pulls exactly the bytes it
+ * needs from its stream into one buffer that grows only as data actually
+ * arrives, so neither a lying length nor a huge file makes it allocate past its
+ * limits.
  */
 #include "avrogen/ocf.h"
 
@@ -20,6 +22,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "avrogen/resolve.h"
 #include "avrogen/value.h"
 
 #include "codec_internal.h"
@@ -123,6 +126,7 @@ struct avrogen_ocf_reader {
 
     uint8_t sync[SYNC_SIZE];
     avrogen_schema *schema;
+    uint64_t fingerprint; /* CRC-64-AVRO of schema, taken once at open */
     avrogen_codec codec;
     bool datum_may_be_empty; /* the schema admits zero-byte datums */
     meta_entry *meta;
@@ -136,6 +140,11 @@ struct avrogen_ocf_reader {
     uint64_t datums_left;  /* datums of cur next_datum has not handed out */
     uint64_t datum_index;  /* index within its block of the next datum */
     bool in_block;         /* cur holds a block next_datum is walking */
+
+    const avrogen_node *res_node; /* the reader node `resolver` reads as (next_value) */
+    avrogen_resolver *resolver;   /* file schema -> res_node; NULL until needed */
+    const avrogen_type *as_type;  /* the type next_as last checked the file against */
+    avrogen_plan_cache *plans;    /* next_as's type plans; NULL until needed */
 
     avrogen_status err; /* first error, sticky */
     avrogen_diag diag;
@@ -387,6 +396,7 @@ static avrogen_status interpret_meta(avrogen_ocf_reader *r, const raw_entry *raw
         return r->err;
     }
     r->datum_may_be_empty = may_be_empty(avrogen_schema_root(r->schema), 0);
+    r->fingerprint = avrogen_schema_fingerprint64(r->schema);
     return AVROGEN_OK;
 }
 
@@ -502,6 +512,8 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
         fclose(r->f);
     avrogen_codec_fini(&r->codec);
     avrogen_codec_buf_free(&r->out, &r->alloc);
+    avrogen_resolver_free(r->resolver);
+    avrogen_plan_cache_free(r->plans);
     avrogen_schema_free(r->schema);
     avrogen_free(&r->alloc, r->meta, r->n_meta * sizeof *r->meta);
     avrogen_free(&r->alloc, r->meta_blob, r->meta_blob_size);
@@ -699,7 +711,11 @@ avrogen_status avrogen_ocf_reader_next_block(avrogen_ocf_reader *r, uint64_t *co
     return read_block(r, count, block);
 }
 
-avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
+/*
+ * The next datum as a view into r->cur (datum->ptr NULL at the clean end). On
+ * success r->datum_index is one past the datum's index in its block.
+ */
+static avrogen_status next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
 {
     datum->ptr = NULL;
     datum->len = 0;
@@ -735,6 +751,179 @@ avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r, avrogen_byte
     return AVROGEN_OK;
 }
 
+avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
+{
+    return next_datum(r, datum);
+}
+
+/* ---- reader: decoded datums -------------------------------------------------- */
+
+/*
+ * The schemas of the file and of the caller cannot be resolved: a sticky error
+ * at no particular offset, with the reader path (`why` from the resolver or
+ * the plan builder) in diag.path and the message.
+ */
+static avrogen_status mismatch(avrogen_ocf_reader *r, avrogen_status st, const avrogen_diag *why,
+                               const char *reader_name)
+{
+    if (st == AVROGEN_E_NOMEM)
+        return rfail(r, st, 0, "out of memory resolving the file's schema");
+    rfail(r, st, 0, "the file's schema cannot be read as %s: %s%s%s", reader_name, why->path,
+          why->path[0] != '\0' ? ": " : "",
+          why->msg[0] != '\0' ? why->msg : avrogen_status_str(st));
+    memcpy(r->diag.path, why->path, sizeof r->diag.path);
+    r->diag.path[sizeof r->diag.path - 1] = '\0';
+    return r->err;
+}
+
+/*
+ * The next datum's bytes, set up for decoding in their own reader `dr`, so that
+ * a decoder can neither read past the datum nor leave part of it unread
+ * unnoticed. *at is the datum's byte offset within the decompressed block.
+ */
+static avrogen_status datum_reader(avrogen_ocf_reader *r, avrogen_reader *dr, size_t *at, bool *got)
+{
+    avrogen_bytes d;
+    *got = false;
+    if (next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
+        return r->err;
+    *at = (size_t)(d.ptr - r->cur.start);
+    avrogen_reader_init(dr, d.ptr, d.len);
+    *got = true;
+    return AVROGEN_OK;
+}
+
+/*
+ * Check how decoding the datum in `dr` (at byte `at` of the block) ended:
+ * status `st` from the decoder, and every byte consumed. Errors are sticky,
+ * named like next_datum's, with the byte where decoding stopped.
+ */
+static avrogen_status datum_done(avrogen_ocf_reader *r, const avrogen_reader *dr, size_t at,
+                                 avrogen_status st)
+{
+    uint64_t index = r->datum_index - 1;
+    size_t len = (size_t)(dr->end - dr->start);
+    if (st != AVROGEN_OK && dr->err == AVROGEN_E_TRUNCATED)
+        return rfail(r, dr->err, r->block_offset,
+                     "block at offset %" PRIu64 ", object %" PRIu64
+                     " (byte %zu of the decompressed block): decoding ran past the object's "
+                     "end (%zu bytes)",
+                     r->block_offset, index, at + dr->err_offset, len);
+    if (st != AVROGEN_OK)
+        return rfail(r, st, r->block_offset,
+                     "block at offset %" PRIu64 ", object %" PRIu64
+                     " (byte %zu of the decompressed block): %s",
+                     r->block_offset, index, at + (dr->err != AVROGEN_OK ? dr->err_offset : 0),
+                     dr->err_msg != NULL ? dr->err_msg : avrogen_status_str(st));
+    if (avrogen_reader_remaining(dr) != 0)
+        return rfail(r, AVROGEN_E_INVALID, r->block_offset,
+                     "block at offset %" PRIu64 ", object %" PRIu64
+                     " (byte %zu of the decompressed block): decoding used %zu of the "
+                     "object's %zu bytes",
+                     r->block_offset, index, at + avrogen_reader_offset(dr),
+                     avrogen_reader_offset(dr), len);
+    return AVROGEN_OK;
+}
+
+/* The resolver from the file's schema to `reader`, built unless it is the one r has. */
+static avrogen_status prepare_resolver(avrogen_ocf_reader *r, const avrogen_node *reader)
+{
+    if (r->resolver != NULL && r->res_node == reader)
+        return AVROGEN_OK;
+    avrogen_resolver_free(r->resolver);
+    r->resolver = NULL;
+    r->res_node = NULL;
+    avrogen_diag why;
+    memset(&why, 0, sizeof why);
+    avrogen_status st = avrogen_resolver_new(avrogen_schema_root(r->schema), reader, &r->alloc,
+                                             &r->resolver, &why);
+    if (st != AVROGEN_OK)
+        return mismatch(r, st, &why, "the reader schema");
+    r->res_node = reader;
+    return AVROGEN_OK;
+}
+
+avrogen_status avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader,
+                                             avrogen_value *out, avrogen_arena *a, bool *got)
+{
+    *got = false;
+    if (r->err != AVROGEN_OK)
+        return r->err;
+    const avrogen_node *own = avrogen_schema_root(r->schema);
+    if (reader == NULL)
+        reader = own;
+    /* Resolution is settled before any datum is consumed. */
+    if (reader != own && prepare_resolver(r, reader) != AVROGEN_OK)
+        return r->err;
+    avrogen_reader dr;
+    size_t at = 0;
+    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
+        return r->err;
+    avrogen_status st = reader == own ? avrogen_value_decode(&dr, own, out, a)
+                                      : avrogen_resolver_decode(r->resolver, &dr, out, a);
+    if (datum_done(r, &dr, at, st) != AVROGEN_OK) {
+        *got = false;
+        return r->err;
+    }
+    return AVROGEN_OK;
+}
+
+/* True when t carries an ahead-of-time decoder for data written with fingerprint fp. */
+static bool has_resolved_decoder(const avrogen_type *t, uint64_t fp)
+{
+    for (size_t i = 0; i < t->n_resolved; i++) {
+        if (t->resolved[i].fingerprint == fp)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Before next_as reads its first datum as t: when neither t's own decoder nor
+ * one of its ahead-of-time decoders fits the file, build the type plan now, so
+ * that schemas that do not resolve fail once, with the reason, before anything
+ * is consumed. avrogen_decode_as then finds the plan in the cache.
+ */
+static avrogen_status prepare_type(avrogen_ocf_reader *r, const avrogen_type *t)
+{
+    if (r->as_type == t)
+        return AVROGEN_OK;
+    if (t->fingerprint != r->fingerprint && !has_resolved_decoder(t, r->fingerprint)) {
+        if (r->plans == NULL && (r->plans = avrogen_plan_cache_new(&r->alloc)) == NULL)
+            return rfail(r, AVROGEN_E_NOMEM, 0, "out of memory resolving the file's schema");
+        const avrogen_type_plan *plan;
+        avrogen_diag why;
+        memset(&why, 0, sizeof why);
+        avrogen_status st = avrogen_plan_cache_type_plan(r->plans, r->schema, t, &plan, &why);
+        if (st != AVROGEN_OK)
+            return mismatch(r, st, &why, t->name != NULL ? t->name : "the generated type");
+    }
+    r->as_type = t;
+    return AVROGEN_OK;
+}
+
+avrogen_status avrogen_ocf_reader_next_as(avrogen_ocf_reader *r, const avrogen_type *t, void *dst,
+                                          avrogen_arena *a, bool *got)
+{
+    *got = false;
+    if (t == NULL || t->kind != AVROGEN_KIND_RECORD || t->schema == NULL || t->decode == NULL)
+        return AVROGEN_E_ARG;
+    if (r->err != AVROGEN_OK)
+        return r->err;
+    if (prepare_type(r, t) != AVROGEN_OK)
+        return r->err;
+    avrogen_reader dr;
+    size_t at = 0;
+    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
+        return r->err;
+    avrogen_status st = avrogen_decode_as(t, r->plans, r->fingerprint, r->schema, &dr, dst, a);
+    if (datum_done(r, &dr, at, st) != AVROGEN_OK) {
+        *got = false;
+        return r->err;
+    }
+    return AVROGEN_OK;
+}
+
 uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r)
 {
     return r->block_offset;
@@ -750,6 +939,11 @@ avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r, avrogen_dia
 const avrogen_schema *avrogen_ocf_reader_schema(const avrogen_ocf_reader *r)
 {
     return r->schema;
+}
+
+uint64_t avrogen_ocf_reader_fingerprint(const avrogen_ocf_reader *r)
+{
+    return r->fingerprint;
 }
 
 const char *avrogen_ocf_reader_codec(const avrogen_ocf_reader *r)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "resolve_internal.h"
 #include "value_internal.h"
 
 typedef enum op {
@@ -77,26 +78,28 @@ typedef struct builder {
     avrogen_resolver *res;
     avrogen_arena scratch; /* default values on their way to bytes */
     memo *memo;
-    avrogen_status st;
-    avrogen_diag *why;
-    char path[256]; /* where in the reader's schema the walk is */
-    size_t path_len;
+    avrogen_walk w; /* arena, path, first error */
+    unsigned depth; /* of build() calls: a chain of named types can nest deeper than
+                       any one datum may, and must not overflow the stack */
 } builder;
 
-/* ---- building -------------------------------------------------------------- */
+/* Deeper than any real schema; a hostile one gets E_LIMIT, not a stack overflow. */
+#define RESOLVE_MAX_DEPTH 512
 
-static void *balloc(builder *b, size_t count, size_t size)
+/* ---- the builders' walk (resolve_internal.h) -------------------------------- */
+
+void *avrogen_walk_alloc(avrogen_walk *w, size_t count, size_t size)
 {
-    void *p = avrogen_arena_calloc(&b->res->arena, count == 0 ? 1 : count, size);
-    if (p == NULL && b->st == AVROGEN_OK) {
-        b->st = AVROGEN_E_NOMEM;
-        if (b->why != NULL)
-            snprintf(b->why->msg, sizeof b->why->msg, "out of memory");
+    void *p = avrogen_arena_calloc(w->arena, count == 0 ? 1 : count, size);
+    if (p == NULL && w->st == AVROGEN_OK) {
+        w->st = AVROGEN_E_NOMEM;
+        if (w->why != NULL)
+            snprintf(w->why->msg, sizeof w->why->msg, "out of memory");
     }
     return p;
 }
 
-static AVROGEN_PRINTF(2, 3) const char *bformat(builder *b, const char *fmt, ...)
+const char *avrogen_walk_format(avrogen_walk *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -104,7 +107,7 @@ static AVROGEN_PRINTF(2, 3) const char *bformat(builder *b, const char *fmt, ...
     va_end(ap);
     if (n < 0)
         n = 0;
-    char *s = balloc(b, (size_t)n + 1, 1);
+    char *s = avrogen_walk_alloc(w, (size_t)n + 1, 1);
     if (s == NULL)
         return NULL;
     va_start(ap, fmt);
@@ -113,40 +116,42 @@ static AVROGEN_PRINTF(2, 3) const char *bformat(builder *b, const char *fmt, ...
     return s;
 }
 
-static AVROGEN_PRINTF(3, 4) void fail(builder *b, avrogen_status st, const char *fmt, ...)
+void avrogen_walk_fail(avrogen_walk *w, avrogen_status st, const char *fmt, ...)
 {
-    if (b->st != AVROGEN_OK)
+    if (w->st != AVROGEN_OK)
         return;
-    b->st = st;
-    if (b->why == NULL)
+    w->st = st;
+    if (w->why == NULL)
         return;
-    size_t n = b->path_len < sizeof b->why->path ? b->path_len : sizeof b->why->path - 1;
-    memcpy(b->why->path, b->path, n);
-    b->why->path[n] = '\0';
+    size_t n = w->path_len < sizeof w->why->path ? w->path_len : sizeof w->why->path - 1;
+    memcpy(w->why->path, w->path, n);
+    w->why->path[n] = '\0';
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b->why->msg, sizeof b->why->msg, fmt, ap);
+    vsnprintf(w->why->msg, sizeof w->why->msg, fmt, ap);
     va_end(ap);
 }
 
-static size_t push(builder *b, const char *seg, size_t index, bool with_index)
+size_t avrogen_walk_push(avrogen_walk *w, const char *seg, size_t index, bool with_index)
 {
-    size_t old = b->path_len;
-    int n = with_index ? snprintf(b->path + old, sizeof b->path - old, "%s%zu", seg, index)
-                       : snprintf(b->path + old, sizeof b->path - old, "%s", seg);
+    size_t old = w->path_len;
+    int n = with_index ? snprintf(w->path + old, sizeof w->path - old, "%s%zu", seg, index)
+                       : snprintf(w->path + old, sizeof w->path - old, "%s", seg);
     if (n > 0)
-        b->path_len = old + (size_t)n < sizeof b->path ? old + (size_t)n : sizeof b->path - 1;
+        w->path_len = old + (size_t)n < sizeof w->path ? old + (size_t)n : sizeof w->path - 1;
     return old;
 }
 
-static void pop(builder *b, size_t old)
+void avrogen_walk_pop(avrogen_walk *w, size_t old)
 {
-    b->path_len = old;
-    b->path[old] = '\0';
+    w->path_len = old;
+    w->path[old] = '\0';
 }
 
+/* ---- building -------------------------------------------------------------- */
+
 /* spec: named types match by fullname, or by a reader alias naming the writer's type. */
-static bool names_match(const avrogen_node *w, const avrogen_node *rd)
+bool avrogen_names_match(const avrogen_node *w, const avrogen_node *rd)
 {
     if (strcmp(w->fullname, rd->fullname) == 0)
         return true;
@@ -156,7 +161,7 @@ static bool names_match(const avrogen_node *w, const avrogen_node *rd)
     return false;
 }
 
-static bool promotes(avrogen_kind w, avrogen_kind rd)
+bool avrogen_kind_promotes(avrogen_kind w, avrogen_kind rd)
 {
     switch (w) {
     case AVROGEN_KIND_INT:
@@ -174,28 +179,23 @@ static bool promotes(avrogen_kind w, avrogen_kind rd)
     }
 }
 
-/*
- * The shallow test that picks a reader union branch for a non-union writer
- * (spec: "the first schema in the reader's union that matches"): same kind or a
- * promotion, named types by name, arrays and maps by their items. Whether the
- * insides resolve is the full build's business.
- */
-static bool matches(const avrogen_node *w, const avrogen_node *rd)
+/* See resolve_internal.h. */
+bool avrogen_branch_matches(const avrogen_node *w, const avrogen_node *rd)
 {
     if (w->kind == AVROGEN_KIND_UNION || rd->kind == AVROGEN_KIND_UNION)
         return false;
     if (w->kind != rd->kind)
-        return promotes(w->kind, rd->kind);
+        return avrogen_kind_promotes(w->kind, rd->kind);
     switch (w->kind) {
     case AVROGEN_KIND_FIXED:
-        return w->size == rd->size && names_match(w, rd);
+        return w->size == rd->size && avrogen_names_match(w, rd);
     case AVROGEN_KIND_RECORD:
     case AVROGEN_KIND_ENUM:
-        return names_match(w, rd);
+        return avrogen_names_match(w, rd);
     case AVROGEN_KIND_ARRAY:
     case AVROGEN_KIND_MAP:
         return w->items->kind == AVROGEN_KIND_UNION || rd->items->kind == AVROGEN_KIND_UNION ||
-               matches(w->items, rd->items);
+               avrogen_branch_matches(w->items, rd->items);
     default:
         return true;
     }
@@ -205,7 +205,7 @@ static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd);
 
 static plan *new_plan(builder *b, op o, const avrogen_node *w, const avrogen_node *rd)
 {
-    plan *p = balloc(b, 1, sizeof *p);
+    plan *p = avrogen_walk_alloc(&b->w, 1, sizeof *p);
     if (p != NULL) {
         p->op = o;
         p->w = w;
@@ -217,7 +217,7 @@ static plan *new_plan(builder *b, op o, const avrogen_node *w, const avrogen_nod
 /* A new plan for a named pair, remembered before its insides are built. */
 static plan *new_named(builder *b, op o, const avrogen_node *w, const avrogen_node *rd)
 {
-    memo *m = balloc(b, 1, sizeof *m);
+    memo *m = avrogen_walk_alloc(&b->w, 1, sizeof *m);
     plan *p = new_plan(b, o, w, rd);
     if (m == NULL || p == NULL)
         return NULL;
@@ -237,18 +237,19 @@ static bool encode_default(builder *b, const avrogen_field *f, field_default *ou
     memset(&d, 0, sizeof d);
     avrogen_status st = avrogen_value_from_default(f, &v, &b->scratch, &d);
     if (st != AVROGEN_OK) {
-        fail(b, st, "default of field \"%s\" (at %s): %s", f->name, d.path, d.msg);
+        avrogen_walk_fail(&b->w, st, "default of field \"%s\" (at %s): %s", f->name, d.path, d.msg);
         return false;
     }
     avrogen_writer w;
     avrogen_writer_init_growable(&w, &b->res->alloc);
     if (avrogen_value_encode(&w, &v) != AVROGEN_OK) {
-        fail(b, w.err, "default of field \"%s\": %s", f->name, avrogen_status_str(w.err));
+        avrogen_walk_fail(&b->w, w.err, "default of field \"%s\": %s", f->name,
+                          avrogen_status_str(w.err));
         avrogen_writer_fini(&w);
         return false;
     }
     out->len = avrogen_writer_len(&w);
-    uint8_t *bytes = balloc(b, out->len, 1);
+    uint8_t *bytes = avrogen_walk_alloc(&b->w, out->len, 1);
     if (bytes != NULL && out->len != 0)
         memcpy(bytes, avrogen_writer_data(&w), out->len);
     out->bytes = bytes;
@@ -256,8 +257,18 @@ static bool encode_default(builder *b, const avrogen_field *f, field_default *ou
     return bytes != NULL;
 }
 
+bool avrogen_union_branch_readable(const avrogen_node *wb, const avrogen_node *rd)
+{
+    if (rd->kind != AVROGEN_KIND_UNION)
+        return avrogen_branch_matches(wb, rd);
+    for (size_t k = 0; k < rd->n_branches; k++)
+        if (avrogen_branch_matches(wb, rd->branches[k]))
+            return true;
+    return false;
+}
+
 /* spec: fields match by name, or by a reader field alias naming the writer's field. */
-static long find_writer_field(const avrogen_node *w, const avrogen_field *rf)
+long avrogen_find_writer_field(const avrogen_node *w, const avrogen_field *rf)
 {
     for (size_t i = 0; i < w->n_fields; i++)
         if (strcmp(w->fields[i].name, rf->name) == 0)
@@ -272,19 +283,19 @@ static long find_writer_field(const avrogen_node *w, const avrogen_field *rf)
 static bool build_record(builder *b, plan *p)
 {
     const avrogen_node *w = p->w, *rd = p->rd;
-    field_step *steps = balloc(b, w->n_fields, sizeof *steps);
-    field_default *defaults = balloc(b, rd->n_fields, sizeof *defaults);
+    field_step *steps = avrogen_walk_alloc(&b->w, w->n_fields, sizeof *steps);
+    field_default *defaults = avrogen_walk_alloc(&b->w, rd->n_fields, sizeof *defaults);
     if (steps == NULL || defaults == NULL)
         return false;
     for (size_t i = 0; i < w->n_fields; i++)
         steps[i].skip = w->fields[i].type;
     size_t n_defaults = 0;
-    for (size_t j = 0; j < rd->n_fields && b->st == AVROGEN_OK; j++) {
+    for (size_t j = 0; j < rd->n_fields && b->w.st == AVROGEN_OK; j++) {
         const avrogen_field *rf = &rd->fields[j];
-        long wi = find_writer_field(w, rf);
-        size_t old = push(b, "/fields/", j, true);
+        long wi = avrogen_find_writer_field(w, rf);
+        size_t old = avrogen_walk_push(&b->w, "/fields/", j, true);
         if (wi >= 0 && steps[wi].skip != NULL) {
-            push(b, "/type", 0, false);
+            avrogen_walk_push(&b->w, "/type", 0, false);
             steps[wi].skip = NULL;
             steps[wi].target = j;
             steps[wi].p = build(b, w->fields[wi].type, rf->type);
@@ -293,24 +304,25 @@ static bool build_record(builder *b, plan *p)
             if (encode_default(b, rf, &defaults[n_defaults]))
                 n_defaults++;
         } else {
-            fail(b, AVROGEN_E_MISMATCH,
-                 "reader field \"%s\" of %s has no default, and the writer's record has no "
-                 "such field",
-                 rf->name, rd->fullname);
+            avrogen_walk_fail(
+                    &b->w, AVROGEN_E_MISMATCH,
+                    "reader field \"%s\" of %s has no default, and the writer's record has no "
+                    "such field",
+                    rf->name, rd->fullname);
         }
-        pop(b, old);
+        avrogen_walk_pop(&b->w, old);
     }
     p->steps = steps;
     p->defaults = defaults;
     p->n_defaults = n_defaults;
-    return b->st == AVROGEN_OK;
+    return b->w.st == AVROGEN_OK;
 }
 
 static bool build_enum(builder *b, plan *p)
 {
     const avrogen_node *w = p->w, *rd = p->rd;
-    long *map = balloc(b, w->n_symbols, sizeof *map);
-    const char **errors = balloc(b, w->n_symbols, sizeof *errors);
+    long *map = avrogen_walk_alloc(&b->w, w->n_symbols, sizeof *map);
+    const char **errors = avrogen_walk_alloc(&b->w, w->n_symbols, sizeof *errors);
     if (map == NULL || errors == NULL)
         return false;
     for (size_t i = 0; i < w->n_symbols; i++) {
@@ -322,65 +334,62 @@ static bool build_enum(builder *b, plan *p)
         if (map[i] < 0)
             map[i] = rd->enum_default;
         if (map[i] < 0)
-            errors[i] = bformat(b, "enum symbol \"%s\" is not in the reader's enum %s",
-                                w->symbols[i], rd->fullname);
+            errors[i] =
+                    avrogen_walk_format(&b->w, "enum symbol \"%s\" is not in the reader's enum %s",
+                                        w->symbols[i], rd->fullname);
     }
     p->symbol_map = map;
     p->errors = errors;
-    return b->st == AVROGEN_OK;
+    return b->w.st == AVROGEN_OK;
 }
 
 static plan *build_writer_union(builder *b, const avrogen_node *w, const avrogen_node *rd)
 {
     plan *p = new_plan(b, OP_WUNION, w, rd);
-    const plan **branches = balloc(b, w->n_branches, sizeof *branches);
-    const char **errors = balloc(b, w->n_branches, sizeof *errors);
+    const plan **branches = avrogen_walk_alloc(&b->w, w->n_branches, sizeof *branches);
+    const char **errors = avrogen_walk_alloc(&b->w, w->n_branches, sizeof *errors);
     if (p == NULL || branches == NULL || errors == NULL)
         return NULL;
     size_t usable = 0;
-    for (size_t i = 0; i < w->n_branches && b->st == AVROGEN_OK; i++) {
+    for (size_t i = 0; i < w->n_branches && b->w.st == AVROGEN_OK; i++) {
         const avrogen_node *wb = w->branches[i];
-        bool ok = false;
-        if (rd->kind == AVROGEN_KIND_UNION) {
-            for (size_t k = 0; k < rd->n_branches && !ok; k++)
-                ok = matches(wb, rd->branches[k]);
-        } else {
-            ok = matches(wb, rd);
-        }
-        if (ok) {
+        if (avrogen_union_branch_readable(wb, rd)) {
             branches[i] = build(b, wb, rd);
             usable++;
         } else {
-            errors[i] = bformat(b,
-                                "the writer's union branch %zu (%s) matches nothing in the "
-                                "reader's schema",
-                                i, avrogen_node_name(wb));
+            errors[i] =
+                    avrogen_walk_format(&b->w,
+                                        "the writer's union branch %zu (%s) matches nothing in the "
+                                        "reader's schema",
+                                        i, avrogen_node_name(wb));
         }
     }
-    if (b->st == AVROGEN_OK && usable == 0 && w->n_branches != 0)
-        fail(b, AVROGEN_E_MISMATCH, "no branch of the writer's union can be read as %s",
-             avrogen_node_name(rd));
+    if (b->w.st == AVROGEN_OK && usable == 0 && w->n_branches != 0)
+        avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
+                          "no branch of the writer's union can be read as %s",
+                          avrogen_node_name(rd));
     p->branches = branches;
     p->errors = errors;
-    return b->st == AVROGEN_OK ? p : NULL;
+    return b->w.st == AVROGEN_OK ? p : NULL;
 }
 
 static plan *build_reader_union(builder *b, const avrogen_node *w, const avrogen_node *rd)
 {
     for (size_t k = 0; k < rd->n_branches; k++) {
-        if (!matches(w, rd->branches[k]))
+        if (!avrogen_branch_matches(w, rd->branches[k]))
             continue;
         plan *p = new_plan(b, OP_RUNION, w, rd);
         if (p == NULL)
             return NULL;
-        size_t old = push(b, "/", k, true);
+        size_t old = avrogen_walk_push(&b->w, "/", k, true);
         p->branch = k;
         p->child = build(b, w, rd->branches[k]);
-        pop(b, old);
+        avrogen_walk_pop(&b->w, old);
         return p->child != NULL ? p : NULL;
     }
-    fail(b, AVROGEN_E_MISMATCH, "the writer's %s matches no branch of the reader's union",
-         avrogen_node_name(w));
+    avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
+                      "the writer's %s matches no branch of the reader's union",
+                      avrogen_node_name(w));
     return NULL;
 }
 
@@ -389,13 +398,15 @@ static plan *build_named(builder *b, const avrogen_node *w, const avrogen_node *
     for (const memo *m = b->memo; m != NULL; m = m->next)
         if (m->w == w && m->rd == rd)
             return m->p;
-    if (!names_match(w, rd) || (w->kind == AVROGEN_KIND_FIXED && w->size != rd->size)) {
-        if (w->kind == AVROGEN_KIND_FIXED && names_match(w, rd))
-            fail(b, AVROGEN_E_MISMATCH, "the writer's fixed %s has size %zu, the reader's %zu",
-                 w->fullname, w->size, rd->size);
+    if (!avrogen_names_match(w, rd) || (w->kind == AVROGEN_KIND_FIXED && w->size != rd->size)) {
+        if (w->kind == AVROGEN_KIND_FIXED && avrogen_names_match(w, rd))
+            avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
+                              "the writer's fixed %s has size %zu, the reader's %zu", w->fullname,
+                              w->size, rd->size);
         else
-            fail(b, AVROGEN_E_MISMATCH, "the writer's %s %s does not match the reader's %s",
-                 avrogen_kind_name(w->kind), w->fullname, rd->fullname);
+            avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
+                              "the writer's %s %s does not match the reader's %s",
+                              avrogen_kind_name(w->kind), w->fullname, rd->fullname);
         return NULL;
     }
     op o = w->kind == AVROGEN_KIND_RECORD ? OP_RECORD
@@ -408,18 +419,33 @@ static plan *build_named(builder *b, const avrogen_node *w, const avrogen_node *
     return ok ? p : NULL;
 }
 
+static plan *build_node(builder *b, const avrogen_node *w, const avrogen_node *rd);
+
 static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd)
 {
-    if (b->st != AVROGEN_OK)
+    if (b->w.st != AVROGEN_OK)
         return NULL;
+    if (b->depth >= RESOLVE_MAX_DEPTH) {
+        avrogen_walk_fail(&b->w, AVROGEN_E_LIMIT, "schemas nest deeper than %d levels",
+                          RESOLVE_MAX_DEPTH);
+        return NULL;
+    }
+    b->depth++;
+    plan *p = build_node(b, w, rd);
+    b->depth--;
+    return p;
+}
+
+static plan *build_node(builder *b, const avrogen_node *w, const avrogen_node *rd)
+{
     if (w->kind == AVROGEN_KIND_UNION)
         return build_writer_union(b, w, rd);
     if (rd->kind == AVROGEN_KIND_UNION)
         return build_reader_union(b, w, rd);
     if (w->kind != rd->kind) {
-        if (!promotes(w->kind, rd->kind)) {
-            fail(b, AVROGEN_E_MISMATCH, "the writer's %s cannot be read as %s",
-                 avrogen_node_name(w), avrogen_node_name(rd));
+        if (!avrogen_kind_promotes(w->kind, rd->kind)) {
+            avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH, "the writer's %s cannot be read as %s",
+                              avrogen_node_name(w), avrogen_node_name(rd));
             return NULL;
         }
         /* string and bytes share an encoding: the reader's node decodes them. */
@@ -436,10 +462,11 @@ static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd)
         plan *p = new_plan(b, w->kind == AVROGEN_KIND_ARRAY ? OP_ARRAY : OP_MAP, w, rd);
         if (p == NULL)
             return NULL;
-        size_t old = push(b, w->kind == AVROGEN_KIND_ARRAY ? "/items" : "/values", 0, false);
+        size_t old = avrogen_walk_push(&b->w, w->kind == AVROGEN_KIND_ARRAY ? "/items" : "/values",
+                                       0, false);
         p->child = build(b, w->items, rd->items);
         p->zero_items = avrogen_value_zero_size(w->items, AVROGEN_DEFAULT_MAX_DEPTH);
-        pop(b, old);
+        avrogen_walk_pop(&b->w, old);
         return p->child != NULL ? p : NULL;
     }
     default:
@@ -465,15 +492,16 @@ avrogen_status avrogen_resolver_new(const avrogen_node *writer, const avrogen_no
     builder b;
     memset(&b, 0, sizeof b);
     b.res = res;
-    b.why = why;
+    b.w.arena = &res->arena;
+    b.w.why = why;
     avrogen_arena_init(&b.scratch, &res->alloc);
     res->root = build(&b, writer, reader);
     avrogen_arena_fini(&b.scratch);
-    if (b.st == AVROGEN_OK && res->root == NULL)
-        b.st = AVROGEN_E_NOMEM;
-    if (b.st != AVROGEN_OK) {
+    if (b.w.st == AVROGEN_OK && res->root == NULL)
+        b.w.st = AVROGEN_E_NOMEM;
+    if (b.w.st != AVROGEN_OK) {
         avrogen_resolver_free(res);
-        return b.st;
+        return b.w.st;
     }
     *out = res;
     return AVROGEN_OK;

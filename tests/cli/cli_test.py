@@ -187,7 +187,8 @@ def test_contract(tmp):
     schema_path = os.path.join(tmp, "s0.avsc")
     for args in (["nosuch"], ["canonical"], ["fingerprint", schema_path, "--algo", "crc32"],
                  ["tojson"], ["fromjson", "--bogus"], ["write", "--schema", schema_path],
-                 ["cat"], []):
+                 ["cat"], ["cat", "f.avro", "--schema"], ["cat", "--bogus", "f.avro"],
+                 ["cat", "a.avro", "b.avro"], []):
         p = run(args)
         check(p.returncode == 2, f"usage error {args}: exit 2, got {p.returncode}")
     bad_schema = os.path.join(tmp, "bad.avsc")

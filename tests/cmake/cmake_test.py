@@ -21,6 +21,10 @@ usage: cmake_test.py COMMAND --work DIR [options]
                header that parses only with the target's own flags
                (tests/cmake/projects/flags)
   misuse       wrong calls stop configuring with a clear FATAL_ERROR
+  compat       COMPAT_WITH (tests/cmake/projects/compat): compatible changes
+               build, breaking ones fail in exactly the modes python3-avro's
+               checker says, with the error at the member in order.h; edited,
+               added and removed earlier schemas and a new COMPAT re-run avrogen
 
 Each command starts from an empty --work folder and prints what it runs, so
 that `ctest --output-on-failure` shows the whole story of a failure.
@@ -398,6 +402,10 @@ MISUSE = [
     ("source_tree_output", r"avro_generate\(app\): '.*/generated' is in the source tree"),
     ("outside_base_dir", r"avro_generate\(app\): header '.*probe\.h' is outside BASE_DIR"),
     ("same_output", r"avro_generate\(app\): two headers would both generate '.*app\.avro\.h'"),
+    ("compat_without_with", r"avro_generate\(app\): COMPAT needs COMPAT_WITH"),
+    ("compat_unknown_mode", r"avro_generate\(app\): COMPAT 'sideways' is not one of"),
+    ("compat_with_missing", r"avro_generate\(app\): COMPAT_WITH '.*no_such\.avsc' does not exist"),
+    ("compat_with_empty", r"avro_generate\(app\): COMPAT_WITH needs a value"),
 ]
 
 
@@ -414,6 +422,172 @@ def cmd_misuse(args):
     check(not os.path.exists(os.path.join(src, "generated")), "source_tree_output wrote there")
 
 
+# What cmd_compat does to a copy of tests/cmake/projects/compat/include/order.h:
+# (what, old text, new text, programs whose build must fail, text of the line
+# the first error must point at, word the error must name). order_default is
+# checked in the default mode, backward.
+COMPAT_BREAKS = [
+    ("a field changes from int32_t to char *", "    int32_t quantity;", "    char *quantity;",
+     {"backward", "forward", "full", "default"}, "char *quantity", "quantity"),
+    ("a field without a default is added", "    int32_t priority",
+     "    int32_t weight;\n    int32_t priority", {"backward", "full", "default"},
+     "int32_t weight", "weight"),
+    ("a field without a default in v1 is removed", "    int32_t quantity;\n", "",
+     {"forward", "full"}, "struct AVRO_RECORD", "quantity"),
+    ("an enum symbol is removed", ", ORDER_SHIPPED }", " }", {"backward", "full", "default"},
+     "enum order_status status", "status"),
+]
+COMPAT_TARGETS = ("backward", "forward", "full", "none", "default")
+
+
+class Compat:
+    """Builds of the compat project's programs, one at a time."""
+
+    def __init__(self, args, src, build_dir):
+        self.args, self.src, self.b = args, src, build_dir
+        self.header = os.path.join(src, "include", "order.h")
+        self.v1 = os.path.join(src, "schemas", "com.acme.shop.Order.v1.avsc")
+
+    def build(self, target, fail=False):
+        time.sleep(0.05)  # distinct mtimes even on coarse file systems
+        print("---- order_%s (expect %s)" % (target, "failure" if fail else "success"),
+              flush=True)
+        return run([self.args.cmake, "--build", self.b, "-j", str(self.args.jobs), "--target",
+                    "order_" + target], fail=fail)
+
+    def reran(self, out):
+        return bool(re.search(r"avrogen order\.h", out))
+
+    def errors(self, out):
+        return re.findall(r"^(\S*order\.h):(\d+):(\d+): error: (.*)$", out, re.M)
+
+    def check_error(self, out, what, line_text, word, modes, schema):
+        errs = self.errors(out)
+        check(errs, "%s: no 'order.h:LINE:COL: error:' line in the build log" % what)
+        path, line, _, msg = errs[0]
+        check(os.path.samefile(path, self.header), "%s: the error names %s" % (what, path))
+        with open(self.header) as f:
+            text = f.read().splitlines()[int(line) - 1]
+        check(line_text in text, "%s: the error points at line %s, %r, not at %r"
+              % (what, line, text, line_text))
+        check(word in msg, "%s: the message does not name %r: %s" % (what, word, msg))
+        check(any("%s compatibility" % m in msg for m in modes),
+              "%s: the message does not say %s compatibility: %s" % (what, "/".join(modes), msg))
+        check(schema in msg, "%s: the message does not name %s: %s" % (what, schema, msg))
+
+
+def python_verdicts(args, header, earlier):
+    """Which directions python3-avro's checker rejects for the schema derived
+    from `header` against `earlier`: a subset of {"backward", "forward"}."""
+    derived = run([os.path.join(args.prefix, "bin", "avrogen"), "schema", header])
+    import avro.compatibility as compat
+    import avro.schema
+    new = avro.schema.parse(derived)
+    with open(earlier) as f:
+        old = avro.schema.parse(f.read())
+    checker = compat.ReaderWriterCompatibilityChecker()
+    broken = set()
+    for name, reader, writer in (("backward", new, old), ("forward", old, new)):
+        result = checker.get_compatibility(reader, writer)
+        if result.compatibility is not compat.SchemaCompatibilityType.compatible:
+            broken.add(name)
+    return broken
+
+
+def modes_failing(broken):
+    """The programs of the compat project a set of broken directions fails."""
+    fails = set(broken)
+    if broken:
+        fails.add("full")
+    if "backward" in broken:
+        fails.add("default")
+    return fails
+
+
+def cmd_compat(args):
+    work = fresh(args.work)
+    src = os.path.join(work, "src")
+    shutil.copytree(os.path.join(PROJECTS, "compat"), src)
+    b = os.path.join(work, "build")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
+    t = Compat(args, src, b)
+    schema = "com.acme.shop.Order.v1.avsc"
+
+    # (a) A compatible evolution builds in every mode, and python3-avro agrees.
+    check(not python_verdicts(args, t.header, t.v1),
+          "python3-avro finds order.h incompatible with v1: fix the test project")
+    out = build(args, b)
+    check(len(re.findall(r"avrogen order\.h", out)) == len(COMPAT_TARGETS),
+          "the first build did not run avrogen once per program")
+    check("order ok" in run([os.path.join(b, "order_full")]), "order_full did not run")
+
+    # (b) Each break fails exactly the programs whose mode it breaks.
+    with open(t.header) as f:
+        original = f.read()
+    # The verdicts do not depend on the generator: Make gets one break, to
+    # show its builds fail and pass the same way, and keep the test short.
+    breaks = COMPAT_BREAKS if args.generator == "ninja" else COMPAT_BREAKS[:1]
+    for what, old, new, fails, line_text, word in breaks:
+        print("==== " + what, flush=True)
+        edit(t.header, old, new)
+        broken = python_verdicts(args, t.header, t.v1)
+        check(modes_failing(broken) == fails, "%s: python3-avro breaks %s, the test expects "
+              "failures of %s" % (what, sorted(broken), sorted(fails)))
+        for target in COMPAT_TARGETS:
+            out = t.build(target, fail=target in fails)
+            if target in fails:
+                modes = sorted(broken) if target == "full" else [
+                    "backward" if target == "default" else target]
+                t.check_error(out, "%s (order_%s)" % (what, target), line_text, word, modes,
+                              schema)
+        with open(t.header, "w") as f:
+            f.write(original)
+    out = build(args, b)
+    check(not t.errors(out), "the restored order.h does not build cleanly")
+
+    # (c) The earlier schemas are inputs of the build.
+    did = t.build("full")
+    check(not t.reran(did), "a no-op build re-ran avrogen")
+    with open(t.v1) as f:
+        v1_text = f.read()
+    edit(t.v1, '"default": ""\n    }\n', '"default": ""\n    },\n'
+         '    {\n      "name": "channel",\n      "type": "string"\n    }\n')
+    out = t.build("backward")
+    check(t.reran(out), "editing %s did not re-run avrogen" % schema)
+    t.check_error(t.build("forward", fail=True), "v1 gained a field without a default",
+                  "struct AVRO_RECORD", "channel", ["forward"], schema)
+    with open(t.v1, "w") as f:
+        f.write(v1_text)
+    check(t.reran(t.build("forward")), "restoring %s did not re-run avrogen" % schema)
+    build(args, b)
+
+    # A schema added to the directory: before v1, quantity was a long, which
+    # the new int cannot read (backward) but may be written as (forward).
+    v0 = os.path.join(src, "schemas", "com.acme.shop.Order.v0.avsc")
+    with open(t.v1) as f:
+        text = f.read().replace('"type": "int"', '"type": "long"')
+    with open(v0, "w") as f:
+        f.write(text)
+    t.check_error(t.build("backward", fail=True), "v0 (long quantity) added",
+                  "int32_t quantity", "quantity", ["backward"], "com.acme.shop.Order.v0.avsc")
+    check(t.reran(t.build("forward")), "adding v0 did not re-run avrogen for order_forward")
+    check(not t.reran(t.build("default")),
+          "adding v0 re-ran avrogen for order_default, which names only v1")
+    os.remove(v0)
+    check(t.reran(t.build("forward")), "removing v0 did not re-run avrogen")
+    check(not t.reran(t.build("forward")), "a no-op build after removing v0 re-ran avrogen")
+    t.build("backward")
+
+    # A new COMPAT re-runs avrogen with the new mode.
+    edit(t.header, "    int32_t quantity;\n", "")
+    check(t.reran(t.build("default")), "order.h edited, avrogen did not re-run")
+    configure(args, src, b, "-DORDER_DEFAULT_MODE=forward")
+    t.check_error(t.build("default", fail=True), "COMPAT changed to forward",
+                  "struct AVRO_RECORD", "quantity", ["forward"], schema)
+    configure(args, src, b, "-DORDER_DEFAULT_MODE=backward")
+    check(t.reran(t.build("default")), "COMPAT changed to backward, avrogen did not re-run")
+
+
 def configure_fail(args, src, b, case):
     print("---- CASE=" + case, flush=True)
     return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
@@ -423,7 +597,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["install", "package", "installed", "subdir",
-                                       "incremental", "error", "flags", "misuse"])
+                                       "incremental", "error", "flags", "misuse", "compat"])
     p.add_argument("--work", help="scratch folder, emptied first")
     p.add_argument("--prefix", help="the install prefix (the fixture)")
     p.add_argument("--build-dir", help="install: the project's build tree")

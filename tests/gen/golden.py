@@ -17,8 +17,10 @@
 
 The case directory is the working directory, so paths in diagnostics are
 relative ("input.h:12:18: error: ..."). Extra clang arguments come from the
-optional file CASE/args, one per line. AVROGEN_UPDATE_GOLDEN=1 rewrites the
-expected files from the current output instead of comparing.
+optional file CASE/args, one per line; extra avrogen options (before "--",
+e.g. --compat-with earlier) from the optional file CASE/generator_args, one
+per line. AVROGEN_UPDATE_GOLDEN=1 rewrites the expected files from the
+current output instead of comparing.
 """
 import glob
 import os
@@ -35,12 +37,16 @@ def fail(msg):
     sys.exit(1)
 
 
-def case_args(case):
-    path = os.path.join(case, "args")
+def case_args(case, name="args"):
+    path = os.path.join(case, name)
     if not os.path.exists(path):
         return []
     with open(path) as f:
         return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+
+
+def gen_args(case):
+    return case_args(case, "generator_args")
 
 
 def run(cmd, cwd):
@@ -61,14 +67,15 @@ def check_schema(avrogen, case):
     expected_dir = os.path.join(case, "expected")
     out = tempfile.mkdtemp(prefix="avrogen-golden-")
     try:
-        cmd = [avrogen, "schema", "input.h", "-o", out, "--"] + case_args(case)
+        cmd = [avrogen, "schema", "input.h", "-o", out] + gen_args(case) + ["--"] + case_args(case)
         rc, stdout, stderr = run(cmd, case)
         if rc != 0 or stderr:
             fail("%s: exit %d\n%s" % (" ".join(cmd), rc, stderr))
         got = sorted(os.listdir(out))
         code_dir = os.path.join(out, "code")
         os.makedirs(code_dir)
-        gen_cmd = [avrogen, "generate", "input.h", "-o", code_dir, "--"] + case_args(case)
+        gen_cmd = ([avrogen, "generate", "input.h", "-o", code_dir] + gen_args(case) + ["--"]
+                   + case_args(case))
         rc, _, stderr = run(gen_cmd, case)
         if rc != 0 or stderr:
             fail("%s: exit %d\n%s" % (" ".join(gen_cmd), rc, stderr))
@@ -107,7 +114,8 @@ def check_schema(avrogen, case):
             fail("rerun rewrote unchanged files or left files behind: %s" % stderr)
 
         # Without -o the same schemas go to stdout, each newline-terminated.
-        rc, stdout, stderr = run([avrogen, "schema", "input.h", "--"] + case_args(case), case)
+        rc, stdout, stderr = run([avrogen, "schema", "input.h"] + gen_args(case) + ["--"]
+                                  + case_args(case), case)
         texts = [read(os.path.join(out, n)) for n in got]
         if rc != 0 or len(stdout) != sum(len(t) for t in texts) or any(t not in stdout for t in texts):
             fail("stdout mode does not print the same schemas")
@@ -119,7 +127,7 @@ def check_diag(avrogen, case):
     expected = os.path.join(case, "expected", "stderr.txt")
     out = tempfile.mkdtemp(prefix="avrogen-diag-")
     try:
-        cmd = [avrogen, "schema", "input.h", "-o", out, "--"] + case_args(case)
+        cmd = [avrogen, "schema", "input.h", "-o", out] + gen_args(case) + ["--"] + case_args(case)
         rc, stdout, stderr = run(cmd, case)
         if UPDATE:
             os.makedirs(os.path.dirname(expected), exist_ok=True)
@@ -134,7 +142,7 @@ def check_diag(avrogen, case):
             sys.stdout.write("--- expected\n" + read(expected) + "--- got\n" + stderr)
             fail("diagnostics differ")
         cmd = [avrogen, "generate", "input.h", "-o", out, "--depfile",
-               os.path.join(out, "input.d"), "--"] + case_args(case)
+               os.path.join(out, "input.d")] + gen_args(case) + ["--"] + case_args(case)
         rc, stdout, stderr = run(cmd, case)
         if rc != 1 or os.listdir(out):
             fail("generate: exit %d, outputs %s" % (rc, os.listdir(out)))

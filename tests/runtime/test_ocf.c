@@ -3,8 +3,9 @@
  * Object container files (ocf.h): round trips through every codec over many
  * blocks, flush and append, metadata, and hostile files made by damaging valid
  * ones (every truncation, flipped sync, block-header and payload bytes, lying
- * lengths and counts, decompression bombs), allocation-failure injection, and
- * bounded memory while streaming a large file. What other implementations make
+ * lengths and counts, decompression bombs), allocation-failure injection,
+ * bounded memory while streaming a large file, and datums decoded as values of
+ * the file's schema or resolved into another's (next_value). What other implementations make
  * of our files, and we of theirs, is tested in tests/ocf/ against python3-avro
  * and avro-c.
  */
@@ -1473,6 +1474,371 @@ START_TEST(streaming_bounded_memory)
 }
 END_TEST
 
+/* ---- decoded datums: next_value ----------------------------------------------- */
+
+/*
+ * rec_schema as a later version reads it: fields reordered, id promoted to
+ * double, name read as bytes, two fields added with defaults.
+ */
+static const char rec_v2_schema[] =
+        "{\"type\": \"record\", \"name\": \"R\", \"fields\": ["
+        "{\"name\": \"score\", \"type\": \"double\"}, {\"name\": \"name\", \"type\": \"bytes\"}, "
+        "{\"name\": \"id\", \"type\": \"double\"}, "
+        "{\"name\": \"tag\", \"type\": \"string\", \"default\": \"t\"}, "
+        "{\"name\": \"opt\", \"type\": [\"null\", \"long\"], \"default\": null}]}";
+
+/* Another reader: only the id, as a float, through an alias of the record. */
+static const char rec_id_schema[] =
+        "{\"type\": \"record\", \"name\": \"Other\", \"aliases\": [\"R\"], \"fields\": ["
+        "{\"name\": \"id\", \"type\": \"float\"}]}";
+
+static avrogen_schema *parse(const char *text)
+{
+    avrogen_schema *s;
+    avrogen_diag d;
+    ck_assert_msg(avrogen_schema_parse(text, strlen(text), NULL, &s, &d) == AVROGEN_OK, "%s",
+                  d.msg);
+    return s;
+}
+
+/* v is record i of the test data, as rec_v2_schema reads it. */
+static void check_v2(const avrogen_value *v, int64_t i)
+{
+    char name[64];
+    int n = snprintf(name, sizeof name, "record-%lld-%.*s", (long long)i, (int)(i % 23),
+                     "abcdefghijklmnopqrstuvwxyz");
+    CHECK_FAST(avrogen_value_kind(v) == AVROGEN_KIND_RECORD);
+    CHECK_FAST(v->fields[0].f64 == (double)i * 0.25);
+    CHECK_FAST(avrogen_value_kind(&v->fields[1]) == AVROGEN_KIND_BYTES);
+    CHECK_FAST(v->fields[1].bytes.len == (size_t)n &&
+               memcmp(v->fields[1].bytes.ptr, name, (size_t)n) == 0);
+    CHECK_FAST(v->fields[2].f64 == (double)(i * 7919 - 1000000));
+    CHECK_FAST(v->fields[3].str.len == 1 && v->fields[3].str.ptr[0] == 't');
+    CHECK_FAST(v->fields[4].branch.index == 0);
+}
+
+START_TEST(values_resolved)
+{
+    membuf m = {0};
+    write_mem(codecs[_i], 500, 600, &m);
+    avrogen_schema *v2 = parse(rec_v2_schema);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_uint_eq(avrogen_ocf_reader_fingerprint(r),
+                      avrogen_schema_fingerprint64(avrogen_ocf_reader_schema(r)));
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    int64_t i = 0;
+    avrogen_value v;
+    bool got;
+    for (;;) {
+        avrogen_arena_reset(&a);
+        avrogen_status st = avrogen_ocf_reader_next_value(r, avrogen_schema_root(v2), &v, &a, &got);
+        CHECK_FAST(st == AVROGEN_OK);
+        if (!got)
+            break;
+        CHECK_FAST(v.type == avrogen_schema_root(v2));
+        check_v2(&v, i++);
+    }
+    ck_assert_int_eq(i, 500);
+    /* The end stays the end. */
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(v2), &v, &a, &got),
+                     AVROGEN_OK);
+    ck_assert(!got);
+    avrogen_ocf_reader_close(r);
+    avrogen_arena_fini(&a);
+    avrogen_schema_free(v2);
+    membuf_free(&m);
+}
+END_TEST
+
+/*
+ * Without a reader schema, values re-encode to the file's datums; next_value
+ * with one reader, another, none, and next_datum take turns on one file.
+ */
+START_TEST(values_mixed_readers)
+{
+    membuf m = {0};
+    write_mem("deflate", 300, 500, &m);
+    avrogen_schema *v2 = parse(rec_v2_schema), *idonly = parse(rec_id_schema);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    int64_t i = 0;
+    for (;; i++) {
+        avrogen_value v;
+        bool got = false;
+        uint8_t want[128], buf[128];
+        size_t n = rec_bytes(i, want, sizeof want);
+        avrogen_arena_reset(&a);
+        switch (i % 4) {
+        case 0:
+            CHECK_FAST(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got) == AVROGEN_OK);
+            if (got) {
+                avrogen_writer w;
+                avrogen_writer_init_fixed(&w, buf, sizeof buf);
+                CHECK_FAST(v.type == avrogen_schema_root(avrogen_ocf_reader_schema(r)));
+                CHECK_FAST(avrogen_value_encode(&w, &v) == AVROGEN_OK);
+                CHECK_FAST(avrogen_writer_len(&w) == n && memcmp(buf, want, n) == 0);
+            }
+            break;
+        case 1:
+            CHECK_FAST(avrogen_ocf_reader_next_value(r, avrogen_schema_root(v2), &v, &a, &got) ==
+                       AVROGEN_OK);
+            if (got)
+                check_v2(&v, i);
+            break;
+        case 2: {
+            avrogen_bytes d;
+            CHECK_FAST(avrogen_ocf_reader_next_datum(r, &d) == AVROGEN_OK);
+            got = d.ptr != NULL;
+            CHECK_FAST(!got || (d.len == n && memcmp(d.ptr, want, n) == 0));
+            break;
+        }
+        default:
+            CHECK_FAST(avrogen_ocf_reader_next_value(r, avrogen_schema_root(idonly), &v, &a,
+                                                     &got) == AVROGEN_OK);
+            CHECK_FAST(!got ||
+                       (v.type->n_fields == 1 && v.fields[0].f32 == (float)(i * 7919 - 1000000)));
+            break;
+        }
+        if (!got)
+            break;
+    }
+    ck_assert_int_eq(i, 300);
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, NULL), AVROGEN_OK);
+    avrogen_ocf_reader_close(r);
+    avrogen_arena_fini(&a);
+    avrogen_schema_free(v2);
+    avrogen_schema_free(idonly);
+    membuf_free(&m);
+}
+END_TEST
+
+/* Schemas that cannot be resolved: one sticky E_MISMATCH, with the reader path, before any datum.
+ */
+START_TEST(values_schema_mismatch)
+{
+    static const char *const readers[] = {
+            /* a field the writer lacks, without a default */
+            "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"id\", \"type\": "
+            "\"long\"}, {\"name\": \"new\", \"type\": \"int\"}]}",
+            /* a field narrowed */
+            "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"id\", \"type\": "
+            "\"int\"}]}",
+            /* another record */
+            "{\"type\": \"record\", \"name\": \"Q\", \"fields\": []}",
+            "\"string\"",
+    };
+    static const char *const paths[] = {"/fields/1", "/fields/0/type", "", ""};
+    membuf m = {0};
+    write_mem("null", 10, 0, &m);
+    for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++) {
+        avrogen_schema *rd = parse(readers[k]);
+        avrogen_ocf_reader *r;
+        ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+        avrogen_arena a;
+        avrogen_arena_init(&a, NULL);
+        avrogen_value v;
+        bool got = true;
+        ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(rd), &v, &a, &got),
+                         AVROGEN_E_MISMATCH);
+        ck_assert(!got);
+        avrogen_diag d;
+        ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_E_MISMATCH);
+        ck_assert_msg(strncmp(d.path, paths[k], strlen(paths[k])) == 0, "%zu: path %s", k, d.path);
+        ck_assert_msg(strstr(d.msg, "cannot be read as the reader schema") != NULL, "%s", d.msg);
+        ck_assert_msg(paths[k][0] == '\0' || strstr(d.msg, paths[k]) != NULL, "%s", d.msg);
+        /* Sticky, for every way of reading on. */
+        ck_assert_int_eq(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got), AVROGEN_E_MISMATCH);
+        avrogen_bytes datum;
+        ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &datum), AVROGEN_E_MISMATCH);
+        ck_assert_ptr_null(datum.ptr);
+        avrogen_ocf_reader_close(r);
+        avrogen_arena_fini(&a);
+        avrogen_schema_free(rd);
+    }
+    membuf_free(&m);
+}
+END_TEST
+
+/* Write `n` datums of `len_i` bytes each, given back to back at `data`, as a "null" file. */
+static void write_raw(const char *schema, const uint8_t *data, const size_t *lens, size_t n,
+                      size_t block_size, membuf *out)
+{
+    FILE *f = open_memstream(&out->data, &out->len);
+    avrogen_ocf_writer_options o = {0};
+    o.block_size = block_size;
+    o.sync = test_sync;
+    avrogen_ocf_writer *w;
+    ck_assert_int_eq(avrogen_ocf_writer_open_file(f, schema, strlen(schema), &o, &w, NULL),
+                     AVROGEN_OK);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(avrogen_ocf_writer_write(w, data, lens[i]), AVROGEN_OK);
+        data += lens[i];
+    }
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * A datum the reader cannot take (an enum symbol it lacks), and one whose
+ * bytes the skip that delimits datums accepts but decoding does not (a string
+ * that is not UTF-8): the datums before come out, then a sticky error naming
+ * the block's offset, the datum's index and its byte in the block.
+ */
+START_TEST(values_datum_errors)
+{
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    avrogen_value v;
+    bool got;
+    avrogen_diag d;
+
+    /* Enum indexes 0 (A), 1 (B), 2 (GONE), 0: the third fails. */
+    static const uint8_t enums[] = {0x00, 0x02, 0x04, 0x00};
+    static const size_t one[] = {1, 1, 1, 1};
+    membuf m = {0};
+    write_raw("{\"type\": \"enum\", \"name\": \"E\", \"symbols\": [\"A\", \"B\", \"GONE\"]}", enums,
+              one, 4, 0, &m);
+    avrogen_schema *rd =
+            parse("{\"type\": \"enum\", \"name\": \"E\", \"symbols\": [\"B\", \"A\"]}");
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    for (size_t k = 0; k < 2; k++) {
+        ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(rd), &v, &a, &got),
+                         AVROGEN_OK);
+        ck_assert(got);
+        ck_assert_str_eq(avrogen_value_enum_symbol(&v), k == 0 ? "A" : "B");
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(rd), &v, &a, &got),
+                     AVROGEN_E_MISMATCH);
+    ck_assert(!got);
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_E_MISMATCH);
+    uint64_t block = avrogen_ocf_reader_block_offset(r);
+    ck_assert_uint_eq(d.offset, block);
+    char want[96];
+    snprintf(want, sizeof want, "block at offset %llu, object 2 (byte ", (unsigned long long)block);
+    ck_assert_msg(strstr(d.msg, want) != NULL && strstr(d.msg, "GONE") != NULL, "%s", d.msg);
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(rd), &v, &a, &got),
+                     AVROGEN_E_MISMATCH);
+    avrogen_ocf_reader_close(r);
+    avrogen_schema_free(rd);
+    membuf_free(&m);
+
+    /* "ok", then two bytes that are not UTF-8, in blocks of one datum. */
+    static const uint8_t strings[] = {0x04, 'o', 'k', 0x04, 0xff, 0xfe};
+    static const size_t three[] = {3, 3};
+    write_raw("\"string\"", strings, three, 2, 1, &m);
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got), AVROGEN_OK);
+    ck_assert(got && v.str.len == 2);
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got), AVROGEN_E_INVALID);
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_E_INVALID);
+    block = avrogen_ocf_reader_block_offset(r);
+    snprintf(want, sizeof want, "block at offset %llu, object 0 (byte ", (unsigned long long)block);
+    ck_assert_msg(strstr(d.msg, want) != NULL, "%s", d.msg);
+    ck_assert_uint_eq(d.offset, block);
+    avrogen_ocf_reader_close(r);
+    membuf_free(&m);
+    avrogen_arena_fini(&a);
+}
+END_TEST
+
+/* Every truncation, read through a reader schema: whole blocks, then E_TRUNCATED at the next. */
+START_TEST(values_truncated_everywhere)
+{
+    membuf m = {0};
+    write_mem(codecs[_i], 12, 40, &m);
+    layout l;
+    get_layout(&m, &l);
+    avrogen_schema *v2 = parse(rec_v2_schema);
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    for (size_t len = 0; len < m.len; len++) {
+        char *copy = malloc(len + 1);
+        memcpy(copy, m.data, len);
+        avrogen_ocf_reader *r;
+        avrogen_diag d;
+        avrogen_status st = avrogen_ocf_reader_open_memory(copy, len, NULL, &r, &d);
+        if (len < l.header_len) {
+            ck_assert_msg(st == AVROGEN_E_TRUNCATED, "len %zu: %s", len, d.msg);
+            free(copy);
+            continue;
+        }
+        ck_assert_int_eq(st, AVROGEN_OK);
+        int64_t records = 0;
+        avrogen_value v;
+        bool got;
+        while ((st = avrogen_ocf_reader_next_value(r, avrogen_schema_root(v2), &v, &a, &got)) ==
+                       AVROGEN_OK &&
+               got)
+            check_v2(&v, records++);
+        avrogen_ocf_reader_error(r, &d);
+        avrogen_ocf_reader_close(r);
+        free(copy);
+        size_t k = 0;
+        while (k < l.n && l.end[k] <= len)
+            k++;
+        int64_t whole = k < l.n ? l.before[k] : l.before[l.n - 1] + l.count[l.n - 1];
+        ck_assert_int_eq(records, whole);
+        if (len == l.header_len || (k > 0 && len == l.end[k - 1])) {
+            ck_assert_msg(st == AVROGEN_OK, "len %zu: %s", len, d.msg);
+        } else {
+            ck_assert_msg(st == AVROGEN_E_TRUNCATED, "len %zu: %s", len, d.msg);
+            ck_assert_uint_eq(d.offset, l.start[k]);
+        }
+    }
+    avrogen_arena_fini(&a);
+    avrogen_schema_free(v2);
+    membuf_free(&m);
+}
+END_TEST
+
+/* Allocation failures anywhere (reader, resolver, values): E_NOMEM, never a leak or a crash. */
+START_TEST(values_alloc_failures)
+{
+    membuf m = {0};
+    write_mem(codecs[_i], 60, 600, &m);
+    avrogen_schema *v2 = parse(rec_v2_schema);
+    for (long n = 1;; n++) {
+        test_alloc ta;
+        test_alloc_init(&ta, n);
+        avrogen_ocf_reader_options o = {0};
+        o.alloc = &ta.base;
+        FILE *f = fmemopen(m.data, m.len, "rb");
+        avrogen_ocf_reader *r;
+        avrogen_status st = avrogen_ocf_reader_open_file(f, &o, &r, NULL);
+        int64_t records = 0;
+        if (st == AVROGEN_OK) {
+            avrogen_arena a;
+            avrogen_arena_init(&a, &ta.base);
+            avrogen_value v;
+            bool got;
+            while ((st = avrogen_ocf_reader_next_value(r, avrogen_schema_root(v2), &v, &a, &got)) ==
+                           AVROGEN_OK &&
+                   got) {
+                check_v2(&v, records++);
+                avrogen_arena_reset(&a);
+            }
+            avrogen_arena_fini(&a);
+            avrogen_ocf_reader_close(r);
+        }
+        fclose(f);
+        ck_assert_msg(st == AVROGEN_OK || st == AVROGEN_E_NOMEM, "n=%ld: %d", n, st);
+        ck_assert_int_eq(ta.live, 0);
+        if (st == AVROGEN_OK) {
+            ck_assert_int_eq(records, 60);
+            break;
+        }
+        ck_assert_int_lt(n, 10000);
+    }
+    avrogen_schema_free(v2);
+    membuf_free(&m);
+}
+END_TEST
+
 static Suite *ocf_suite(void)
 {
     Suite *s = suite_create("ocf");
@@ -1509,6 +1875,15 @@ static Suite *ocf_suite(void)
     tcase_add_loop_test(tc, writer_alloc_failures, 0, N_CODECS);
     tcase_add_loop_test(tc, reader_alloc_failures, 0, N_CODECS);
     tcase_add_test(tc, append_alloc_failures);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("values");
+    tcase_add_loop_test(tc, values_resolved, 0, N_CODECS);
+    tcase_add_test(tc, values_mixed_readers);
+    tcase_add_test(tc, values_schema_mismatch);
+    tcase_add_test(tc, values_datum_errors);
+    tcase_add_loop_test(tc, values_truncated_everywhere, 0, N_CODECS);
+    tcase_add_loop_test(tc, values_alloc_failures, 0, N_CODECS);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("streaming");

@@ -551,6 +551,57 @@ START_TEST(decode_arena_budget)
 }
 END_TEST
 
+/*
+ * Record R0 with a field `defs` (defaulted) whose union defines R1..Rn, R<i>
+ * holding an R<i+1>, then a field f of type R1. Reader and writer name `defs`
+ * differently, so the plan skips it and meets the chain from R1: n levels.
+ */
+static char *chain(int n, const char *defs)
+{
+    size_t cap = (size_t)n * 96 + 160;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    size_t len = (size_t)snprintf(s, cap,
+                                  "{\"type\":\"record\",\"name\":\"R0\",\"fields\":[{\"name\":"
+                                  "\"%s\",\"type\":[\"null\",{\"type\":\"record\",\"name\":"
+                                  "\"R%d\",\"fields\":[]}",
+                                  defs, n);
+    for (int i = n - 1; i >= 1; i--)
+        len += (size_t)snprintf(s + len, cap - len,
+                                ",{\"type\":\"record\",\"name\":\"R%d\",\"fields\":[{"
+                                "\"name\":\"f\",\"type\":\"R%d\"}]}",
+                                i, i + 1);
+    snprintf(s + len, cap - len, "],\"default\":null},{\"name\":\"f\",\"type\":\"R1\"}]}");
+    return s;
+}
+
+/* A chain of named types deeper than any datum may nest is refused, not recursed. */
+START_TEST(build_nesting_limit)
+{
+    for (int k = 0; k < 2; k++) {
+        int n = k == 0 ? 300 : 2000;
+        char *rj = chain(n, "x"), *wj = chain(n, "y");
+        avrogen_schema *rs = parse(rj), *ws = parse(wj);
+        avrogen_resolver *res = (avrogen_resolver *)rs; /* must be reset to NULL */
+        avrogen_diag why;
+        avrogen_status st = avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs),
+                                                 NULL, &res, &why);
+        if (k == 0) {
+            ck_assert_int_eq(st, AVROGEN_OK);
+            avrogen_resolver_free(res);
+        } else {
+            ck_assert_int_eq(st, AVROGEN_E_LIMIT);
+            ck_assert_ptr_null(res);
+            ck_assert_ptr_nonnull(strstr(why.msg, "deeper than 512"));
+        }
+        avrogen_schema_free(rs);
+        avrogen_schema_free(ws);
+        free(rj);
+        free(wj);
+    }
+}
+END_TEST
+
 static Suite *resolve_suite(void)
 {
     Suite *s = suite_create("resolve");
@@ -591,6 +642,7 @@ static Suite *resolve_suite(void)
     tcase_add_test(tc, hostile_counts_and_indexes);
     tcase_add_test(tc, build_fail_until_ok);
     tcase_add_test(tc, decode_arena_budget);
+    tcase_add_test(tc, build_nesting_limit);
     suite_add_tcase(s, tc);
     return s;
 }

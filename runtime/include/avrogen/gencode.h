@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 1
+#define AVROGEN_GENCODE_ABI 2
 
 /* Default reader limits; see avrogen_reader_init. */
 #define AVROGEN_DEFAULT_MAX_DEPTH 128u
@@ -515,6 +515,16 @@ struct avrogen_field_desc {
  * avrogen_bytes .ptr NULL, or the T * of PTR_COUNT NULL (its count then 0).
  */
 
+/*
+ * A decoder generated ahead of time for data written with an earlier schema of
+ * a record (avrogen generate --compat-with): it reads the writer's bytes
+ * straight into the current struct, resolution done at generation time.
+ */
+typedef struct avrogen_type_decoder {
+    uint64_t fingerprint; /* CRC-64-AVRO of the writer schema it reads */
+    avrogen_status (*decode)(avrogen_reader *r, void *dst, avrogen_arena *a);
+} avrogen_type_decoder;
+
 /* A named type: a record, an enum or a fixed. */
 struct avrogen_type {
     avrogen_kind kind;                /* RECORD, ENUM or FIXED */
@@ -528,6 +538,10 @@ struct avrogen_type {
     const char *const *symbols;       /* ENUM: the symbols, in Avro index order */
     const int64_t *values;            /* ENUM: the C enumerator value of each symbol */
     size_t n_symbols;                 /* ENUM: how many */
+    /* records of the header: P_avro_decode, taking the struct as void *; else NULL */
+    avrogen_status (*decode)(avrogen_reader *r, void *dst, avrogen_arena *a);
+    const avrogen_type_decoder *resolved; /* records: ahead-of-time decoders, or NULL */
+    size_t n_resolved;                    /* how many, sorted by fingerprint */
 };
 
 /* Compile-time layout checks in generated code, as C11 and as C++. */

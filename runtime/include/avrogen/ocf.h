@@ -5,12 +5,13 @@
  * marker) followed by blocks of encoded datums, each block compressed with the
  * file's codec and followed by the sync marker.
  *
- * This layer moves bytes. The writer takes datums already encoded (or lets the
- * caller encode straight into the block buffer); the reader hands back each
- * block decompressed, for the caller to decode with generated code or generic
- * values, and can cut a block into datums using the file's schema. It never
- * builds values itself. Both stream: memory stays bounded by the largest block,
- * whatever the size of the file.
+ * The writer takes datums already encoded (or lets the caller encode straight
+ * into the block buffer). The reader hands back each block decompressed, cuts
+ * blocks into datums using the file's schema, and decodes datums too: as
+ * generic values shaped like any reader schema, or into generated structs,
+ * resolving them from the file's schema (spec §Schema Resolution) when the two
+ * differ. Both stream: memory stays bounded by the largest block, whatever the
+ * size of the file.
  *
  * Codecs, by their spec names: "null", "deflate", "snappy", "zstandard", "xz",
  * "bzip2".
@@ -31,6 +32,7 @@
 #include "avrogen/gencode.h"
 #include "avrogen/schema.h"
 #include "avrogen/status.h"
+#include "avrogen/value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -276,6 +278,80 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_block(avrog
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r,
                                                                            avrogen_bytes *datum);
 
+/*
+ * The next datum of the file decoded as a value of `reader`, a node of any
+ * parsed schema (NULL: the file's own schema). When `reader` is not the file's
+ * schema, the datum is resolved from the file's schema into reader's shape
+ * (spec §Schema Resolution, avrogen_resolver): every value's `type` is then a
+ * node of reader's schema. On AVROGEN_OK *got says whether there was a datum;
+ * false means the file ended cleanly. Strings, bytes, arrays and maps go into
+ * `a` (copies: *out does not point into the file); resetting `a` between
+ * datums is the caller's choice.
+ *
+ * The resolver is built on the first call with a given `reader`, before any
+ * datum is read, and kept: r remembers it by the node's address, so `reader`'s
+ * schema must stay alive until r is closed or called with another node (which
+ * replaces it). Schemas that cannot be resolved fail there, with nothing
+ * consumed: E_MISMATCH (or E_SCHEMA for a bad reader default, E_NOMEM), the
+ * reader path in diag.path and the reason in the message.
+ *
+ * Each datum is delimited first, as avrogen_ocf_reader_next_datum does, then
+ * decoded from exactly its bytes: a decode that stops short of the datum's end
+ * or runs past it is an error. Decoding errors carry the block's file offset,
+ * the datum's index in its block and the byte within the decompressed block:
+ * every status of avrogen_value_read, E_MISMATCH for a datum using an enum
+ * symbol or union branch the reader lacks, and those of next_datum. All errors
+ * are sticky (avrogen_ocf_reader_error). May be mixed with next_datum and
+ * next_as; mixing with next_block drops the rest of the current block.
+ *
+ *     const avrogen_node *mine = avrogen_schema_root(my_schema);
+ *     avrogen_value v;
+ *     bool got;
+ *     for (;;) {
+ *         avrogen_arena_reset(&arena);
+ *         if (avrogen_ocf_reader_next_value(r, mine, &v, &arena, &got) != AVROGEN_OK || !got)
+ *             break;
+ *         use(&v);
+ *     }
+ *     if (avrogen_ocf_reader_error(r, &d) != AVROGEN_OK)
+ *         return fail(d.msg);     // d.path too, for a schema mismatch
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader, avrogen_value *out,
+                              avrogen_arena *a, bool *got);
+
+/*
+ * The next datum of the file decoded into *dst, a struct of the generated
+ * record type `t` (P_avro_type), through avrogen_decode_as with the file's
+ * writer fingerprint: t's own decoder when the file was written with t's
+ * schema, else t's ahead-of-time decoder for the file's schema if it has one,
+ * else a type plan built once per reader (kept in a plan cache of r's, created
+ * on first need). *got as for next_value. *dst follows P_avro_decode's
+ * ownership rules: arrays, maps and char * strings in `a`, views
+ * (avrogen_str, avrogen_bytes) into r's current block, valid until the next
+ * call on r, or into the plan for defaults, valid until r is closed.
+ *
+ * A type plan is built (and checked) before any datum is read: schemas that
+ * cannot be resolved are a sticky E_MISMATCH with the reader path and reason,
+ * nothing consumed. Decoding errors are those of next_value, with the datum's
+ * bytes checked the same way. E_ARG (not sticky) when t is not a generated
+ * record type (no schema or decoder).
+ *
+ *     struct order o;
+ *     bool got;
+ *     for (;;) {
+ *         avrogen_arena_reset(&arena);
+ *         if (avrogen_ocf_reader_next_as(r, &order_avro_type, &o, &arena, &got) != AVROGEN_OK ||
+ *             !got)
+ *             break;
+ *         use(&o);
+ *     }
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_as(avrogen_ocf_reader *r,
+                                                                        const avrogen_type *t,
+                                                                        void *dst, avrogen_arena *a,
+                                                                        bool *got);
+
 /* File offset of the first byte of the block last returned (or being read). */
 AVROGEN_API uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r);
 
@@ -285,6 +361,9 @@ AVROGEN_API avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r,
 
 /* The parsed writer schema from avro.schema, owned by r. */
 AVROGEN_API const avrogen_schema *avrogen_ocf_reader_schema(const avrogen_ocf_reader *r);
+
+/* The CRC-64-AVRO fingerprint of the file's schema (its Parsing Canonical Form). */
+AVROGEN_API uint64_t avrogen_ocf_reader_fingerprint(const avrogen_ocf_reader *r);
 
 /* The codec's spec name ("null" when avro.codec is absent). */
 AVROGEN_API const char *avrogen_ocf_reader_codec(const avrogen_ocf_reader *r);

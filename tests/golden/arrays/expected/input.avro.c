@@ -449,7 +449,7 @@ static const struct {
 } point_avro_tables = {
         /* color_enum: enum color */
         {AVROGEN_KIND_ENUM, "color", NULL, NULL, 0, sizeof(enum color), NULL, 0,
-         point_avro_tables.color_symbols, point_avro_tables.color_values, 3},
+         point_avro_tables.color_symbols, point_avro_tables.color_values, 3, NULL, NULL, 0},
         {"RED", "GREEN", "BLUE"},
         {COLOR_RED, COLOR_GREEN, COLOR_BLUE},
         /* point_fields: struct point */
@@ -575,6 +575,13 @@ static const char point_avro_canonical[] =
         "{\"name\":\"point\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
         "\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"}]}";
 
+/* point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return point_avro_decode(r, (struct point *)v, a);
+}
+
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point",
@@ -585,6 +592,9 @@ const avrogen_type point_avro_type = {
         point_avro_tables.point_fields,
         2,
         NULL,
+        NULL,
+        0,
+        point_avro_decode_erased,
         NULL,
         0,
 };
@@ -603,6 +613,13 @@ static const char shapes_avro_canonical[] =
         "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
         "{\"name\":\"corners\",\"type\":{\"type\":\"array\",\"items\":\"point\"}}]}";
 
+/* shapes_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+shapes_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return shapes_avro_decode(r, (struct shapes *)v, a);
+}
+
 const avrogen_type shapes_avro_type = {
         AVROGEN_KIND_RECORD,
         "shapes",
@@ -613,6 +630,9 @@ const avrogen_type shapes_avro_type = {
         point_avro_tables.shapes_fields,
         9,
         NULL,
+        NULL,
+        0,
+        shapes_avro_decode_erased,
         NULL,
         0,
 };

@@ -483,11 +483,13 @@ static const struct {
 } line_avro_tables = {
         /* order_status_enum: enum order_status */
         {AVROGEN_KIND_ENUM, "order_status", NULL, NULL, 0, sizeof(enum order_status), NULL, 0,
-         line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3},
+         line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3, NULL, NULL,
+         0},
         {"NEW", "PAID", "SHIPPED"},
         {ORDER_NEW, ORDER_PAID, ORDER_SHIPPED},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "com.acme.shop.Order_uuid", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "com.acme.shop.Order_uuid", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* line_fields: struct line */
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
@@ -603,6 +605,13 @@ static const char line_avro_canonical[] =
         "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\","
         "\"type\":\"int\"},{\"name\":\"price\",\"type\":\"double\"}]}";
 
+/* line_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return line_avro_decode(r, (struct line *)v, a);
+}
+
 const avrogen_type line_avro_type = {
         AVROGEN_KIND_RECORD,
         "line",
@@ -613,6 +622,9 @@ const avrogen_type line_avro_type = {
         line_avro_tables.line_fields,
         4,
         NULL,
+        NULL,
+        0,
+        line_avro_decode_erased,
         NULL,
         0,
 };
@@ -636,6 +648,13 @@ static const char order_avro_canonical[] =
         "{\"name\":\"price_cents\",\"type\":\"bytes\"},{\"name\":\"region\","
         "\"type\":\"string\"},{\"name\":\"legacyName\",\"type\":[\"null\",\"string\"]}]}";
 
+/* order_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+order_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return order_avro_decode(r, (order_t *)v, a);
+}
+
 const avrogen_type order_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.shop.Order",
@@ -646,6 +665,9 @@ const avrogen_type order_avro_type = {
         line_avro_tables.order_fields,
         15,
         NULL,
+        NULL,
+        0,
+        order_avro_decode_erased,
         NULL,
         0,
 };

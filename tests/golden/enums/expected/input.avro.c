@@ -273,27 +273,29 @@ static const struct {
 } signal_avro_tables = {
         /* light_enum: enum light */
         {AVROGEN_KIND_ENUM, "light", NULL, NULL, 0, sizeof(enum light), NULL, 0,
-         signal_avro_tables.light_symbols, signal_avro_tables.light_values, 3},
+         signal_avro_tables.light_symbols, signal_avro_tables.light_values, 3, NULL, NULL, 0},
         {"RED", "AMBER", "GREEN"},
         {LIGHT_RED, LIGHT_AMBER, LIGHT_GREEN},
         /* shape_enum: enum shape */
         {AVROGEN_KIND_ENUM, "shape", NULL, NULL, 0, sizeof(enum shape), NULL, 0,
-         signal_avro_tables.shape_symbols, signal_avro_tables.shape_values, 3},
+         signal_avro_tables.shape_symbols, signal_avro_tables.shape_values, 3, NULL, NULL, 0},
         {"CIRCLE", "SQUARE", "TRIANGLE"},
         {CIRCLE, SQUARE, TRIANGLE},
         /* http_status_enum: enum http_status */
         {AVROGEN_KIND_ENUM, "net.http.HttpStatus", NULL, NULL, 0, sizeof(enum http_status), NULL, 0,
-         signal_avro_tables.http_status_symbols, signal_avro_tables.http_status_values, 3},
+         signal_avro_tables.http_status_symbols, signal_avro_tables.http_status_values, 3, NULL,
+         NULL, 0},
         {"OK", "NOT_FOUND", "TEAPOT"},
         {HTTP_STATUS_OK, HTTP_STATUS_NOT_FOUND, HTTP_STATUS_TEAPOT},
         /* place_enum: enum place */
         {AVROGEN_KIND_ENUM, "place", NULL, NULL, 0, sizeof(enum place), NULL, 0,
-         signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2},
+         signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2, NULL, NULL, 0},
         {"PLACE_1ST", "PLACE_2ND"},
         {PLACE_1ST, PLACE_2ND},
         /* direction_enum: direction_t */
         {AVROGEN_KIND_ENUM, "direction_t", NULL, NULL, 0, sizeof(direction_t), NULL, 0,
-         signal_avro_tables.direction_symbols, signal_avro_tables.direction_values, 3},
+         signal_avro_tables.direction_symbols, signal_avro_tables.direction_values, 3, NULL, NULL,
+         0},
         {"DOWN", "Still", "UP"},
         {DIR_DOWN, DIR_NONE, DIR_UP},
         /* signal_fields: struct signal */
@@ -332,6 +334,13 @@ static const char signal_avro_canonical[] =
         "{\"name\":\"direction\",\"type\":{\"name\":\"direction_t\",\"type\":\"enum\","
         "\"symbols\":[\"DOWN\",\"Still\",\"UP\"]}}]}";
 
+/* signal_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+signal_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return signal_avro_decode(r, (struct signal *)v, a);
+}
+
 const avrogen_type signal_avro_type = {
         AVROGEN_KIND_RECORD,
         "signal",
@@ -342,6 +351,9 @@ const avrogen_type signal_avro_type = {
         signal_avro_tables.signal_fields,
         5,
         NULL,
+        NULL,
+        0,
+        signal_avro_decode_erased,
         NULL,
         0,
 };

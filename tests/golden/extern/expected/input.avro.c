@@ -224,7 +224,7 @@ static const struct {
         /* vendor_color_enum: enum vendor_color */
         {AVROGEN_KIND_ENUM, "com.vendor.Color", NULL, NULL, 0, sizeof(enum vendor_color), NULL, 0,
          vendor_point_avro_tables.vendor_color_symbols,
-         vendor_point_avro_tables.vendor_color_values, 2},
+         vendor_point_avro_tables.vendor_color_values, 2, NULL, NULL, 0},
         {"RED", "GREEN"},
         {VENDOR_COLOR_RED, VENDOR_COLOR_GREEN},
         /* vendor_point_fields: struct vendor_point */
@@ -287,6 +287,13 @@ static const char vendor_point_avro_canonical[] =
         "\"items\":\"int\"}},{\"name\":\"color\",\"type\":{\"name\":\"com.vendor.Color\","
         "\"type\":\"enum\",\"symbols\":[\"RED\",\"GREEN\"]}}]}";
 
+/* vendor_point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+vendor_point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return vendor_point_avro_decode(r, (struct vendor_point *)v, a);
+}
+
 const avrogen_type vendor_point_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.vendor.Point",
@@ -297,6 +304,9 @@ const avrogen_type vendor_point_avro_type = {
         vendor_point_avro_tables.vendor_point_fields,
         6,
         NULL,
+        NULL,
+        0,
+        vendor_point_avro_decode_erased,
         NULL,
         0,
 };

@@ -236,11 +236,14 @@ static const struct {
     avrogen_field_desc hop_fields[2];
 } packet_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "net.example.packet_mac", NULL, NULL, 0, 6, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "net.example.packet_mac", NULL, NULL, 0, 6, NULL, 0, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* fixed1 */
-        {AVROGEN_KIND_FIXED, "net.example.Ipv4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "net.example.Ipv4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* fixed2 */
-        {AVROGEN_KIND_FIXED, "org.crypto.Sha256", NULL, NULL, 0, 32, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "org.crypto.Sha256", NULL, NULL, 0, 32, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* packet_fields: struct packet */
         {
                 {"mac", offsetof(struct packet, mac), AVROGEN_SIZEOF_MEMBER(struct packet, mac),
@@ -293,6 +296,13 @@ static const char packet_avro_canonical[] =
         "\"type\":{\"name\":\"org.crypto.Sha256\",\"type\":\"fixed\",\"size\":32}},"
         "{\"name\":\"routes\",\"type\":{\"type\":\"array\",\"items\":\"net.example.Ipv4\"}}]}";
 
+/* packet_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+packet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return packet_avro_decode(r, (struct packet *)v, a);
+}
+
 const avrogen_type packet_avro_type = {
         AVROGEN_KIND_RECORD,
         "net.example.packet",
@@ -303,6 +313,9 @@ const avrogen_type packet_avro_type = {
         packet_avro_tables.packet_fields,
         5,
         NULL,
+        NULL,
+        0,
+        packet_avro_decode_erased,
         NULL,
         0,
 };
@@ -318,6 +331,13 @@ static const char hop_avro_canonical[] =
         "{\"name\":\"routes\",\"type\":{\"type\":\"array\","
         "\"items\":\"net.example.Ipv4\"}}]}}]}";
 
+/* hop_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return hop_avro_decode(r, (struct hop *)v, a);
+}
+
 const avrogen_type hop_avro_type = {
         AVROGEN_KIND_RECORD,
         "net.example.hop",
@@ -328,6 +348,9 @@ const avrogen_type hop_avro_type = {
         packet_avro_tables.hop_fields,
         2,
         NULL,
+        NULL,
+        0,
+        hop_avro_decode_erased,
         NULL,
         0,
 };

@@ -459,11 +459,13 @@ static const struct {
     avrogen_field_desc amounts_sub0[1];
 } times_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "times_span", NULL, NULL, 0, 12, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "times_span", NULL, NULL, 0, 12, NULL, 0, NULL, NULL, 0, NULL, NULL,
+         0},
         /* fixed1 */
-        {AVROGEN_KIND_FIXED, "ids_bin", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "ids_bin", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
         /* fixed2 */
-        {AVROGEN_KIND_FIXED, "amounts_wide", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "amounts_wide", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL,
+         0},
         /* times_fields: struct times */
         {
                 {"day", offsetof(struct times, day), AVROGEN_SIZEOF_MEMBER(struct times, day),
@@ -571,6 +573,13 @@ static const char times_avro_canonical[] =
         "\"type\":\"fixed\",\"size\":12}},{\"name\":\"samples\",\"type\":{\"type\":\"array\","
         "\"items\":\"long\"}}]}";
 
+/* times_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+times_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return times_avro_decode(r, (struct times *)v, a);
+}
+
 const avrogen_type times_avro_type = {
         AVROGEN_KIND_RECORD,
         "times",
@@ -583,6 +592,9 @@ const avrogen_type times_avro_type = {
         NULL,
         NULL,
         0,
+        times_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char ids_avro_canonical[] =
@@ -590,6 +602,13 @@ static const char ids_avro_canonical[] =
         "\"type\":{\"name\":\"ids_bin\",\"type\":\"fixed\",\"size\":16}},{\"name\":\"text\","
         "\"type\":\"string\"},{\"name\":\"canonical\",\"type\":\"string\"},"
         "{\"name\":\"view\",\"type\":\"string\"}]}";
+
+/* ids_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+ids_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return ids_avro_decode(r, (struct ids *)v, a);
+}
 
 const avrogen_type ids_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -603,6 +622,9 @@ const avrogen_type ids_avro_type = {
         NULL,
         NULL,
         0,
+        ids_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char amounts_avro_canonical[] =
@@ -610,6 +632,13 @@ static const char amounts_avro_canonical[] =
         "\"type\":\"bytes\"},{\"name\":\"wide\",\"type\":{\"name\":\"amounts_wide\","
         "\"type\":\"fixed\",\"size\":16}},{\"name\":\"whole\",\"type\":\"bytes\"},"
         "{\"name\":\"history\",\"type\":{\"type\":\"array\",\"items\":\"bytes\"}}]}";
+
+/* amounts_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+amounts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return amounts_avro_decode(r, (struct amounts *)v, a);
+}
 
 const avrogen_type amounts_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -621,6 +650,9 @@ const avrogen_type amounts_avro_type = {
         times_avro_tables.amounts_fields,
         4,
         NULL,
+        NULL,
+        0,
+        amounts_avro_decode_erased,
         NULL,
         0,
 };

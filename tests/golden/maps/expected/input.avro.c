@@ -516,6 +516,13 @@ static const char sample_avro_canonical[] =
         "{\"name\":\"sample\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
         "\"type\":\"double\"}]}";
 
+/* sample_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+sample_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return sample_avro_decode(r, (struct sample *)v, a);
+}
+
 const avrogen_type sample_avro_type = {
         AVROGEN_KIND_RECORD,
         "sample",
@@ -526,6 +533,9 @@ const avrogen_type sample_avro_type = {
         sample_avro_tables.sample_fields,
         1,
         NULL,
+        NULL,
+        0,
+        sample_avro_decode_erased,
         NULL,
         0,
 };
@@ -540,6 +550,13 @@ static const char metrics_avro_canonical[] =
         "{\"name\":\"optional\",\"type\":{\"type\":\"map\",\"values\":[\"null\","
         "\"string\"]}}]}";
 
+/* metrics_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+metrics_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return metrics_avro_decode(r, (struct metrics *)v, a);
+}
+
 const avrogen_type metrics_avro_type = {
         AVROGEN_KIND_RECORD,
         "metrics",
@@ -550,6 +567,9 @@ const avrogen_type metrics_avro_type = {
         sample_avro_tables.metrics_fields,
         5,
         NULL,
+        NULL,
+        0,
+        metrics_avro_decode_erased,
         NULL,
         0,
 };

@@ -252,6 +252,13 @@ static const char inner_avro_canonical[] =
         "{\"name\":\"inner\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
         "\"type\":\"int\"}]}";
 
+/* inner_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return inner_avro_decode(r, (struct inner *)v, a);
+}
+
 const avrogen_type inner_avro_type = {
         AVROGEN_KIND_RECORD,
         "inner",
@@ -264,11 +271,21 @@ const avrogen_type inner_avro_type = {
         NULL,
         NULL,
         0,
+        inner_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char foreign_avro_canonical[] =
         "{\"name\":\"org.other.Foreign\",\"type\":\"record\",\"fields\":[{\"name\":\"w\","
         "\"type\":\"int\"}]}";
+
+/* foreign_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+foreign_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return foreign_avro_decode(r, (struct foreign *)v, a);
+}
 
 const avrogen_type foreign_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -282,6 +299,9 @@ const avrogen_type foreign_avro_type = {
         NULL,
         NULL,
         0,
+        foreign_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char outer_avro_canonical[] =
@@ -293,6 +313,13 @@ static const char outer_avro_canonical[] =
         "\"fields\":[{\"name\":\"w\",\"type\":\"int\"}]}},{\"name\":\"d\","
         "\"type\":\"org.other.Foreign\"}]}";
 
+/* outer_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return outer_avro_decode(r, (struct outer *)v, a);
+}
+
 const avrogen_type outer_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.Outer",
@@ -303,6 +330,9 @@ const avrogen_type outer_avro_type = {
         inner_avro_tables.outer_fields,
         4,
         NULL,
+        NULL,
+        0,
+        outer_avro_decode_erased,
         NULL,
         0,
 };

@@ -196,12 +196,12 @@ static const struct {
 } basket_avro_tables = {
         /* unit_enum: enum unit */
         {AVROGEN_KIND_ENUM, "com.acme.common.unit", NULL, NULL, 0, sizeof(enum unit), NULL, 0,
-         basket_avro_tables.unit_symbols, basket_avro_tables.unit_values, 2},
+         basket_avro_tables.unit_symbols, basket_avro_tables.unit_values, 2, NULL, NULL, 0},
         {"PIECE", "KG"},
         {UNIT_PIECE, UNIT_KG},
         /* line_type: struct line */
         {AVROGEN_KIND_RECORD, "com.acme.common.line", NULL, NULL, 0, sizeof(struct line),
-         basket_avro_tables.line_fields, 2, NULL, NULL, 0},
+         basket_avro_tables.line_fields, 2, NULL, NULL, 0, NULL, NULL, 0},
         /* line_fields: struct line */
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
@@ -243,6 +243,13 @@ static const char basket_avro_canonical[] =
         "\"items\":\"com.acme.common.line\"}},{\"name\":\"unit\","
         "\"type\":\"com.acme.common.unit\"}]}";
 
+/* basket_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+basket_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return basket_avro_decode(r, (struct basket *)v, a);
+}
+
 const avrogen_type basket_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.shop.basket",
@@ -253,6 +260,9 @@ const avrogen_type basket_avro_type = {
         basket_avro_tables.basket_fields,
         3,
         NULL,
+        NULL,
+        0,
+        basket_avro_decode_erased,
         NULL,
         0,
 };

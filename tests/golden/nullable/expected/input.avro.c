@@ -574,11 +574,12 @@ static const struct {
 } detail_avro_tables = {
         /* level_enum: enum level */
         {AVROGEN_KIND_ENUM, "level", NULL, NULL, 0, sizeof(enum level), NULL, 0,
-         detail_avro_tables.level_symbols, detail_avro_tables.level_values, 2},
+         detail_avro_tables.level_symbols, detail_avro_tables.level_values, 2, NULL, NULL, 0},
         {"LOW", "HIGH"},
         {LEVEL_LOW, LEVEL_HIGH},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "maybe_digest", NULL, NULL, 0, 8, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "maybe_digest", NULL, NULL, 0, 8, NULL, 0, NULL, NULL, 0, NULL, NULL,
+         0},
         /* detail_fields: struct detail */
         {
                 {"text", offsetof(struct detail, text), AVROGEN_SIZEOF_MEMBER(struct detail, text),
@@ -735,6 +736,13 @@ static const char detail_avro_canonical[] =
         "{\"name\":\"detail\",\"type\":\"record\",\"fields\":[{\"name\":\"text\","
         "\"type\":\"string\"}]}";
 
+/* detail_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+detail_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return detail_avro_decode(r, (struct detail *)v, a);
+}
+
 const avrogen_type detail_avro_type = {
         AVROGEN_KIND_RECORD,
         "detail",
@@ -745,6 +753,9 @@ const avrogen_type detail_avro_type = {
         detail_avro_tables.detail_fields,
         1,
         NULL,
+        NULL,
+        0,
+        detail_avro_decode_erased,
         NULL,
         0,
 };
@@ -764,6 +775,13 @@ static const char maybe_avro_canonical[] =
         "\"null\"]},{\"name\":\"answer\",\"type\":[\"int\",\"null\"]},{\"name\":\"nothing\","
         "\"type\":[\"null\",\"string\"]}]}";
 
+/* maybe_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+maybe_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return maybe_avro_decode(r, (struct maybe *)v, a);
+}
+
 const avrogen_type maybe_avro_type = {
         AVROGEN_KIND_RECORD,
         "maybe",
@@ -774,6 +792,9 @@ const avrogen_type maybe_avro_type = {
         detail_avro_tables.maybe_fields,
         13,
         NULL,
+        NULL,
+        0,
+        maybe_avro_decode_erased,
         NULL,
         0,
 };

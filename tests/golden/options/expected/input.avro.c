@@ -199,6 +199,13 @@ static const char acct_avro_canonical[] =
         "{\"name\":\"score\",\"type\":\"double\"},{\"name\":\"tier\",\"type\":\"string\"},"
         "{\"name\":\"level\",\"type\":\"int\"},{\"name\":\"motto\",\"type\":\"string\"}]}";
 
+/* acct_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+acct_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return acct_avro_decode(r, (struct account *)v, a);
+}
+
 const avrogen_type acct_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.iam.Account",
@@ -209,6 +216,9 @@ const avrogen_type acct_avro_type = {
         acct_avro_tables.acct_fields,
         8,
         NULL,
+        NULL,
+        0,
+        acct_avro_decode_erased,
         NULL,
         0,
 };

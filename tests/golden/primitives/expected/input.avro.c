@@ -304,6 +304,13 @@ static const char scalars_avro_canonical[] =
         "\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},{\"name\":\"vi\","
         "\"type\":\"int\"}]}";
 
+/* scalars_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+scalars_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return scalars_avro_decode(r, (struct scalars *)v, a);
+}
+
 const avrogen_type scalars_avro_type = {
         AVROGEN_KIND_RECORD,
         "scalars",
@@ -314,6 +321,9 @@ const avrogen_type scalars_avro_type = {
         scalars_avro_tables.scalars_fields,
         19,
         NULL,
+        NULL,
+        0,
+        scalars_avro_decode_erased,
         NULL,
         0,
 };

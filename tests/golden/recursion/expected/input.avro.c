@@ -383,6 +383,13 @@ static const char leaf_avro_canonical[] =
         "{\"name\":\"leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
         "\"type\":\"int\"}]}";
 
+/* leaf_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+leaf_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return leaf_avro_decode(r, (struct leaf *)v, a);
+}
+
 const avrogen_type leaf_avro_type = {
         AVROGEN_KIND_RECORD,
         "leaf",
@@ -395,11 +402,21 @@ const avrogen_type leaf_avro_type = {
         NULL,
         NULL,
         0,
+        leaf_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char node_avro_canonical[] =
         "{\"name\":\"node\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
         "\"type\":\"long\"},{\"name\":\"next\",\"type\":[\"null\",\"node\"]}]}";
+
+/* node_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+node_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return node_avro_decode(r, (struct node *)v, a);
+}
 
 const avrogen_type node_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -413,6 +430,9 @@ const avrogen_type node_avro_type = {
         NULL,
         NULL,
         0,
+        node_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char tree_avro_canonical[] =
@@ -421,6 +441,13 @@ static const char tree_avro_canonical[] =
         "\"items\":\"t.tree\"}},{\"name\":\"leaves\",\"type\":{\"type\":\"array\","
         "\"items\":{\"name\":\"t.leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
         "\"type\":\"int\"}]}}},{\"name\":\"extra\",\"type\":[\"null\",\"t.leaf\"]}]}";
+
+/* tree_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+tree_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return tree_avro_decode(r, (struct tree *)v, a);
+}
 
 const avrogen_type tree_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -432,6 +459,9 @@ const avrogen_type tree_avro_type = {
         leaf_avro_tables.tree_fields,
         4,
         NULL,
+        NULL,
+        0,
+        tree_avro_decode_erased,
         NULL,
         0,
 };

@@ -194,6 +194,13 @@ static const char texts_avro_canonical[] =
         "\"type\":\"bytes\"},{\"name\":\"raw\",\"type\":\"bytes\"},{\"name\":\"packet\","
         "\"type\":\"bytes\"},{\"name\":\"buf\",\"type\":\"bytes\"}]}";
 
+/* texts_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+texts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return texts_avro_decode(r, (struct texts *)v, a);
+}
+
 const avrogen_type texts_avro_type = {
         AVROGEN_KIND_RECORD,
         "texts",
@@ -204,6 +211,9 @@ const avrogen_type texts_avro_type = {
         texts_avro_tables.texts_fields,
         8,
         NULL,
+        NULL,
+        0,
+        texts_avro_decode_erased,
         NULL,
         0,
 };

@@ -203,7 +203,7 @@ static const struct {
 } point_avro_tables = {
         /* mode_t__enum: mode_t_ */
         {AVROGEN_KIND_ENUM, "mode_t_", NULL, NULL, 0, sizeof(mode_t_), NULL, 0,
-         point_avro_tables.mode_t__symbols, point_avro_tables.mode_t__values, 2},
+         point_avro_tables.mode_t__symbols, point_avro_tables.mode_t__values, 2, NULL, NULL, 0},
         {"OFF", "ON"},
         {MODE_OFF, MODE_ON},
         /* point_fields: point_t */
@@ -238,6 +238,13 @@ static const char point_avro_canonical[] =
         "{\"name\":\"point_t\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
         "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}";
 
+/* point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return point_avro_decode(r, (point_t *)v, a);
+}
+
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point_t",
@@ -250,6 +257,9 @@ const avrogen_type point_avro_type = {
         NULL,
         NULL,
         0,
+        point_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char segment_avro_canonical[] =
@@ -258,6 +268,13 @@ static const char segment_avro_canonical[] =
         "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}},{\"name\":\"to\","
         "\"type\":\"point_t\"},{\"name\":\"at\",\"type\":\"long\"},{\"name\":\"mode\","
         "\"type\":{\"name\":\"mode_t_\",\"type\":\"enum\",\"symbols\":[\"OFF\",\"ON\"]}}]}";
+
+/* segment_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+segment_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return segment_avro_decode(r, (segment_t *)v, a);
+}
 
 const avrogen_type segment_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -269,6 +286,9 @@ const avrogen_type segment_avro_type = {
         point_avro_tables.segment_fields,
         4,
         NULL,
+        NULL,
+        0,
+        segment_avro_decode_erased,
         NULL,
         0,
 };

@@ -150,6 +150,13 @@ static const char counters_avro_canonical[] =
         "\"type\":\"long\"},{\"name\":\"window\",\"type\":{\"type\":\"array\","
         "\"items\":\"long\"}}]}";
 
+/* counters_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+counters_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return counters_avro_decode(r, (struct counters *)v, a);
+}
+
 const avrogen_type counters_avro_type = {
         AVROGEN_KIND_RECORD,
         "counters",
@@ -160,6 +167,9 @@ const avrogen_type counters_avro_type = {
         counters_avro_tables.counters_fields,
         4,
         NULL,
+        NULL,
+        0,
+        counters_avro_decode_erased,
         NULL,
         0,
 };

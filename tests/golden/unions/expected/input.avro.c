@@ -271,7 +271,7 @@ static const struct {
     avrogen_field_desc value_sub1[2];
 } money_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
         /* money_fields: struct money */
         {
                 {"units", offsetof(struct money, units), AVROGEN_SIZEOF_MEMBER(struct money, units),
@@ -331,6 +331,13 @@ static const char money_avro_canonical[] =
         "{\"name\":\"money\",\"type\":\"record\",\"fields\":[{\"name\":\"units\","
         "\"type\":\"long\"},{\"name\":\"nanos\",\"type\":\"int\"}]}";
 
+/* money_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+money_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return money_avro_decode(r, (struct money *)v, a);
+}
+
 const avrogen_type money_avro_type = {
         AVROGEN_KIND_RECORD,
         "money",
@@ -343,6 +350,9 @@ const avrogen_type money_avro_type = {
         NULL,
         NULL,
         0,
+        money_avro_decode_erased,
+        NULL,
+        0,
 };
 
 static const char value_avro_canonical[] =
@@ -351,6 +361,13 @@ static const char value_avro_canonical[] =
         "\"fields\":[{\"name\":\"units\",\"type\":\"long\"},{\"name\":\"nanos\","
         "\"type\":\"int\"}]},{\"name\":\"Raw4\",\"type\":\"fixed\",\"size\":4}]},"
         "{\"name\":\"scalar\",\"type\":[\"double\",\"string\"]}]}";
+
+/* value_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+value_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return value_avro_decode(r, (struct value *)v, a);
+}
 
 const avrogen_type value_avro_type = {
         AVROGEN_KIND_RECORD,
@@ -362,6 +379,9 @@ const avrogen_type value_avro_type = {
         money_avro_tables.value_fields,
         2,
         NULL,
+        NULL,
+        0,
+        value_avro_decode_erased,
         NULL,
         0,
 };

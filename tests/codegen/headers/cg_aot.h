@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Codegen test types for the ahead-of-time resolved decoders: the current
+ * versions of records whose earlier versions are the .avsc files of
+ * tests/codegen/earlier (generated with --compat-with earlier). Each member says what an earlier
+ * writer did differently; test_aot.c reads data written with every earlier
+ * schema and checks the result against the generic resolver.
+ */
+#ifndef CG_AOT_H
+#define CG_AOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <avrogen/annotate.h>
+
+/* Earlier: the symbols in another order, plus CRITICAL (read as the default). */
+enum AVRO_ENUM(namespace = "aot", default = "UNKNOWN") aot_level {
+    AOT_LEVEL_UNKNOWN,
+    AOT_LEVEL_LOW,
+    AOT_LEVEL_MID,
+    AOT_LEVEL_HIGH
+};
+
+/* Earlier: another order, plus PINK; no default, so PINK fails the datum. */
+enum AVRO_ENUM(namespace = "aot") aot_color { AOT_RED, AOT_GREEN, AOT_BLUE };
+
+/* Earlier: {x: int, y: int}; the weight came later, with a default. */
+struct AVRO_RECORD(namespace = "aot") aot_point {
+    int64_t x;
+    int64_t y;
+    double weight AVRO_FIELD(default = 1.5);
+};
+
+struct aot_attr {
+    char *key;
+    int64_t value;
+};
+
+/* Reaches itself. Earlier: the value was an int. */
+struct AVRO_RECORD(namespace = "aot") aot_node {
+    int64_t value;
+    struct aot_node *next AVRO_NULLABLE;
+};
+
+enum aot_kind { AOT_KIND_NUM, AOT_KIND_TEXT, AOT_KIND_REAL };
+
+struct AVRO_RECORD(namespace = "aot", aliases = ["aot.legacy_event"]) aot_event {
+    int64_t id;                                /* earlier: int */
+    double ratio;                              /* earlier: float */
+    float share;                               /* earlier: long */
+    avrogen_bytes payload;                     /* earlier: string */
+    char *label;                               /* earlier: bytes */
+    char name[16];                             /* unchanged, elsewhere in the record */
+    enum aot_level level;                      /* earlier: other symbols */
+    enum aot_color color;                      /* earlier: other symbols */
+    struct aot_point origin;                   /* earlier: another aot_point */
+    struct aot_point *path AVRO_ARRAY(n_path); /* ... in an array */
+    size_t n_path;
+    int64_t *samples AVRO_ARRAY(n_samples); /* earlier: array of int */
+    size_t n_samples;
+    double grid[3];                            /* earlier: array of float */
+    struct aot_attr *attrs AVRO_MAP(n_attrs);  /* earlier: map of int */
+    size_t n_attrs;
+    int64_t *maybe AVRO_NULLABLE;              /* earlier: ["null", "int"] */
+    char *note AVRO_NULLABLE;                  /* earlier: a plain string */
+    int64_t either;                            /* earlier: ["null", "int", "long"] */
+    struct aot_node *chain AVRO_NULLABLE;      /* earlier: another aot_node */
+    enum aot_kind kind;
+    union {
+        int64_t num;
+        char *text;
+        double real;
+    } u AVRO_UNION(kind);                      /* earlier: ["int", "string"] */
+    uint8_t digest[4] AVRO_FIXED_NAME(aot.Digest); /* unchanged */
+    /* Not in the earlier versions: their defaults. */
+    int32_t count AVRO_FIELD(default = 7);
+    char *tag AVRO_FIELD(default = "none", aliases = ["old_tag"]);
+    int64_t *hist AVRO_ARRAY(n_hist) AVRO_FIELD(default = [1, 2, 3]);
+    size_t n_hist;
+    enum aot_level prio AVRO_FIELD(default = "HIGH");
+    struct aot_point home AVRO_FIELD(default = {"x": 1, "y": -2});
+    double *opt AVRO_NULLABLE AVRO_FIELD(default = null);
+    bool flag AVRO_FIELD(default = true);
+    double scale AVRO_FIELD(default = 0.1);
+    float gain AVRO_FIELD(default = -2.5);
+    int64_t big AVRO_FIELD(default = 12345678901234);
+    avrogen_str motto AVRO_FIELD(default = "caf\u00e9");
+    void *cache AVRO_SKIP;
+};
+
+#endif /* CG_AOT_H */
