@@ -39,8 +39,8 @@
 namespace
 {
 
-const bench_workload *const workloads[] = {&bench_wl_order, &bench_wl_strings, &bench_wl_unions,
-                                           &bench_wl_arrays};
+const bench_workload *const workloads[] = {&bench_wl_order,  &bench_wl_strings, &bench_wl_unions,
+                                           &bench_wl_arrays, &bench_wl_evolve,  &bench_wl_evolve_c};
 
 struct Row {
     std::string name; // workload/dir/row
@@ -158,12 +158,13 @@ void print_banner()
     fflush(stdout);
 }
 
-// The rows of `wl`, the common ones first, with their state opened.
+// The rows of `wl`, the common ones first (unless it has only its own), with
+// their state opened.
 void open_rows(const bench_workload *wl, size_t wl_index)
 {
-    for (size_t i = 0; i < bench_n_common_rows + wl->n_rows; i++) {
-        const bench_row *r = i < bench_n_common_rows ? &bench_common_rows[i]
-                                                     : &wl->rows[i - bench_n_common_rows];
+    size_t n_common = wl->own_rows_only ? 0 : bench_n_common_rows;
+    for (size_t i = 0; i < n_common + wl->n_rows; i++) {
+        const bench_row *r = i < n_common ? &bench_common_rows[i] : &wl->rows[i - n_common];
         Row row;
         row.name = std::string(wl->name) + (r->dir == BENCH_WRITE ? "/write/" : "/read/") + r->name;
         row.wl = wl;
@@ -235,6 +236,9 @@ void verify(size_t wl_index)
            (size_t)std::count_if(rows.begin(), rows.end(),
                                  [&](const Row &r) { return r.wl == wl; }),
            wl->n_records, (double)ref.size() / (double)wl->n_records);
+    const char *note = wl->note != nullptr ? wl->note() : nullptr;
+    if (note != nullptr && note[0] != '\0')
+        printf("note       %-8s %s\n", wl->name, note);
 }
 
 inline bool run_once(const Row &row)

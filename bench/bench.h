@@ -57,6 +57,12 @@ typedef struct bench_workload {
     void (*fini)(void);
     const bench_row *rows; /* the rows of its own: generated and hand-written code */
     size_t n_rows;
+    /* Only `rows`, not bench_common_rows: those read with the schema they
+     * write, while the evolve workloads read with another (resolution). */
+    bool own_rows_only;
+    /* What init proved that no row shows (avro-c refusing a schema pair), for
+     * the harness to print after verification; NULL or "" for nothing. */
+    const char *(*note)(void);
 } bench_workload;
 
 /* The rows every workload has, over its `ops`: avro-c and the generic runtime. */
@@ -67,12 +73,17 @@ extern const bench_workload bench_wl_order;
 extern const bench_workload bench_wl_strings;
 extern const bench_workload bench_wl_unions;
 extern const bench_workload bench_wl_arrays;
+extern const bench_workload bench_wl_evolve;
+extern const bench_workload bench_wl_evolve_c;
 
 /* The .avsc texts of bench/workloads, embedded at build time. */
 extern const char bench_avsc_order[];
 extern const char bench_avsc_strings[];
 extern const char bench_avsc_unions[];
 extern const char bench_avsc_arrays[];
+/* bench/workloads/earlier: Order as the evolve workloads write it. */
+extern const char bench_avsc_order_v0[];
+extern const char bench_avsc_order_v0_paid[];
 
 /* Why the C files cannot be measured (no NDEBUG, no optimisation, a sanitizer),
  * or "" (rows.c). The harness refuses to run on anything else. */

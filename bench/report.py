@@ -7,7 +7,9 @@
 BENCH_JSON is Google Benchmark's --benchmark_out (aggregates; the medians are
 used), CALLGRIND_TSV has one `row<TAB>instructions<TAB>records` line per row
 (may be empty). Prints, per workload, the table of rows and the speed-ups of
-generated code, then the targets with what was measured.
+generated code, the schema-evolution rows (evolve, evolve_c) with their ratios
+to the direct generated read and to avro-c, then the targets with what was
+measured.
 """
 import json
 import sys
@@ -23,6 +25,20 @@ ROWS = [
 ]
 WORKLOADS = ["order", "strings", "unions", "arrays"]
 DIRS = ["write", "read"]
+# Schema evolution (wl_evolve.c): the rows of its two workloads, in order.
+EVOLVE_WORKLOADS = [
+    ("evolve", "writer order_v0: int id, no paid (default), two extra fields"),
+    ("evolve_c", "writer order_v0_paid: the same with paid, the pair avro-c can resolve"),
+]
+EVOLVE_ROWS = [
+    ("write", "avroc", "avro-c writes the writer's schema"),
+    ("write", "generic", "generic runtime writes the writer's schema"),
+    ("read", "gen_plan", "generated, type plan"),
+    ("read", "gen_aot", "generated, ahead-of-time decoder"),
+    ("read", "gen_decode_as", "generated, avrogen_decode_as (cache)"),
+    ("read", "generic_resolved", "generic resolver"),
+    ("read", "avroc_resolved", "avro-c resolved reader"),
+]
 
 
 def load(json_path, tsv_path):
@@ -64,6 +80,56 @@ def ratio(num, den):
 
 def fmt_ratio(r):
     return "–" if r is None else f"{r:.2f}×"
+
+
+def evolution(p, get):
+    """The "Schema evolution" section: the evolve rows, then the ratios."""
+    if not any(get(wl, d, k, "ns") is not None or get(wl, d, k, "ir") is not None
+               for wl, _ in EVOLVE_WORKLOADS for d, k, _ in EVOLVE_ROWS):
+        return
+    direct = {k: get("order", "read", "gen", k) for k in ("ns", "ir", "bytes")}
+    p("## Schema evolution\n")
+    p("The order workload's records written with an earlier Order schema "
+      "(bench/workloads/earlier) and read as today's `order_t`. The direct read, "
+      "`order/read/gen`, decodes the order workload's own encoding of the same records "
+      f"({fmt(direct['bytes'], 1)} bytes per record; its ids are longs of 3 to 6 bytes), "
+      "so the ratios to it compare per-record costs of different bytes.\n")
+    p("| workload | row | bytes | ns | MB/s | Ir | allocs |")
+    p("|---|---|---:|---:|---:|---:|---:|")
+    p(f"| order | generated, direct read (baseline) | {fmt(direct['bytes'], 1)} | "
+      f"{fmt(direct['ns'])} | {fmt(get('order', 'read', 'gen', 'mbs'))} | "
+      f"{fmt(direct['ir'])} | {fmt(get('order', 'read', 'gen', 'allocs'), 2)} |")
+    for wl, _ in EVOLVE_WORKLOADS:
+        for d, k, label in EVOLVE_ROWS:
+            if get(wl, d, k, "ns") is None and get(wl, d, k, "ir") is None:
+                continue
+            p(f"| {wl} | {d}: {label} | {fmt(get(wl, d, k, 'bytes'), 1)} | "
+              f"{fmt(get(wl, d, k, 'ns'))} | {fmt(get(wl, d, k, 'mbs'))} | "
+              f"{fmt(get(wl, d, k, 'ir'))} | {fmt(get(wl, d, k, 'allocs'), 2)} |")
+    p("")
+    for wl, what in EVOLVE_WORKLOADS:
+        p(f"- {wl}: {what}")
+    p("")
+    p("| ratio | workload | ns | Ir | target |")
+    p("|---|---|---:|---:|---|")
+
+    def line(label, wl, num, den, target):
+        cells = [fmt_ratio(ratio(get(*num, k), get(*den, k))) for k in ("ns", "ir")]
+        if any(c != "–" for c in cells):
+            p(f"| {label} | {wl} | {cells[0]} | {cells[1]} | {target} |")
+
+    for wl, _ in EVOLVE_WORKLOADS:
+        d = ("order", "read", "gen")
+        line("plan / direct", wl, (wl, "read", "gen_plan"), d, "≤ 1.5×")
+        line("aot / direct", wl, (wl, "read", "gen_aot"), d, "≤ 1.1×")
+        line("decode_as / aot", wl, (wl, "read", "gen_decode_as"), (wl, "read", "gen_aot"), "")
+        line("generic resolver / plan", wl, (wl, "read", "generic_resolved"),
+             (wl, "read", "gen_plan"), "")
+    for avroc in ("avroc_resolved",):
+        for row in ("gen_plan", "gen_aot"):
+            line(f"{avroc} / {row.replace('gen_', '')}", "evolve_c",
+                 ("evolve_c", "read", avroc), ("evolve_c", "read", row), "≥ 5×")
+    p("")
 
 
 def main():
@@ -119,6 +185,8 @@ def main():
                 p(f"| {label} | " + " | ".join(cells) + " |")
         p("")
 
+    evolution(p, get)
+
     p("## Targets\n")
     p("| target | workload | direction | measured (ns) | measured (Ir) | met |")
     p("|---|---|---|---:|---:|---|")
@@ -140,6 +208,21 @@ def main():
             r_ir = ratio(get(wl, d, "generic", "ir"), get(wl, d, "gen", "ir"))
             target("generated ≥ 2× generic", wl, d, r_ns, r_ir,
                    (r_ns or 0) >= 2 and (r_ir is None or r_ir >= 2))
+    # Schema evolution: resolved reads against the direct generated read (of
+    # the order workload's own bytes) and against avro-c (of the same bytes).
+    direct = lambda k: get("order", "read", "gen", k)
+    for wl in ("evolve", "evolve_c"):
+        for row, limit in (("gen_plan", 1.5), ("gen_aot", 1.1)):
+            r_ns = ratio(get(wl, "read", row, "ns"), direct("ns"))
+            r_ir = ratio(get(wl, "read", row, "ir"), direct("ir"))
+            target(f"{row} ≤ {limit}× order/read/gen", wl, "read", r_ns, r_ir,
+                   r_ns is not None and r_ns <= limit and (r_ir is None or r_ir <= limit))
+    for avroc in ("avroc_resolved",):
+        for row in ("gen_plan", "gen_aot"):
+            r_ns = ratio(get("evolve_c", "read", avroc, "ns"), get("evolve_c", "read", row, "ns"))
+            r_ir = ratio(get("evolve_c", "read", avroc, "ir"), get("evolve_c", "read", row, "ir"))
+            target(f"{row} ≥ 5× {avroc}", "evolve_c", "read", r_ns, r_ir,
+                   (r_ns or 0) >= 5 and (r_ir is None or r_ir >= 5))
     for wl in WORKLOADS:
         for d in DIRS:
             for other in ("avroc_best", "avroc_struct"):

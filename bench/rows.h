@@ -83,6 +83,19 @@ void bench_stateless_close(void *st);
         return verify && avrogen_reader_remaining(&r) != 0 ? -1 : 0;                         \
     }
 
+/* ---- data shared between workloads --------------------------------------- */
+
+#define BENCH_ORDER_RECORDS 4
+
+struct order;
+
+/*
+ * The order workload's records into out[0..n), n <= BENCH_ORDER_RECORDS, their
+ * strings, lines and tags in the data arena: the same data on every call. Record
+ * i's id is a long whose varint is 3 + i bytes.
+ */
+void bench_order_generate(struct order *out, size_t n);
+
 /* ---- avro-c helpers for the conversions ----------------------------------- */
 
 /* Field `i` of record `rec` into *out; 0 ok. */

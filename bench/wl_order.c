@@ -14,21 +14,20 @@
 #include "workloads/order.avro.h"
 #include "workloads/order.h"
 
-#define N_RECORDS 4
+#define N_RECORDS BENCH_ORDER_RECORDS
 #define N_LINES   10
 #define N_TAGS    2
 
 static order_t *records;
 static order_view_t *views;
 
-static int order_init(void)
+/* The order data set; the evolve workloads derive theirs from it (rows.h). */
+void bench_order_generate(order_t *out, size_t n)
 {
     static const char *const tag_keys[N_TAGS] = {"channel", "warehouse"};
     bench_rng rng = {UINT64_C(0x0de7)};
-    records = bench_data_alloc(N_RECORDS * sizeof *records);
-    views = bench_data_alloc(N_RECORDS * sizeof *views);
-    for (size_t i = 0; i < N_RECORDS; i++) {
-        order_t *o = &records[i];
+    for (size_t i = 0; i < n; i++) {
+        order_t *o = &out[i];
         o->id = bench_long_of_len(&rng, 3 + (unsigned)i);
         o->customer = bench_text(&rng, bench_rng_range(&rng, 12, 24), true);
         o->total = bench_rng_double(&rng, 1, 10000);
@@ -52,7 +51,16 @@ static int order_init(void)
             o->tags[j].key = bench_data_strdup(tag_keys[j]);
             o->tags[j].value = bench_long_of_len(&rng, 1 + (unsigned)(2 * j + i));
         }
+    }
+}
 
+static int order_init(void)
+{
+    records = bench_data_alloc(N_RECORDS * sizeof *records);
+    views = bench_data_alloc(N_RECORDS * sizeof *views);
+    bench_order_generate(records, N_RECORDS);
+    for (size_t i = 0; i < N_RECORDS; i++) {
+        const order_t *o = &records[i];
         order_view_t *v = &views[i];
         v->id = o->id;
         v->customer = (avrogen_str){o->customer, strlen(o->customer)};
