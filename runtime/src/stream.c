@@ -159,17 +159,45 @@ int64_t avrogen_read_varint_slow(avrogen_reader *r, unsigned max_bytes)
     return 0;
 }
 
-/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. */
+/*
+ * The index in an 8-byte chunk, loaded from memory with memcpy, of its first
+ * byte whose high bit is set in `high` (which is not 0).
+ */
+static unsigned first_high_byte(const uint8_t *chunk, uint64_t high)
+{
+#if AVROGEN_LITTLE_ENDIAN && defined(__GNUC__)
+    (void)chunk;
+    return (unsigned)__builtin_ctzll(high) / 8;
+#else
+    (void)high;
+    unsigned k = 0;
+    while (chunk[k] < 0x80)
+        k++;
+    return k;
+#endif
+}
+
+/*
+ * RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. The
+ * checks are those of the Unicode Standard's table of well-formed byte
+ * sequences (Table 3-7): the lead byte fixes the length and the range of the
+ * second byte, which is where overlong forms, surrogates and code points past
+ * U+10FFFF show; every later byte is 80..BF.
+ */
 bool avrogen_utf8_valid(const uint8_t *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
-        /* ASCII runs dominate real data: test 8 bytes at a time. */
+        /* ASCII runs dominate real data: test 8 bytes at a time and step
+         * straight to the first byte that is not ASCII. */
         while (len - i >= 8) {
             uint64_t chunk;
             memcpy(&chunk, s + i, 8);
-            if (chunk & UINT64_C(0x8080808080808080))
+            uint64_t high = chunk & UINT64_C(0x8080808080808080);
+            if (high != 0) {
+                i += first_high_byte(s + i, high);
                 break;
+            }
             i += 8;
         }
         if (i == len)
@@ -180,31 +208,30 @@ bool avrogen_utf8_valid(const uint8_t *s, size_t len)
             continue;
         }
         size_t n;
-        uint32_t cp;
+        uint8_t lo = 0x80, hi = 0xbf; /* the range of the second byte */
         if (c >= 0xc2 && c <= 0xdf) {
-            n = 1;
-            cp = c & 0x1fu;
-        } else if (c >= 0xe0 && c <= 0xef) {
             n = 2;
-            cp = c & 0x0fu;
-        } else if (c >= 0xf0 && c <= 0xf4) {
+        } else if (c >= 0xe0 && c <= 0xef) {
             n = 3;
-            cp = c & 0x07u;
+            if (c == 0xe0)
+                lo = 0xa0; /* below: overlong */
+            else if (c == 0xed)
+                hi = 0x9f; /* above: surrogates D800..DFFF */
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 4;
+            if (c == 0xf0)
+                lo = 0x90; /* below: overlong */
+            else if (c == 0xf4)
+                hi = 0x8f; /* above: past U+10FFFF */
         } else {
-            return false;
+            return false; /* a continuation byte, C0, C1 (overlong) or F5..FF */
         }
-        if (len - i <= n)
+        if (len - i < n || s[i + 1] < lo || s[i + 1] > hi)
             return false;
-        for (size_t k = 1; k <= n; k++) {
-            uint8_t cc = s[i + k];
-            if ((cc & 0xc0) != 0x80)
+        for (size_t k = 2; k < n; k++)
+            if ((s[i + k] & 0xc0) != 0x80)
                 return false;
-            cp = (cp << 6) | (cc & 0x3fu);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        i += n + 1;
+        i += n;
     }
     return true;
 }

@@ -175,11 +175,51 @@ static inline void avrogen_write_double(avrogen_writer *w, double v)
     }
 }
 
+/*
+ * memcpy(dst, src, n) for the short strings records are full of: up to 32
+ * bytes are copied inline as two overlapping loads and stores of 16, 8 or 4
+ * bytes (what libc's memcpy does once called), which saves the call and the
+ * registers it clobbers; longer copies call memcpy. Touches exactly src[0, n)
+ * and dst[0, n); n may be 0 (then either pointer may be NULL).
+ */
+static inline void avrogen_copy(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n >= 16) {
+        uint8_t head[16], tail[16];
+        memcpy(head, s, 16);
+        memcpy(tail, s + n - 16, 16);
+        memcpy(d, head, 16);
+        memcpy(d + n - 16, tail, 16);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, s, 8);
+        memcpy(&tail, s + n - 8, 8);
+        memcpy(d, &head, 8);
+        memcpy(d + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        memcpy(d, &head, 4);
+        memcpy(d + n - 4, &tail, 4);
+    } else if (n != 0) {
+        /* 1 to 3 bytes: the first, the middle and the last cover them all. */
+        uint8_t first = s[0], mid = s[n / 2], last = s[n - 1];
+        d[0] = first;
+        d[n / 2] = mid;
+        d[n - 1] = last;
+    }
+}
+
 /* `n` bytes as they are: fixed values, or the body of bytes/strings. */
 static inline void avrogen_write_raw(avrogen_writer *w, const void *data, size_t n)
 {
     if (n != 0 && avrogen_writer_reserve(w, n)) {
-        memcpy(w->p, data, n);
+        avrogen_copy(w->p, data, n);
         w->p += n;
     }
 }
@@ -633,8 +673,7 @@ static inline uint8_t *avrogen_put_double(uint8_t *p, double v)
 /* `n` bytes as they are (a fixed value). */
 static inline uint8_t *avrogen_put_raw(uint8_t *p, const void *data, size_t n)
 {
-    if (n != 0)
-        memcpy(p, data, n);
+    avrogen_copy(p, data, n);
     return p + n;
 }
 
@@ -673,7 +712,7 @@ static inline void avrogen_write_cstring(avrogen_writer *w, const char *s)
     size_t len = strlen(s);
     if (avrogen_writer_reserve(w, avrogen_size_bytes(len))) {
         uint8_t *p = avrogen_put_varint(w->p, avrogen_zigzag_encode((int64_t)len));
-        memcpy(p, s, len);
+        avrogen_copy(p, s, len);
         w->p = p + len;
     }
 }
@@ -992,52 +1031,117 @@ static inline uint64_t avrogen_read_decimal_uint64(avrogen_reader *r)
 }
 
 /*
- * True when none of the `len` bytes at s has its high bit set: ASCII, the
- * common case, which needs no UTF-8 validation. Reads only s[0, len), eight
- * bytes at a time (the last word overlaps the one before).
+ * How many leading bytes of s[0, len) are known to be ASCII: len when no byte
+ * has its high bit set, else a multiple of 32 at or before the first that has.
+ * ASCII, the common case, needs no UTF-8 validation, and where some byte is
+ * not ASCII, the bytes before the result are, so it is a character boundary
+ * from which the validator can take over. Steps of 32 bytes, four words OR'd,
+ * cost one branch each; the rest goes 8 bytes at a time, the last word
+ * overlapping the one before. Reads only s[0, len).
  */
-static inline bool avrogen_ascii(const uint8_t *s, size_t len)
+static inline size_t avrogen_ascii_prefix(const uint8_t *s, size_t len)
 {
-    uint64_t acc = 0, word;
-    if (len >= 8) {
-        for (size_t i = 0; i + 8 < len; i += 8) {
-            memcpy(&word, s + i, 8);
-            acc |= word;
-        }
-        memcpy(&word, s + len - 8, 8);
-        acc |= word;
-    } else {
-        for (size_t i = 0; i < len; i++)
-            acc |= s[i];
+    const uint64_t high = UINT64_C(0x8080808080808080);
+    uint64_t w0, w1, w2, w3;
+    size_t i = 0;
+    for (; len - i >= 32; i += 32) {
+        memcpy(&w0, s + i, 8);
+        memcpy(&w1, s + i + 8, 8);
+        memcpy(&w2, s + i + 16, 8);
+        memcpy(&w3, s + i + 24, 8);
+        if ((w0 | w1 | w2 | w3) & high)
+            return i;
     }
-    return (acc & UINT64_C(0x8080808080808080)) == 0;
+    uint64_t acc = 0;
+    if (len >= 8) {
+        for (size_t k = i; k + 8 < len; k += 8) {
+            memcpy(&w0, s + k, 8);
+            acc |= w0;
+        }
+        memcpy(&w0, s + len - 8, 8);
+        acc |= w0;
+    } else if (len >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + len - 4, 4);
+        acc = (uint64_t)(head | tail);
+    } else if (len != 0) {
+        acc = (uint64_t)(s[0] | s[len / 2] | s[len - 1]);
+    }
+    return (acc & high) != 0 ? i : len;
 }
 
-/* avrogen_read_string with the ASCII test ahead of the UTF-8 validator. */
+/* True when none of the `len` bytes at s has its high bit set. */
+static inline bool avrogen_ascii(const uint8_t *s, size_t len)
+{
+    return avrogen_ascii_prefix(s, len) == len;
+}
+
+/*
+ * avrogen_read_string with an ASCII test ahead of the UTF-8 validator, which
+ * then only checks the string from the first 32-byte step that is not ASCII.
+ */
 static inline avrogen_str avrogen_read_text(avrogen_reader *r)
 {
     avrogen_str s;
     s.len = avrogen_read_len(r);
     s.ptr = (const char *)r->p;
-    if (r->check_utf8 && !avrogen_ascii(r->p, s.len) && !avrogen_utf8_valid(r->p, s.len)) {
-        avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
-        s.len = 0;
-        return s;
+    if (r->check_utf8) {
+        size_t ascii = avrogen_ascii_prefix(r->p, s.len);
+        if (AVROGEN_UNLIKELY(ascii != s.len) && !avrogen_utf8_valid(r->p + ascii, s.len - ascii)) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
+            s.len = 0;
+            return s;
+        }
     }
     r->p += s.len;
     return s;
 }
 
-/* A string copied into the arena and NUL-terminated; NULL after an error. */
+/*
+ * A string copied into the arena and NUL-terminated; NULL after an error.
+ *
+ * The copy takes whole 16-byte blocks: the arena hands out multiples of
+ * AVROGEN_ARENA_ALIGN (16) bytes, so asking for len + 1 rounded up to 16
+ * costs it nothing more, and a string of up to 31 bytes then takes one or two
+ * fixed-size moves instead of a call to memcpy. The bytes copied past the
+ * string are the input's own (the next values), never past its end, and land
+ * in the string's allocation after the NUL.
+ */
+/*
+ * A string read into a NUL-terminated C string must not hold a NUL itself: it
+ * would silently cut the value short. Avro allows U+0000, so this is E_INVALID
+ * with a reason, at the string's offset; avrogen_str views hold such strings.
+ */
+static inline bool avrogen_no_nul(avrogen_reader *r, avrogen_str s)
+{
+    if (AVROGEN_LIKELY(s.len == 0 || memchr(s.ptr, 0, s.len) == NULL))
+        return true;
+    if (r->err == AVROGEN_OK) {
+        r->p = (const uint8_t *)s.ptr; /* report at the string's bytes */
+        avrogen_reader_fail(r, AVROGEN_E_INVALID,
+                            "string holds a NUL byte, which a NUL-terminated C string cannot");
+    }
+    return false;
+}
+
 static inline char *avrogen_read_cstring(avrogen_reader *r, avrogen_arena *a)
 {
     avrogen_str s = avrogen_read_text(r);
     if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
         return NULL;
-    char *p = (char *)avrogen_reader_alloc(r, a, s.len + 1);
+    if (AVROGEN_UNLIKELY(!avrogen_no_nul(r, s)))
+        return NULL;
+    size_t size = (s.len + 16) & ~(size_t)15; /* >= s.len + 1; s.len fits in the input */
+    char *p = (char *)avrogen_reader_alloc(r, a, size);
     if (p != NULL) {
-        if (s.len != 0)
+        if (size <= 32 && size <= (size_t)(r->end - (const uint8_t *)s.ptr)) {
+            memcpy(p, s.ptr, 16);
+            if (size > 16)
+                memcpy(p + 16, s.ptr + 16, 16);
+        } else {
             memcpy(p, s.ptr, s.len);
+        }
         p[s.len] = '\0';
     }
     return p;
@@ -1047,9 +1151,8 @@ static inline char *avrogen_read_cstring(avrogen_reader *r, avrogen_arena *a)
 static inline void avrogen_read_chars(avrogen_reader *r, char *dst, size_t cap)
 {
     avrogen_str s = avrogen_read_text(r);
-    if (AVROGEN_LIKELY(s.len < cap)) {
-        if (s.len != 0)
-            memcpy(dst, s.ptr, s.len);
+    if (AVROGEN_LIKELY(s.len < cap) && avrogen_no_nul(r, s)) {
+        avrogen_copy(dst, s.ptr, s.len);
         dst[s.len] = '\0';
         return;
     }
@@ -1065,10 +1168,10 @@ static inline void *avrogen_read_bytes_copy(avrogen_reader *r, avrogen_arena *a,
     if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
         return NULL;
     void *p = avrogen_reader_alloc(r, a, b.len);
-    if (p != NULL && b.len != 0)
-        memcpy(p, b.ptr, b.len);
-    if (p != NULL)
+    if (p != NULL) {
+        avrogen_copy(p, b.ptr, b.len);
         *len = b.len;
+    }
     return p;
 }
 
