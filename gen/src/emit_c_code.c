@@ -137,16 +137,6 @@ static uint64_t min_size(const struct model_type *t)
     }
 }
 
-/* The C type of the count or tag member `name` next to a location. */
-static char *sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar)
-{
-    if (s->rec != NULL)
-        for (size_t i = 0; i < s->rec->n_fields; i++)
-            if (strcmp(s->rec->fields[i].c_name, name) == 0)
-                return ec_unqualified(s->rec->fields[i].c_type);
-    return xstrdup(model_scalar_c_name(scalar));
-}
-
 /*
  * Arrays of these item types go through one gencode.h call per block
  * (avrogen_write_longs, avrogen_read_doubles, ...), which checks bounds once
@@ -934,7 +924,12 @@ static void read_items(struct gen *g, const struct model_type *t, const char *ar
 static void store_count(struct gen *g, const struct model_type *t, const struct site *s,
                         const char *n)
 {
-    char *ct = sibling_c_type(s, t->count_c_name, t->count_scalar);
+    /* A record's count is cast to its declared type, a map entry's to the
+     * integer type of the same width: both convert to the member in C and in
+     * C++ (a count is never an enum, unlike a tag), and the entry's spelling
+     * is the one generated code has always used there. */
+    char *ct = s->rec != NULL ? ec_unqualified(t->count_c_type)
+                              : xstrdup(model_scalar_c_name(t->count_scalar));
     const char *max = ec_int_max_macro(t->count_scalar);
     if (max != NULL)
         ec_line(g, "%s->%s = (%s)avrogen_read_count(r, %s, %s);", s->ptr, t->count_c_name, ct, n,
@@ -1181,7 +1176,7 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         break;
     }
     case MODEL_STORAGE_TAGGED: {
-        char *tt = sibling_c_type(s, t->tag_c_name, t->tag_scalar);
+        char *tt = ec_unqualified(t->tag_c_type);
         ec_line(g, "switch (avrogen_read_branch(r, %zu)) {", t->n_branches);
         for (size_t i = 0; i < t->n_branches; i++) {
             ec_line(g, "case %zu:", i);
@@ -1230,11 +1225,6 @@ void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct
                          const char *n)
 {
     store_count(g, t, s, n);
-}
-
-char *ec_sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar)
-{
-    return sibling_c_type(s, name, scalar);
 }
 
 /* ---- per-type functions -------------------------------------------------- */

@@ -125,8 +125,6 @@ void ec_emit_read_null(struct gen *g, const struct model_type *t, const char *lv
 /* Store decoded count `n` into the count member of PTR_COUNT location t. */
 void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
                          const char *n);
-/* The C type of the count or tag member `name` next to a location; malloc'd. */
-char *ec_sibling_c_type(const struct site *s, const char *name, enum model_scalar scalar);
 
 /* ---- emit_c_desc.c ------------------------------------------------------------------ */
 

@@ -650,12 +650,22 @@ static void skip(struct ctx *c, const avrogen_node *w)
             ec_line(g, "while (avrogen_read_block_count(r) != 0)");
             ec_line(g, "    continue;");
         } else {
-            ec_line(g, "for (size_t %s; (%s = avrogen_read_block_count(r)) != 0;)", b, b);
+            /* Items of at least a byte: a count the rest of the input cannot
+             * hold fails before any item is read, as avrogen_skip (which the
+             * plans and the generic resolver skip with) fails it. */
+            ec_line(g, "for (size_t %s; (%s = avrogen_read_block_count(r)) != 0;) {", b, b);
             g->indent++;
+            ec_line(g, "if (%s > avrogen_reader_remaining(r)) {", b);
+            g->indent++;
+            emit_fail(g, "AVROGEN_E_TRUNCATED", "block count runs past the end of the input");
+            ec_line(g, "break;");
+            g->indent--;
+            ec_line(g, "}");
             char *head = xasprintf("for (size_t %s = 0; %s < %s && r->err == AVROGEN_OK; %s++)", i,
                                    i, b, i);
             ec_block(g, head, &item);
             g->indent--;
+            ec_line(g, "}");
             free(head);
         }
         free(i);
@@ -807,10 +817,17 @@ static char *default_helper(struct ctx *c, const struct model_record *rec,
     ec_line(g, "avrogen_reader sub;");
     ec_line(g, "avrogen_reader *r = &sub;");
     ec_line(g, "avrogen_reader_init(r, bytes, %s);", len != 0 ? "sizeof bytes" : "0");
+    /* The default is part of the outer datum, as in plans and the generic
+     * resolver: its nesting goes on from the outer reader's, its items count
+     * against the outer datum's item budget. */
+    ec_line(g, "r->depth = outer->depth;");
+    ec_line(g, "r->max_depth = outer->max_depth;");
+    ec_line(g, "r->items_left = outer->items_left;");
     struct site vs = {"v", rec};
     char *lv = xasprintf("v->%s", f->c_name);
     ec_emit_read_value(g, f->type, lv, &vs, false);
     free(lv);
+    ec_line(g, "outer->items_left = r->items_left;");
     ec_line(g, "if (r->err != AVROGEN_OK)");
     ec_line(g, "    avrogen_reader_fail(outer, r->err, r->err_msg);");
     bool used_a = g->used_a;
@@ -1000,7 +1017,7 @@ static void reader_union(struct ctx *c, const avrogen_node *w, const avrogen_nod
             resolve(c, w, rb, t->items, lv, s, true);
         }
     } else if (t->storage == MODEL_STORAGE_TAGGED && (size_t)k < t->n_branches) {
-        char *tt = ec_sibling_c_type(s, t->tag_c_name, t->tag_scalar);
+        char *tt = ec_unqualified(t->tag_c_type);
         ec_line(g, "%s->%s = (%s)%ld;", s->ptr, t->tag_c_name, tt, k);
         char *member = xasprintf("%s.%s", lv, t->branches[k].c_name);
         resolve(c, w, rb, t->branches[k].type, member, s, false);

@@ -205,6 +205,23 @@ struct site {
     struct member_annots *ma;
 };
 
+/* The count or tag member that AVRO_ARRAY / AVRO_MAP / AVRO_UNION on a member
+ * names, once claimed; all NULL when there is none. Generated code stores into
+ * it, so it needs the C type as well as the name: a cast to the integer type
+ * would not convert to an enum in C++. */
+struct sibling {
+    char *name;
+    char *c_type; /* as declared: "size_t", "enum kind", "kind_t" */
+    enum model_scalar scalar;
+};
+
+static void sibling_fini(struct sibling *sib)
+{
+    free(sib->name);
+    free(sib->c_type);
+    sib->name = sib->c_type = NULL;
+}
+
 static struct model_loc member_loc(const struct site *s)
 {
     return s->member->loc;
@@ -242,7 +259,9 @@ static void free_type(struct model_type *t)
     free_type(t->map_key);
     free(t->entry_c_type);
     free(t->count_c_name);
+    free(t->count_c_type);
     free(t->tag_c_name);
+    free(t->tag_c_type);
     for (size_t i = 0; i < t->n_branches; i++) {
         free(t->branches[i].c_name);
         free_type(t->branches[i].type);
@@ -683,8 +702,8 @@ static struct model_type *map_map(const struct site *s, const struct ctype *t);
 static bool report_unused_leaf(const struct site *s, const struct leaf *lf);
 static struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
                                      struct member_annots *ma, const char *what,
-                                     const char *fixed_base, const char *space, char *sib_name,
-                                     enum model_scalar sib_scalar);
+                                     const char *fixed_base, const char *space,
+                                     struct sibling *sib);
 
 /* A pointer member, not nullable: string, or count-sized bytes / array / map. */
 static struct model_type *map_pointer(const struct site *s, const struct ctype *t, struct leaf *lf,
@@ -1059,20 +1078,21 @@ struct roles {
 
 /*
  * Check the count or tag member named by `a` (AVRO_ARRAY / AVRO_MAP / AVRO_UNION
- * on member `self` of `owner`) and claim it. Returns its name, or NULL.
+ * on member `self` of `owner`) and claim it: its role in r, its name and type
+ * in *sib. *sib stays empty after reporting why it cannot serve.
  */
-static char *claim_sibling(struct builder *b, const struct cdecl *owner, size_t self,
-                           const struct cannot *a, struct roles *r, enum model_scalar *scalar)
+static void claim_sibling(struct builder *b, const struct cdecl *owner, size_t self,
+                          const struct cannot *a, struct roles *r, struct sibling *sib)
 {
     bool is_tag = strcmp(a->kind, "union") == 0;
     char *name = annot_parse_identifier(a, b->d);
     if (!name)
-        return NULL;
+        return;
     const char *macro = annot_macro(a->kind);
     const char *self_name = owner->members[self].name;
     size_t idx;
-    const struct cmember *sib = find_member(owner, name, &idx);
-    if (!sib) {
+    const struct cmember *named = find_member(owner, name, &idx);
+    if (!named) {
         char *owner_name = decl_name(owner);
         diag_error(b->d, &a->loc, "%s(%s): '%s' has no member '%s'", macro, name, owner_name, name);
         free(owner_name);
@@ -1082,16 +1102,16 @@ static char *claim_sibling(struct builder *b, const struct cdecl *owner, size_t 
         diag_error(b->d, &a->loc, "%s(%s) names the member it annotates", macro, name);
         goto out_fail;
     }
-    const struct ctype *st = sib->type;
+    const struct ctype *st = named->type;
     bool integer = st->kind == CTYPE_INT || (is_tag && st->kind == CTYPE_ENUM);
-    if (!integer || sib->is_bitfield || st->is_const) {
+    if (!integer || named->is_bitfield || st->is_const) {
         diag_error(b->d, &a->loc, "%s(%s): member '%s' has type '%s'; the %s must be %s", macro,
                    name, name, st->spelling, is_tag ? "tag" : "count",
-                   sib->is_bitfield || st->is_const
+                   named->is_bitfield || st->is_const
                            ? "a full, writable integer member (no bit-field, no const)"
                    : is_tag ? "an integer or enum member"
                             : "an integer member");
-        diag_note(b->d, &sib->loc, "'%s' is declared here", name);
+        diag_note(b->d, &named->loc, "'%s' is declared here", name);
         goto out_fail;
     }
     if (r->role[idx] != MODEL_FIELD_VALUE) {
@@ -1100,8 +1120,8 @@ static char *claim_sibling(struct builder *b, const struct cdecl *owner, size_t 
                    owner->members[r->serves[idx]].name);
         goto out_fail;
     }
-    if (member_is_annotated(b, owner, sib)) {
-        diag_error(b->d, &sib->loc,
+    if (member_is_annotated(b, owner, named)) {
+        diag_error(b->d, &named->loc,
                    "member '%s' is the %s of '%s' and is not serialized itself; remove its "
                    "annotations",
                    name, is_tag ? "tag" : "count", self_name);
@@ -1109,23 +1129,37 @@ static char *claim_sibling(struct builder *b, const struct cdecl *owner, size_t 
     }
     r->role[idx] = is_tag ? MODEL_FIELD_TAG : MODEL_FIELD_COUNT;
     r->serves[idx] = self;
+    /* Decoding stores the tag with a cast to its type (C++ converts no
+     * integer to an enum implicitly), and `enum { ... } kind;` leaves that
+     * type without a name to cast to. The member is claimed all the same, so
+     * that it is not reported again as a field or a stray entry member. */
+    if (st->kind == CTYPE_ENUM && !st->decl->tag && st->n_typedefs == 0) {
+        diag_error(b->d, &a->loc,
+                   "%s(%s): the tag '%s' has an unnamed enum type, which generated code cannot "
+                   "name; give the enum a tag or a typedef name (or make the tag an integer)",
+                   macro, name, name);
+        diag_note(b->d, &named->loc, "'%s' is declared here", name);
+        goto out_fail;
+    }
+    sib->name = name;
+    sib->c_type = xstrdup(st->spelling);
     if (st->kind == CTYPE_ENUM)
-        *scalar = int_scalar(st->decl->enum_size, st->decl->enum_signed);
+        sib->scalar = int_scalar(st->decl->enum_size, st->decl->enum_signed);
     else
-        *scalar = int_scalar(st->size, st->is_signed);
-    return name;
+        sib->scalar = int_scalar(st->size, st->is_signed);
+    return;
 
 out_fail:
     free(name);
-    return NULL;
 }
 
+/* Claim every count and tag member of `owner`: sib[i] for member i. */
 static void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
-                         char **sib_name, enum model_scalar *sib_scalar)
+                         struct sibling *sib)
 {
     for (size_t i = 0; i < owner->n_members; i++) {
         r->role[i] = MODEL_FIELD_VALUE;
-        sib_name[i] = NULL;
+        sib[i] = (struct sibling){NULL, NULL, MODEL_SCALAR_NONE};
     }
     for (size_t i = 0; i < owner->n_members; i++) {
         const struct cmember *m = &owner->members[i];
@@ -1138,7 +1172,7 @@ static void assign_roles(struct builder *b, const struct cdecl *owner, struct ro
             diag_error(b->d, &a->loc,
                        "member '%s' takes one of AVRO_ARRAY, AVRO_MAP and AVRO_UNION", m->name);
         } else if (a && !ma.skip) {
-            sib_name[i] = claim_sibling(b, owner, i, a, r, &sib_scalar[i]);
+            claim_sibling(b, owner, i, a, r, &sib[i]);
         }
         member_annots_fini(&ma);
     }
@@ -1180,11 +1214,10 @@ static struct model_type *map_map(const struct site *s, const struct ctype *t)
     size_t n = ed->n_members;
     enum model_field_role *role = xcalloc(n, sizeof *role);
     size_t *serves = xcalloc(n, sizeof *serves);
-    char **sib_name = xcalloc(n, sizeof *sib_name);
-    enum model_scalar *sib_scalar = xcalloc(n, sizeof *sib_scalar);
+    struct sibling *sib = xcalloc(n, sizeof *sib);
     struct roles r = {role, serves};
     unsigned errors = b->d->errors;
-    assign_roles(b, ed, &r, sib_name, sib_scalar);
+    assign_roles(b, ed, &r, sib);
     for (size_t i = 0; i < n; i++) {
         if (i != ki && i != vi && !(role[i] != MODEL_FIELD_VALUE && serves[i] == vi)) {
             diag_error(b->d, &ed->members[i].loc,
@@ -1209,12 +1242,8 @@ static struct model_type *map_map(const struct site *s, const struct ctype *t)
         b->entries = xappend(b->entries, b->n_entries, sizeof *b->entries);
         b->entries[b->n_entries++] = ed;
         char *vbase = xasprintf("%s_value", s->fixed_base);
-        key = map_member(b, ed, ki, &kma, "map key", s->fixed_base, s->space, sib_name[ki],
-                         sib_scalar[ki]);
-        sib_name[ki] = NULL;
-        value = map_member(b, ed, vi, &vma, "map value", vbase, s->space, sib_name[vi],
-                           sib_scalar[vi]);
-        sib_name[vi] = NULL;
+        key = map_member(b, ed, ki, &kma, "map key", s->fixed_base, s->space, &sib[ki]);
+        value = map_member(b, ed, vi, &vma, "map value", vbase, s->space, &sib[vi]);
         free(vbase);
         b->n_entries--;
         if (key && (key->kind != AVROGEN_KIND_STRING || key->logical != AVROGEN_LOGICAL_NONE)) {
@@ -1227,9 +1256,8 @@ static struct model_type *map_map(const struct site *s, const struct ctype *t)
     member_annots_fini(&kma);
     member_annots_fini(&vma);
     for (size_t i = 0; i < n; i++)
-        free(sib_name[i]);
-    free(sib_name);
-    free(sib_scalar);
+        sibling_fini(&sib[i]);
+    free(sib);
     free(role);
     free(serves);
     if (!key || !value || b->d->errors != errors) {
@@ -1273,13 +1301,12 @@ static bool report_unused_leaf(const struct site *s, const struct leaf *lf)
 
 /*
  * Map member `idx` of `owner` (a record or a map entry), whose count or tag
- * sibling, if any, was claimed by assign_roles as `sib_name` (ownership moves
- * in). NULL after reporting any problem.
+ * member, if any, assign_roles claimed into *sib: its strings move into the
+ * type, and *sib is left empty either way. NULL after reporting any problem.
  */
 static struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
                                      struct member_annots *ma, const char *what,
-                                     const char *fixed_base, const char *space, char *sib_name,
-                                     enum model_scalar sib_scalar)
+                                     const char *fixed_base, const char *space, struct sibling *sib)
 {
     const struct cmember *m = &owner->members[idx];
     struct site s = {b, owner, m, what, fixed_base, space, ma};
@@ -1301,7 +1328,7 @@ static struct model_type *map_member(struct builder *b, const struct cdecl *owne
                    what, m->name, m->type->spelling);
         goto out;
     }
-    if (counted && !sib_name)
+    if (counted && !sib->name)
         goto out; /* the count or tag was already reported */
     if (ma->nullable)
         t = map_nullable(&s, m->type, &lf);
@@ -1312,13 +1339,15 @@ static struct model_type *map_member(struct builder *b, const struct cdecl *owne
 
     struct model_type *c = t->storage == MODEL_STORAGE_NULLABLE ? t->items : t;
     if (c->storage == MODEL_STORAGE_PTR_COUNT) {
-        c->count_c_name = sib_name;
-        c->count_scalar = sib_scalar;
-        sib_name = NULL;
+        c->count_c_name = sib->name;
+        c->count_c_type = sib->c_type;
+        c->count_scalar = sib->scalar;
+        sib->name = sib->c_type = NULL;
     } else if (c->storage == MODEL_STORAGE_TAGGED) {
-        c->tag_c_name = sib_name;
-        c->tag_scalar = sib_scalar;
-        sib_name = NULL;
+        c->tag_c_name = sib->name;
+        c->tag_c_type = sib->c_type;
+        c->tag_scalar = sib->scalar;
+        sib->name = sib->c_type = NULL;
     }
     if (!report_unused_leaf(&s, &lf)) {
         free_type(t);
@@ -1335,7 +1364,7 @@ static struct model_type *map_member(struct builder *b, const struct cdecl *owne
         t = NULL;
     }
 out:
-    free(sib_name);
+    sibling_fini(sib);
     return t;
 }
 
@@ -1836,11 +1865,10 @@ static bool fill_record(struct builder *b, const struct cdecl *d, struct model_r
     size_t n = d->n_members;
     enum model_field_role *role = xcalloc(n, sizeof *role);
     size_t *serves = xcalloc(n, sizeof *serves);
-    char **sib_name = xcalloc(n, sizeof *sib_name);
-    enum model_scalar *sib_scalar = xcalloc(n, sizeof *sib_scalar);
+    struct sibling *sib = xcalloc(n, sizeof *sib);
     struct roles roles = {role, serves};
     unsigned errors = b->d->errors;
-    assign_roles(b, d, &roles, sib_name, sib_scalar);
+    assign_roles(b, d, &roles, sib);
 
     r->fields = xcalloc(n ? n : 1, sizeof *r->fields);
     r->n_fields = n;
@@ -1885,9 +1913,7 @@ static bool fill_record(struct builder *b, const struct cdecl *d, struct model_r
             f->avro_name = xstrdup(m->name);
             f->doc = m->doc ? xstrdup(m->doc) : NULL;
             char *base = xasprintf("%s_%s", r->name.name, m->name);
-            f->type = map_member(b, d, i, &ma, "field", base, r->name.space, sib_name[i],
-                                 sib_scalar[i]);
-            sib_name[i] = NULL;
+            f->type = map_member(b, d, i, &ma, "field", base, r->name.space, &sib[i]);
             free(base);
             if (!f->type)
                 ok = false;
@@ -1907,9 +1933,8 @@ static bool fill_record(struct builder *b, const struct cdecl *d, struct model_r
         member_annots_fini(&ma);
     }
     for (size_t i = 0; i < n; i++)
-        free(sib_name[i]);
-    free(sib_name);
-    free(sib_scalar);
+        sibling_fini(&sib[i]);
+    free(sib);
     free(role);
     free(serves);
     return ok && b->d->errors == errors;

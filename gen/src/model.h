@@ -171,6 +171,7 @@ struct model_type {
 
     /* PTR_COUNT only: the sibling integer member holding the element count. */
     char *count_c_name;
+    char *count_c_type; /* its C type as declared ("size_t", "uint16_t") */
     enum model_scalar count_scalar;
 
     /* NULLABLE only. */
@@ -184,7 +185,10 @@ struct model_type {
     struct model_branch *branches;
     size_t n_branches;
     char *tag_c_name;             /* sibling integer or enum member holding the tag */
-    enum model_scalar tag_scalar; /* its integer type */
+    char *tag_c_type;             /* its C type as declared ("uint8_t", "enum kind",
+                                     "kind_t"): decode stores a tag value with a cast
+                                     to it, as C++ converts no integer to an enum */
+    enum model_scalar tag_scalar; /* its integer type (an enum's underlying type) */
 
     /* Named types: the single definition this node refers to. */
     struct model_record *record;    /* RECORD */

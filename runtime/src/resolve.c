@@ -725,7 +725,7 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_ar
         run_map(r, p, out, a);
         break;
     case OP_WUNION: {
-        int64_t i = avrogen_read_long(r);
+        int64_t i = avrogen_read_int(r); /* spec: the branch index is an int */
         if (r->err != AVROGEN_OK)
             break;
         if (i < 0 || (uint64_t)i >= p->w->n_branches)

@@ -874,7 +874,7 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out)
     avrogen_status st = AVROGEN_OK;
     switch (t->kind) {
     case AVROGEN_KIND_UNION: {
-        int64_t i = avrogen_read_long(r);
+        int64_t i = avrogen_read_int(r); /* spec: "an int value indicating" the branch */
         if (r->err != AVROGEN_OK)
             break;
         if (i < 0 || (uint64_t)i >= t->n_branches) {
@@ -1017,7 +1017,7 @@ static void skip_value(avrogen_reader *r, const avrogen_node *t)
         return;
     switch (t->kind) {
     case AVROGEN_KIND_UNION: {
-        int64_t i = avrogen_read_long(r);
+        int64_t i = avrogen_read_int(r); /* spec: "an int value indicating" the branch */
         if (r->err != AVROGEN_OK)
             break;
         if (i < 0 || (uint64_t)i >= t->n_branches)

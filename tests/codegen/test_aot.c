@@ -590,6 +590,104 @@ START_TEST(test_depth)
 }
 END_TEST
 
+/* A reader-only field's default is part of the datum: its items count against
+ * the datum's item budget in the decoder as in the resolver and a type plan
+ * (found by fuzz_evolve: the decoders' default helpers started a budget of
+ * their own). aot_event_v1.avsc has no hist: its default [1, 2, 3] adds 3
+ * items to the 3 of samples and the 3 of grid. */
+START_TEST(test_default_items)
+{
+    static const char json[] =
+            "{\"name\": \"\", \"id\": 0, \"audit\": {\"who\": \"\", \"prev\": null}, \"ratio\": 0, "
+            "\"share\": 0, \"payload\": \"\", \"label\": \"\", \"flags\": [], \"level\": \"LOW\", "
+            "\"color\": \"RED\", \"origin\": {\"y\": 0, \"x\": 0, \"z\": 0}, \"extras\": {}, "
+            "\"path\": [], \"samples\": [1, 2, 3], \"grid\": [1, 2, 3], \"attrs\": {}, "
+            "\"choice\": null, \"maybe\": null, \"note\": \"\", \"either\": {\"int\": 1}, "
+            "\"chain\": null, \"u\": {\"int\": 5}, \"digest\": \"abcd\", \"pad\": \"xyz\", "
+            "\"misc\": {\"a\": 0, \"b\": 0, \"c\": null, \"d\": {}, \"e\": \"CALM\"}}";
+    avrogen_schema *w = parse_file("aot_event_v1.avsc");
+    avrogen_schema *rd = parse_text(aot_event_avro_type.schema);
+    const avrogen_node *wroot = avrogen_schema_root(w);
+    const avrogen_type_decoder *dec =
+            find_decoder(&aot_event_avro_type, avrogen_schema_fingerprint64(w));
+    ck_assert_ptr_nonnull(dec);
+    avrogen_resolver *res = NULL;
+    avrogen_type_plan *plan = NULL;
+    avrogen_diag d;
+    ck_assert_int_eq(avrogen_resolver_new(wroot, avrogen_schema_root(rd), NULL, &res, &d),
+                     AVROGEN_OK);
+    ck_assert_int_eq(avrogen_type_plan_new(wroot, &aot_event_avro_type, NULL, &plan, &d),
+                     AVROGEN_OK);
+    avrogen_value val;
+    ck_assert_int_eq(avrogen_value_from_json(json, strlen(json), wroot, &val, &arena, &d),
+                     AVROGEN_OK);
+    avrogen_writer bw;
+    avrogen_writer_init_growable(&bw, NULL);
+    ck_assert_int_eq(avrogen_value_encode(&bw, &val), AVROGEN_OK);
+    for (size_t budget = 6; budget <= 10; budget++) {
+        avrogen_status want = budget < 9 ? AVROGEN_E_LIMIT : AVROGEN_OK;
+        struct aot_event v;
+        avrogen_value gv;
+        avrogen_reader r;
+        avrogen_reader_init(&r, avrogen_writer_data(&bw), avrogen_writer_len(&bw));
+        r.max_items = budget;
+        ck_assert_int_eq(dec->decode(&r, &v, &decoded), want);
+        if (want == AVROGEN_OK)
+            ck_assert_uint_eq(v.n_hist, 3);
+        avrogen_reader_init(&r, avrogen_writer_data(&bw), avrogen_writer_len(&bw));
+        r.max_items = budget;
+        ck_assert_int_eq(avrogen_type_plan_decode(plan, &r, &v, &decoded), want);
+        avrogen_reader_init(&r, avrogen_writer_data(&bw), avrogen_writer_len(&bw));
+        r.max_items = budget;
+        ck_assert_int_eq(avrogen_resolver_decode(res, &r, &gv, &arena), want);
+    }
+    avrogen_writer_fini(&bw);
+    avrogen_type_plan_free(plan);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(rd);
+    avrogen_schema_free(w);
+}
+END_TEST
+
+/* A writer-only array whose block count the rest of the input cannot hold
+ * fails as E_TRUNCATED before any item is read, as avrogen_skip (the
+ * resolver's and the plans' skip) fails it (found by fuzz_evolve: the
+ * decoder read an item and failed on its byte instead). */
+START_TEST(test_skip_truncated)
+{
+    /* aot_event_v1.avsc: name "", id 0, audit {who "", prev null}, ratio 0.0f,
+     * share 0, payload "", label "", then flags (writer-only): a block of 2
+     * booleans, with one byte left, and that byte no boolean. */
+    static const uint8_t bytes[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x04, 0x0a};
+    avrogen_schema *w = parse_file("aot_event_v1.avsc");
+    avrogen_schema *rd = parse_text(aot_event_avro_type.schema);
+    const avrogen_node *wroot = avrogen_schema_root(w);
+    const avrogen_type_decoder *dec =
+            find_decoder(&aot_event_avro_type, avrogen_schema_fingerprint64(w));
+    ck_assert_ptr_nonnull(dec);
+    avrogen_resolver *res = NULL;
+    avrogen_type_plan *plan = NULL;
+    avrogen_diag d;
+    ck_assert_int_eq(avrogen_resolver_new(wroot, avrogen_schema_root(rd), NULL, &res, &d),
+                     AVROGEN_OK);
+    ck_assert_int_eq(avrogen_type_plan_new(wroot, &aot_event_avro_type, NULL, &plan, &d),
+                     AVROGEN_OK);
+    struct aot_event v;
+    ck_assert_int_eq(aot_decode(dec, bytes, sizeof bytes, &v, NULL), AVROGEN_E_TRUNCATED);
+    ck_assert(cg_all_zero(&v, sizeof v));
+    avrogen_reader r;
+    avrogen_reader_init(&r, bytes, sizeof bytes);
+    ck_assert_int_eq(avrogen_type_plan_decode(plan, &r, &v, &decoded), AVROGEN_E_TRUNCATED);
+    avrogen_value gv;
+    avrogen_reader_init(&r, bytes, sizeof bytes);
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &gv, &arena), AVROGEN_E_TRUNCATED);
+    avrogen_type_plan_free(plan);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(rd);
+    avrogen_schema_free(w);
+}
+END_TEST
+
 START_TEST(test_corruption)
 {
     avrogen_schema *w = parse_file("aot_event_v1.avsc");
@@ -707,6 +805,8 @@ static Suite *aot_suite(void)
     tc = tcase_create("hostile");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_depth);
+    tcase_add_test(tc, test_default_items);
+    tcase_add_test(tc, test_skip_truncated);
     tcase_add_test(tc, test_corruption);
     suite_add_tcase(s, tc);
     return s;

@@ -56,13 +56,16 @@ CG_ADAPTERS(maps, struct maps)
 CG_ADAPTERS(hollows, struct hollows)
 CG_ADAPTERS(amount, struct amount)
 CG_ADAPTERS(shape, struct shape)
+CG_ADAPTERS(cell_item, struct cell_item)
+CG_ADAPTERS(sheet, struct sheet)
 
 static const cg_case cases[] = {
         CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),    CG_CASE(maybe_texts),
         CG_CASE(palette), CG_CASE(cg_point), CG_CASE(cg_money), CG_CASE(segment),
         CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),     CG_CASE(company),
         CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),   CG_CASE(maps),
-        CG_CASE(hollows), CG_CASE(amount),   CG_CASE(shape),
+        CG_CASE(hollows), CG_CASE(amount),   CG_CASE(shape),    CG_CASE(cell_item),
+        CG_CASE(sheet),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 
@@ -520,6 +523,85 @@ START_TEST(test_known_shape)
 }
 END_TEST
 
+/* Enum-typed tags in a map entry, an array item, a nested record and the
+ * record itself: every branch of each, and decoding stores each tag back (the
+ * comparison in check_json reads the tags of the decoded entries). */
+START_TEST(test_known_sheet)
+{
+    struct cell cells[3];
+    struct mark marks[3];
+    struct cell_item items[2];
+    struct sheet sh;
+    memset(cells, 0, sizeof cells);
+    memset(marks, 0, sizeof marks);
+    memset(items, 0, sizeof items);
+    memset(&sh, 0, sizeof sh);
+    cells[0].key = (char *)"a";
+    cells[0].kind = CELL_INT;
+    cells[0].value.i = -5;
+    cells[1].key = (char *)"b";
+    cells[1].kind = CELL_TEXT;
+    cells[1].value.text = (char *)"hi";
+    cells[2].key = (char *)"c";
+    cells[2].kind = CELL_AMOUNT;
+    cells[2].value.amount.units = 9;
+    cells[2].value.amount.nanos = 1;
+    marks[0].key = (avrogen_str){"n", 1};
+    marks[0].kind = MARK_NONE;
+    marks[1].key = (avrogen_str){"f", 1};
+    marks[1].kind = MARK_FLAG;
+    marks[1].value.flag = true;
+    marks[2].key = (avrogen_str){"s", 1};
+    marks[2].kind = MARK_SCORE;
+    marks[2].value.score = 0.25;
+    items[0].kind = CELL_TEXT;
+    items[0].value.text = (char *)"x";
+    items[1].kind = CELL_AMOUNT;
+    items[1].value.amount.units = -1;
+    sh.cells = cells;
+    sh.n_cells = 3;
+    sh.marks = marks;
+    sh.n_marks = 3;
+    sh.items = items;
+    sh.n_items = 2;
+    sh.first.kind = CELL_INT;
+    sh.first.value.i = 7;
+    sh.last_kind = MARK_SCORE;
+    sh.last.score = -2.0;
+    check_json(find_case("sheet"), &sh,
+               "{\"cells\": {\"a\": {\"int\": -5}, \"b\": {\"string\": \"hi\"},"
+               " \"c\": {\"cg.amount\": {\"units\": 9, \"nanos\": 1}}},"
+               " \"marks\": {\"n\": null, \"f\": {\"boolean\": true}, \"s\": {\"double\": 0.25}},"
+               " \"items\": [{\"value\": {\"string\": \"x\"}},"
+               " {\"value\": {\"cg.amount\": {\"units\": -1, \"nanos\": 0}}}],"
+               " \"first\": {\"value\": {\"int\": 7}}, \"last\": {\"double\": -2.0}}");
+
+    /* Decoding writes each entry's tag: read over a struct full of other values. */
+    const cg_case *c = find_case("sheet");
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(sheet_avro_encode(&w, &sh), AVROGEN_OK);
+    struct sheet back;
+    memset(&back, 0x5a, sizeof back);
+    avrogen_arena_reset(&decoded);
+    ck_assert_int_eq(decode_exact(c, avrogen_writer_data(&w), avrogen_writer_len(&w), &back, NULL),
+                     AVROGEN_OK);
+    ck_assert_uint_eq(back.n_cells, 3);
+    ck_assert_int_eq(back.cells[0].kind, CELL_INT);
+    ck_assert_int_eq(back.cells[1].kind, CELL_TEXT);
+    ck_assert_int_eq(back.cells[2].kind, CELL_AMOUNT);
+    ck_assert_int_eq(back.cells[2].value.amount.units, 9);
+    ck_assert_uint_eq(back.n_marks, 3);
+    ck_assert_int_eq(back.marks[0].kind, MARK_NONE);
+    ck_assert_int_eq(back.marks[1].kind, MARK_FLAG);
+    ck_assert_int_eq(back.marks[2].kind, MARK_SCORE);
+    ck_assert_int_eq(back.items[1].kind, CELL_AMOUNT);
+    ck_assert_int_eq(back.first.kind, CELL_INT);
+    ck_assert_int_eq(back.last_kind, MARK_SCORE);
+    avrogen_writer_fini(&w);
+}
+END_TEST
+
 START_TEST(test_known_node)
 {
     struct node c = {3, NULL}, b = {2, &c}, a = {1, &b};
@@ -852,6 +934,17 @@ START_TEST(test_encode_errors)
     avrogen_writer_reset(&w);
     ck_assert_int_eq(shape_avro_encode(&w, &s), AVROGEN_E_ARG);
 
+    struct cell cell = {(char *)"k", (enum cell_kind)3, {0}}; /* a map entry's tag, no branch */
+    struct sheet sh;
+    memset(&sh, 0, sizeof sh);
+    sh.cells = &cell;
+    sh.n_cells = 1;
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(sheet_avro_encode(&w, &sh), AVROGEN_E_ARG);
+    cell.kind = CELL_INT;
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(sheet_avro_encode(&w, &sh), AVROGEN_OK);
+
     struct arrays a;
     memset(&a, 0, sizeof a);
     a.labels[0] = a.labels[1] = (char *)"";
@@ -918,6 +1011,7 @@ static Suite *codegen_suite(void)
     tcase_add_test(tc, test_known_logicals);
     tcase_add_test(tc, test_known_palette);
     tcase_add_test(tc, test_known_shape);
+    tcase_add_test(tc, test_known_sheet);
     tcase_add_test(tc, test_known_node);
     tcase_add_test(tc, test_known_maybe_texts);
     tcase_add_test(tc, test_known_maps);

@@ -290,7 +290,11 @@ static void order_avro_default_currency(avrogen_reader *outer, order_t *v, avrog
     avrogen_reader sub;
     avrogen_reader *r = &sub;
     avrogen_reader_init(r, bytes, sizeof bytes);
+    r->depth = outer->depth;
+    r->max_depth = outer->max_depth;
+    r->items_left = outer->items_left;
     v->currency = avrogen_read_cstring(r, a);
+    outer->items_left = r->items_left;
     if (r->err != AVROGEN_OK)
         avrogen_reader_fail(outer, r->err, r->err_msg);
 }
@@ -383,9 +387,15 @@ static void order_avro_read_from_860a1df8419dd20e(avrogen_reader *r, order_t *v,
     case 1:
         (void)avrogen_read_bytes(r);
         (void)avrogen_read_long(r);
-        for (size_t b; (b = avrogen_read_block_count(r)) != 0;)
+        for (size_t b; (b = avrogen_read_block_count(r)) != 0;) {
+            if (b > avrogen_reader_remaining(r)) {
+                avrogen_reader_fail(r, AVROGEN_E_TRUNCATED,
+                                    "block count runs past the end of the input");
+                break;
+            }
             for (size_t i = 0; i < b && r->err == AVROGEN_OK; i++)
                 (void)avrogen_read_int(r);
+        }
         break;
     default:
         break;

@@ -10,6 +10,18 @@ AVROGEN_LAYOUT(struct value, kind, 0, 4);
 AVROGEN_LAYOUT(struct value, as, 8, 16);
 AVROGEN_LAYOUT(struct value, which, 24, 1);
 AVROGEN_LAYOUT(struct value, scalar, 32, 16);
+AVROGEN_STATIC_ASSERT(sizeof(struct cell_item) == 16,
+                      "struct cell_item changed size: rerun avrogen");
+AVROGEN_LAYOUT(struct cell_item, kind, 0, 4);
+AVROGEN_LAYOUT(struct cell_item, value, 8, 8);
+AVROGEN_STATIC_ASSERT(sizeof(struct sheet) == 64, "struct sheet changed size: rerun avrogen");
+AVROGEN_LAYOUT(struct sheet, cells, 0, 8);
+AVROGEN_LAYOUT(struct sheet, n_cells, 8, 4);
+AVROGEN_LAYOUT(struct sheet, marks, 16, 8);
+AVROGEN_LAYOUT(struct sheet, n_marks, 24, 4);
+AVROGEN_LAYOUT(struct sheet, items, 32, 8);
+AVROGEN_LAYOUT(struct sheet, n_items, 40, 4);
+AVROGEN_LAYOUT(struct sheet, first, 48, 16);
 
 /* struct money <-> Avro record money */
 static size_t money_avro_measure(const struct money *v)
@@ -202,6 +214,406 @@ avrogen_status value_avro_decode(avrogen_reader *r, struct value *v, avrogen_are
     return r->err;
 }
 
+/* struct cell_item <-> Avro record cell_item */
+static size_t cell_item_avro_measure(const struct cell_item *v)
+{
+    size_t n = 0;
+
+    switch ((int64_t)v->kind) {
+    case 0:
+        n += avrogen_size_long(v->value.i);
+        n += 1;
+        break;
+    case 1:
+        n += avrogen_size_cstring(v->value.text);
+        n += 1;
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+static void cell_item_avro_write(avrogen_writer *w, const struct cell_item *v)
+{
+    switch ((int64_t)v->kind) {
+    case 0:
+        avrogen_write_int(w, 0);
+        avrogen_write_int(w, v->value.i);
+        break;
+    case 1:
+        avrogen_write_int(w, 1);
+        avrogen_write_cstring(w, v->value.text);
+        break;
+    default:
+        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        break;
+    }
+}
+
+static void cell_item_avro_read(avrogen_reader *r, struct cell_item *v, avrogen_arena *a)
+{
+    switch (avrogen_read_branch(r, 2)) {
+    case 0:
+        v->kind = (enum cell_kind)0;
+        v->value.i = avrogen_read_int(r);
+        break;
+    case 1:
+        v->kind = (enum cell_kind)1;
+        v->value.text = avrogen_read_cstring(r, a);
+        break;
+    default:
+        break;
+    }
+}
+
+size_t cell_item_avro_size(const struct cell_item *v)
+{
+    return cell_item_avro_measure(v);
+}
+
+avrogen_status cell_item_avro_encode(avrogen_writer *w, const struct cell_item *v)
+{
+    cell_item_avro_write(w, v);
+    return w->err;
+}
+
+avrogen_status cell_item_avro_decode(avrogen_reader *r, struct cell_item *v, avrogen_arena *a)
+{
+    avrogen_reader_begin_datum(r);
+    cell_item_avro_read(r, v, a);
+    if (r->err != AVROGEN_OK)
+        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+    return r->err;
+}
+
+/* struct sheet <-> Avro record sheet */
+static size_t sheet_avro_measure(const struct sheet *v)
+{
+    size_t n = 0;
+
+    {
+        size_t count = avrogen_item_count(v->cells, (int64_t)v->n_cells);
+        n += avrogen_size_array_frame(count);
+        for (size_t i = 0; i < count; i++) {
+            const struct cell *e = &v->cells[i];
+            n += avrogen_size_cstring(e->key);
+            switch ((int64_t)e->kind) {
+            case 0:
+                n += avrogen_size_long(e->value.i);
+                n += 1;
+                break;
+            case 1:
+                n += avrogen_size_cstring(e->value.text);
+                n += 1;
+                break;
+            case 2:
+                n += money_avro_measure(&e->value.money);
+                n += 1;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    {
+        size_t count = avrogen_item_count(v->marks, (int64_t)v->n_marks);
+        n += avrogen_size_array_frame(count);
+        for (size_t i = 0; i < count; i++) {
+            const struct mark *e = &v->marks[i];
+            n += avrogen_size_cstring(e->key);
+            switch ((int64_t)e->kind) {
+            case 0:
+                n += 1;
+                break;
+            case 1:
+                n += 2;
+                break;
+            case 2:
+                n += 9;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    {
+        size_t count = avrogen_item_count(v->items, (int64_t)v->n_items);
+        n += avrogen_size_array_frame(count);
+        for (size_t i = 0; i < count; i++)
+            n += cell_item_avro_measure(&v->items[i]);
+    }
+    n += cell_item_avro_measure(&v->first);
+    return n;
+}
+
+static void sheet_avro_write(avrogen_writer *w, const struct sheet *v)
+{
+    {
+        size_t count = avrogen_write_array_start(w, v->cells, (int64_t)v->n_cells);
+        for (size_t i = 0; i < count; i++) {
+            const struct cell *e = &v->cells[i];
+            avrogen_write_cstring(w, e->key);
+            switch ((int64_t)e->kind) {
+            case 0:
+                avrogen_write_int(w, 0);
+                avrogen_write_int(w, e->value.i);
+                break;
+            case 1:
+                avrogen_write_int(w, 1);
+                avrogen_write_cstring(w, e->value.text);
+                break;
+            case 2:
+                avrogen_write_int(w, 2);
+                money_avro_write(w, &e->value.money);
+                break;
+            default:
+                avrogen_writer_fail(w, AVROGEN_E_ARG);
+                break;
+            }
+        }
+        avrogen_write_block_count(w, 0);
+    }
+    {
+        size_t count = avrogen_write_array_start(w, v->marks, (int64_t)v->n_marks);
+        for (size_t i = 0; i < count; i++) {
+            const struct mark *e = &v->marks[i];
+            avrogen_write_cstring(w, e->key);
+            switch ((int64_t)e->kind) {
+            case 0:
+                avrogen_write_int(w, 0);
+                break;
+            case 1:
+                avrogen_write_int(w, 1);
+                avrogen_write_bool(w, e->value.flag);
+                break;
+            case 2:
+                avrogen_write_int(w, 2);
+                avrogen_write_double(w, e->value.score);
+                break;
+            default:
+                avrogen_writer_fail(w, AVROGEN_E_ARG);
+                break;
+            }
+        }
+        avrogen_write_block_count(w, 0);
+    }
+    {
+        size_t count = avrogen_write_array_start(w, v->items, (int64_t)v->n_items);
+        for (size_t i = 0; i < count; i++)
+            cell_item_avro_write(w, &v->items[i]);
+        avrogen_write_block_count(w, 0);
+    }
+    cell_item_avro_write(w, &v->first);
+}
+
+static void sheet_avro_read(avrogen_reader *r, struct sheet *v, avrogen_arena *a)
+{
+    {
+        struct cell *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct cell *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
+                struct cell *e = &items[i];
+                e->key = avrogen_read_cstring(r, a);
+                switch (avrogen_read_branch(r, 3)) {
+                case 0:
+                    e->kind = (enum cell_kind)0;
+                    e->value.i = avrogen_read_int(r);
+                    break;
+                case 1:
+                    e->kind = (enum cell_kind)1;
+                    e->value.text = avrogen_read_cstring(r, a);
+                    break;
+                case 2:
+                    e->kind = (enum cell_kind)2;
+                    money_avro_read(r, &e->value.money, a);
+                    break;
+                default:
+                    break;
+                }
+            }
+            n += b;
+        }
+        v->cells = items;
+        v->n_cells = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    {
+        struct mark *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct mark *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
+                struct mark *e = &items[i];
+                e->key = avrogen_read_cstring(r, a);
+                switch (avrogen_read_branch(r, 3)) {
+                case 0:
+                    e->kind = (mark_kind_t)0;
+                    break;
+                case 1:
+                    e->kind = (mark_kind_t)1;
+                    e->value.flag = avrogen_read_bool(r);
+                    break;
+                case 2:
+                    e->kind = (mark_kind_t)2;
+                    e->value.score = avrogen_read_double(r);
+                    break;
+                default:
+                    break;
+                }
+            }
+            n += b;
+        }
+        v->marks = items;
+        v->n_marks = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    {
+        struct cell_item *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct cell_item *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
+                                                          1);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
+                cell_item_avro_read(r, &items[i], a);
+            n += b;
+        }
+        v->items = items;
+        v->n_items = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    cell_item_avro_read(r, &v->first, a);
+}
+
+size_t sheet_avro_size(const struct sheet *v)
+{
+    return sheet_avro_measure(v);
+}
+
+avrogen_status sheet_avro_encode(avrogen_writer *w, const struct sheet *v)
+{
+    sheet_avro_write(w, v);
+    return w->err;
+}
+
+avrogen_status sheet_avro_decode(avrogen_reader *r, struct sheet *v, avrogen_arena *a)
+{
+    avrogen_reader_begin_datum(r);
+    sheet_avro_read(r, v, a);
+    if (r->err != AVROGEN_OK)
+        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+    return r->err;
+}
+
+/*
+ * Ahead-of-time decoders (avrogen generate --compat-with): data written with
+ * an earlier schema, decoded straight into the current struct with the schema
+ * resolution done by the generator. avrogen_decode_as finds them by the
+ * writer's fingerprint in P_avro_type.resolved.
+ */
+
+/*
+ * cell_item as written in sheet_v1.avsc:
+ *   field value: into union branch 1 (string)
+ */
+static void cell_item_avro_read_from_72c9733449fb8264(avrogen_reader *r, struct cell_item *v,
+                                                      avrogen_arena *a)
+{
+    v->kind = (enum cell_kind)1;
+    v->value.text = avrogen_read_cstring(r, a);
+}
+
+/*
+ * sheet written with sheet_v1.avsc (fingerprint 0x72c9733449fb8264):
+ *   field cells: values read branch by branch from the writer's union
+ *   field marks: values into union branch 2, promoted float -> double
+ *   field items: items resolved from the writer's cell_item
+ *   field first: resolved from the writer's cell_item
+ */
+static void sheet_avro_read_from_72c9733449fb8264(avrogen_reader *r, struct sheet *v,
+                                                  avrogen_arena *a)
+{
+    {
+        struct cell *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct cell *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
+                struct cell *e1 = &items[i];
+                e1->key = avrogen_read_cstring(r, a);
+                switch (avrogen_read_branch(r, 2)) {
+                case 0:
+                    e1->kind = (enum cell_kind)1;
+                    e1->value.text = avrogen_read_cstring(r, a);
+                    break;
+                case 1:
+                    e1->kind = (enum cell_kind)0;
+                    e1->value.i = avrogen_read_int(r);
+                    break;
+                default:
+                    break;
+                }
+            }
+            n += b;
+        }
+        v->cells = items;
+        v->n_cells = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    {
+        struct mark *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct mark *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 5);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
+                struct mark *e1 = &items[i];
+                e1->key = avrogen_read_cstring(r, a);
+                e1->kind = (mark_kind_t)2;
+                e1->value.score = (double)avrogen_read_float(r);
+            }
+            n += b;
+        }
+        v->marks = items;
+        v->n_marks = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    {
+        struct cell_item *items = NULL;
+        size_t n = 0, cap = 0, b;
+        while ((b = avrogen_read_block_count(r)) != 0) {
+            items = (struct cell_item *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
+                                                          1);
+            if (items == NULL)
+                break;
+            for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
+                cell_item_avro_read_from_72c9733449fb8264(r, &items[i], a);
+            n += b;
+        }
+        v->items = items;
+        v->n_items = (uint32_t)avrogen_read_count(r, n, UINT32_MAX);
+    }
+    cell_item_avro_read_from_72c9733449fb8264(r, &v->first, a);
+}
+
+/* sheet_avro_decode for data written with sheet_v1.avsc (sheet_avro_resolved). */
+static avrogen_status sheet_avro_decode_from_72c9733449fb8264(avrogen_reader *r, void *dst,
+                                                              avrogen_arena *a)
+{
+    struct sheet *v = (struct sheet *)dst;
+    avrogen_reader_begin_datum(r);
+    sheet_avro_read_from_72c9733449fb8264(r, v, a);
+    if (r->err != AVROGEN_OK)
+        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+    return r->err;
+}
+
 const char money_avro_schema[] = "{\n"
                                  "  \"type\": \"record\",\n"
                                  "  \"name\": \"money\",\n"
@@ -259,6 +671,85 @@ const char value_avro_schema[] = "{\n"
                                  "  ]\n"
                                  "}\n";
 
+const char cell_item_avro_schema[] = "{\n"
+                                     "  \"type\": \"record\",\n"
+                                     "  \"name\": \"cell_item\",\n"
+                                     "  \"fields\": [\n"
+                                     "    {\n"
+                                     "      \"name\": \"value\",\n"
+                                     "      \"type\": [\n"
+                                     "        \"int\",\n"
+                                     "        \"string\"\n"
+                                     "      ]\n"
+                                     "    }\n"
+                                     "  ]\n"
+                                     "}\n";
+
+const char sheet_avro_schema[] = "{\n"
+                                 "  \"type\": \"record\",\n"
+                                 "  \"name\": \"sheet\",\n"
+                                 "  \"fields\": [\n"
+                                 "    {\n"
+                                 "      \"name\": \"cells\",\n"
+                                 "      \"type\": {\n"
+                                 "        \"type\": \"map\",\n"
+                                 "        \"values\": [\n"
+                                 "          \"int\",\n"
+                                 "          \"string\",\n"
+                                 "          {\n"
+                                 "            \"type\": \"record\",\n"
+                                 "            \"name\": \"money\",\n"
+                                 "            \"fields\": [\n"
+                                 "              {\n"
+                                 "                \"name\": \"units\",\n"
+                                 "                \"type\": \"long\"\n"
+                                 "              },\n"
+                                 "              {\n"
+                                 "                \"name\": \"nanos\",\n"
+                                 "                \"type\": \"int\"\n"
+                                 "              }\n"
+                                 "            ]\n"
+                                 "          }\n"
+                                 "        ]\n"
+                                 "      }\n"
+                                 "    },\n"
+                                 "    {\n"
+                                 "      \"name\": \"marks\",\n"
+                                 "      \"type\": {\n"
+                                 "        \"type\": \"map\",\n"
+                                 "        \"values\": [\n"
+                                 "          \"null\",\n"
+                                 "          \"boolean\",\n"
+                                 "          \"double\"\n"
+                                 "        ]\n"
+                                 "      }\n"
+                                 "    },\n"
+                                 "    {\n"
+                                 "      \"name\": \"items\",\n"
+                                 "      \"type\": {\n"
+                                 "        \"type\": \"array\",\n"
+                                 "        \"items\": {\n"
+                                 "          \"type\": \"record\",\n"
+                                 "          \"name\": \"cell_item\",\n"
+                                 "          \"fields\": [\n"
+                                 "            {\n"
+                                 "              \"name\": \"value\",\n"
+                                 "              \"type\": [\n"
+                                 "                \"int\",\n"
+                                 "                \"string\"\n"
+                                 "              ]\n"
+                                 "            }\n"
+                                 "          ]\n"
+                                 "        }\n"
+                                 "      }\n"
+                                 "    },\n"
+                                 "    {\n"
+                                 "      \"name\": \"first\",\n"
+                                 "      \"type\": \"cell_item\"\n"
+                                 "    }\n"
+                                 "  ]\n"
+                                 "}\n";
+
 /*
  * Descriptor tables. They live in one object so that entries can point at
  * each other in any order, which C and C++ both allow within an initializer.
@@ -269,6 +760,14 @@ static const struct {
     avrogen_field_desc value_fields[2];
     avrogen_field_desc value_sub0[5];
     avrogen_field_desc value_sub1[2];
+    avrogen_field_desc cell_item_fields[1];
+    avrogen_field_desc cell_item_sub0[2];
+    avrogen_field_desc sheet_fields[4];
+    avrogen_field_desc sheet_sub0[2];
+    avrogen_field_desc sheet_sub1[2];
+    avrogen_field_desc sheet_sub2[1];
+    avrogen_field_desc sheet_sub3[3];
+    avrogen_field_desc sheet_sub4[3];
 } money_avro_tables = {
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
@@ -323,6 +822,101 @@ static const struct {
                 {"s", offsetof(struct value, scalar.s),
                  AVROGEN_SIZEOF_MEMBER(struct value, scalar.s), AVROGEN_KIND_STRING,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STR_VIEW, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+        },
+        /* cell_item_fields: struct cell_item */
+        {
+                {"value", offsetof(struct cell_item, value),
+                 AVROGEN_SIZEOF_MEMBER(struct cell_item, value), AVROGEN_KIND_UNION,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_TAGGED, AVROGEN_SCALAR_NONE, 0, 0,
+                 offsetof(struct cell_item, kind), AVROGEN_SCALAR_U32, 0, false,
+                 money_avro_tables.cell_item_sub0, 2, NULL},
+        },
+        /* cell_item_sub0 */
+        {
+                {"i", offsetof(struct cell_item, value.i),
+                 AVROGEN_SIZEOF_MEMBER(struct cell_item, value.i), AVROGEN_KIND_INT,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_I32, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {"text", offsetof(struct cell_item, value.text),
+                 AVROGEN_SIZEOF_MEMBER(struct cell_item, value.text), AVROGEN_KIND_STRING,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_CSTRING, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+        },
+        /* sheet_fields: struct sheet */
+        {
+                {"cells", offsetof(struct sheet, cells), AVROGEN_SIZEOF_MEMBER(struct sheet, cells),
+                 AVROGEN_KIND_MAP, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT,
+                 AVROGEN_SCALAR_NONE, 0, AVROGEN_SIZEOF_MEMBER(struct sheet, cells[0]),
+                 offsetof(struct sheet, n_cells), AVROGEN_SCALAR_U32, 0, false,
+                 money_avro_tables.sheet_sub0, 2, NULL},
+                {"marks", offsetof(struct sheet, marks), AVROGEN_SIZEOF_MEMBER(struct sheet, marks),
+                 AVROGEN_KIND_MAP, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT,
+                 AVROGEN_SCALAR_NONE, 0, AVROGEN_SIZEOF_MEMBER(struct sheet, marks[0]),
+                 offsetof(struct sheet, n_marks), AVROGEN_SCALAR_U32, 0, false,
+                 money_avro_tables.sheet_sub1, 2, NULL},
+                {"items", offsetof(struct sheet, items), AVROGEN_SIZEOF_MEMBER(struct sheet, items),
+                 AVROGEN_KIND_ARRAY, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT,
+                 AVROGEN_SCALAR_NONE, 0, AVROGEN_SIZEOF_MEMBER(struct sheet, items[0]),
+                 offsetof(struct sheet, n_items), AVROGEN_SCALAR_U32, 0, false,
+                 money_avro_tables.sheet_sub2, 1, NULL},
+                {"first", offsetof(struct sheet, first), AVROGEN_SIZEOF_MEMBER(struct sheet, first),
+                 AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
+                 AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
+                 &cell_item_avro_type},
+        },
+        /* sheet_sub0 */
+        {
+                {NULL, offsetof(struct cell, key), AVROGEN_SIZEOF_MEMBER(struct cell, key),
+                 AVROGEN_KIND_STRING, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_CSTRING,
+                 AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {NULL, offsetof(struct cell, value), AVROGEN_SIZEOF_MEMBER(struct cell, value),
+                 AVROGEN_KIND_UNION, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_TAGGED,
+                 AVROGEN_SCALAR_NONE, 0, 0, offsetof(struct cell, kind), AVROGEN_SCALAR_U32, 0,
+                 false, money_avro_tables.sheet_sub3, 3, NULL},
+        },
+        /* sheet_sub1 */
+        {
+                {NULL, offsetof(struct mark, key), AVROGEN_SIZEOF_MEMBER(struct mark, key),
+                 AVROGEN_KIND_STRING, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_CSTRING,
+                 AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {NULL, offsetof(struct mark, value), AVROGEN_SIZEOF_MEMBER(struct mark, value),
+                 AVROGEN_KIND_UNION, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_TAGGED,
+                 AVROGEN_SCALAR_NONE, 0, 0, offsetof(struct mark, kind), AVROGEN_SCALAR_U32, 0,
+                 false, money_avro_tables.sheet_sub4, 3, NULL},
+        },
+        /* sheet_sub2 */
+        {
+                {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct sheet, items[0]), AVROGEN_KIND_RECORD,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &cell_item_avro_type},
+        },
+        /* sheet_sub3 */
+        {
+                {"i", offsetof(struct cell, value.i), AVROGEN_SIZEOF_MEMBER(struct cell, value.i),
+                 AVROGEN_KIND_INT, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_I32,
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {"text", offsetof(struct cell, value.text),
+                 AVROGEN_SIZEOF_MEMBER(struct cell, value.text), AVROGEN_KIND_STRING,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_CSTRING, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {"money", offsetof(struct cell, value.money),
+                 AVROGEN_SIZEOF_MEMBER(struct cell, value.money), AVROGEN_KIND_RECORD,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &money_avro_type},
+        },
+        /* sheet_sub4 */
+        {
+                {"none", offsetof(struct mark, value.none), 0, AVROGEN_KIND_NULL,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_NONE, AVROGEN_SCALAR_NONE, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {"flag", offsetof(struct mark, value.flag),
+                 AVROGEN_SIZEOF_MEMBER(struct mark, value.flag), AVROGEN_KIND_BOOLEAN,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_BOOL, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                {"score", offsetof(struct mark, value.score),
+                 AVROGEN_SIZEOF_MEMBER(struct mark, value.score), AVROGEN_KIND_DOUBLE,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_DOUBLE, 0, 0, 0,
                  AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
         },
 };
@@ -384,4 +978,71 @@ const avrogen_type value_avro_type = {
         value_avro_decode_erased,
         NULL,
         0,
+};
+
+static const char cell_item_avro_canonical[] =
+        "{\"name\":\"cell_item\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
+        "\"type\":[\"int\",\"string\"]}]}";
+
+/* cell_item_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+cell_item_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return cell_item_avro_decode(r, (struct cell_item *)v, a);
+}
+
+const avrogen_type cell_item_avro_type = {
+        AVROGEN_KIND_RECORD,
+        "cell_item",
+        cell_item_avro_schema,
+        cell_item_avro_canonical,
+        CELL_ITEM_AVRO_FINGERPRINT,
+        sizeof(struct cell_item),
+        money_avro_tables.cell_item_fields,
+        1,
+        NULL,
+        NULL,
+        0,
+        cell_item_avro_decode_erased,
+        NULL,
+        0,
+};
+
+static const char sheet_avro_canonical[] =
+        "{\"name\":\"sheet\",\"type\":\"record\",\"fields\":[{\"name\":\"cells\","
+        "\"type\":{\"type\":\"map\",\"values\":[\"int\",\"string\",{\"name\":\"money\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"units\",\"type\":\"long\"},"
+        "{\"name\":\"nanos\",\"type\":\"int\"}]}]}},{\"name\":\"marks\","
+        "\"type\":{\"type\":\"map\",\"values\":[\"null\",\"boolean\",\"double\"]}},"
+        "{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"cell_item\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"value\",\"type\":[\"int\","
+        "\"string\"]}]}}},{\"name\":\"first\",\"type\":\"cell_item\"}]}";
+
+/* sheet_avro_decode for code holding the struct as void * (avrogen_decode_as). */
+static avrogen_status
+sheet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
+{
+    return sheet_avro_decode(r, (struct sheet *)v, a);
+}
+
+/* The ahead-of-time decoders of struct sheet, by writer fingerprint. */
+static const avrogen_type_decoder sheet_avro_resolved[1] = {
+        {UINT64_C(0x72c9733449fb8264), sheet_avro_decode_from_72c9733449fb8264},
+};
+
+const avrogen_type sheet_avro_type = {
+        AVROGEN_KIND_RECORD,
+        "sheet",
+        sheet_avro_schema,
+        sheet_avro_canonical,
+        SHEET_AVRO_FINGERPRINT,
+        sizeof(struct sheet),
+        money_avro_tables.sheet_fields,
+        4,
+        NULL,
+        NULL,
+        0,
+        sheet_avro_decode_erased,
+        sheet_avro_resolved,
+        1,
 };

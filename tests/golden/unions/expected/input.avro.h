@@ -48,6 +48,25 @@ AVROGEN_NODISCARD avrogen_status value_avro_encode(avrogen_writer *w, const stru
 AVROGEN_NODISCARD avrogen_status value_avro_decode(avrogen_reader *r, struct value *v,
                                                    avrogen_arena *a);
 
+/* struct cell_item: Avro record cell_item */
+extern const char cell_item_avro_schema[];
+#define CELL_ITEM_AVRO_FINGERPRINT UINT64_C(0x6bf442367bbefce8)
+extern const avrogen_type cell_item_avro_type;
+size_t cell_item_avro_size(const struct cell_item *v);
+AVROGEN_NODISCARD avrogen_status cell_item_avro_encode(avrogen_writer *w,
+                                                       const struct cell_item *v);
+AVROGEN_NODISCARD avrogen_status cell_item_avro_decode(avrogen_reader *r, struct cell_item *v,
+                                                       avrogen_arena *a);
+
+/* struct sheet: Avro record sheet */
+extern const char sheet_avro_schema[];
+#define SHEET_AVRO_FINGERPRINT UINT64_C(0x9ba337a795d43cb5)
+extern const avrogen_type sheet_avro_type;
+size_t sheet_avro_size(const struct sheet *v);
+AVROGEN_NODISCARD avrogen_status sheet_avro_encode(avrogen_writer *w, const struct sheet *v);
+AVROGEN_NODISCARD avrogen_status sheet_avro_decode(avrogen_reader *r, struct sheet *v,
+                                                   avrogen_arena *a);
+
 #ifdef __cplusplus
 }
 #endif
