@@ -289,28 +289,30 @@ static inline bool get_bool(avrogen_reader *r, const uint8_t **pp)
     return false;
 }
 
-/* True when none of the `len` bytes at s has its high bit set. Reads only s[0..len). */
-static inline bool all_ascii(const uint8_t *s, size_t len)
+/* The bytes of w that are NUL or not ASCII, marked in their high bits. */
+static inline uint64_t unplain(uint64_t w)
 {
-    uint64_t acc = 0, word;
+    return (w | (w - UINT64_C(0x0101010101010101))) & UINT64_C(0x8080808080808080);
+}
+
+/* True when every one of the `len` bytes at s is in 0x01..0x7F: ASCII, and no
+ * NUL a C string could not hold. Reads only s[0..len). */
+static inline bool all_plain(const uint8_t *s, size_t len)
+{
+    uint64_t bad = 0, word;
     if (len >= 8) {
         size_t i = 0;
         for (; i + 8 <= len; i += 8) {
             memcpy(&word, s + i, 8);
-            acc |= word;
+            bad |= unplain(word);
         }
         memcpy(&word, s + len - 8, 8);
-        acc |= word;
-    } else if (len >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + len - 4, 4);
-        acc = a | b;
+        bad |= unplain(word);
     } else {
         for (size_t i = 0; i < len; i++)
-            acc |= s[i];
+            bad |= (uint64_t)(s[i] == 0 || s[i] >= 0x80);
     }
-    return (acc & UINT64_C(0x8080808080808080)) == 0;
+    return bad == 0;
 }
 
 static avrogen_status arena_fail(avrogen_reader *r, const uint8_t **pp, const avrogen_arena *a,
@@ -335,9 +337,15 @@ static inline char *get_cstring(avrogen_reader *r, const uint8_t **pp, avrogen_a
         return empty;
     }
     size_t len = (size_t)n;
-    if (r->check_utf8 && !all_ascii(p, len) && !avrogen_utf8_valid(p, len)) {
-        fail_at(r, pp, AVROGEN_E_INVALID, "string is not valid UTF-8");
-        return empty;
+    if (AVROGEN_UNLIKELY(!all_plain(p, len))) {
+        if (r->check_utf8 && !avrogen_utf8_valid(p, len)) {
+            fail_at(r, pp, AVROGEN_E_INVALID, "string is not valid UTF-8");
+            return empty;
+        }
+        if (memchr(p, 0, len) != NULL) {
+            fail_at(r, pp, AVROGEN_E_INVALID, "string holds a NUL byte");
+            return empty;
+        }
     }
     char *s = avrogen_arena_alloc(a, len + 1);
     if (AVROGEN_UNLIKELY(s == NULL)) {

@@ -912,6 +912,69 @@ START_TEST(utf8_random_text)
 END_TEST
 
 /*
+ * avrogen_plain_prefix against the obvious loop: for every length up to 100
+ * and one bad byte (NUL, 0x80, 0xff) at every position, the result is len
+ * only when no byte is bad, else a multiple of 32 at or before the bad one.
+ * The buffer is exactly len bytes, so a read past it is ASan's to catch.
+ */
+START_TEST(plain_prefix_every_position)
+{
+    static const uint8_t bad[] = {0x00, 0x80, 0xff};
+    for (size_t len = 0; len <= 100; len++) {
+        uint8_t *buf = malloc(len + 1);
+        ck_assert_ptr_nonnull(buf);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t)(0x01 + (i * 7) % 0x7f);
+        ck_assert_uint_eq(avrogen_plain_prefix(buf, len), len);
+        for (size_t at = 0; at < len; at++) {
+            for (size_t b = 0; b < sizeof bad; b++) {
+                uint8_t keep = buf[at];
+                buf[at] = bad[b];
+                size_t got = avrogen_plain_prefix(buf, len);
+                ck_assert_msg(got <= at && got % 32 == 0, "len %zu, 0x%02x at %zu: %zu", len,
+                              bad[b], at, got);
+                buf[at] = keep;
+            }
+        }
+        free(buf);
+    }
+}
+END_TEST
+
+/* A NUL at every position of strings of every length up to 70 is refused, at the string. */
+START_TEST(nul_at_every_position)
+{
+    for (size_t len = 1; len <= 70; len++) {
+        for (size_t at = 0; at < len; at++) {
+            uint8_t in[2 + 70];
+            in[0] = (uint8_t)(len * 2); /* zigzag of len < 64: one byte; 64..70: two */
+            size_t off = 1;
+            if (len >= 64) {
+                in[0] = (uint8_t)((len * 2) | 0x80);
+                in[1] = (uint8_t)((len * 2) >> 7);
+                off = 2;
+            }
+            memset(in + off, 'x', len);
+            in[off + at] = 0;
+            avrogen_arena a;
+            avrogen_arena_init(&a, NULL);
+            avrogen_reader r;
+            avrogen_reader_init(&r, in, off + len);
+            ck_assert_ptr_null(avrogen_read_cstring(&r, &a));
+            ck_assert_int_eq(r.err, AVROGEN_E_INVALID);
+            ck_assert_uint_eq(r.err_offset, off);
+            char buf[80];
+            avrogen_reader_init(&r, in, off + len);
+            avrogen_read_chars(&r, buf, sizeof buf);
+            ck_assert_int_eq(r.err, AVROGEN_E_INVALID);
+            ck_assert_uint_eq(r.err_offset, off);
+            avrogen_arena_fini(&a);
+        }
+    }
+}
+END_TEST
+
+/*
  * Avro strings may hold U+0000; a char * or char[N] cannot without cutting the
  * value short, so those reads fail at the string, while a view takes it whole.
  */
@@ -1042,6 +1105,8 @@ static Suite *stream_suite(void)
     tcase_add_test(tc, write_cstring_null);
     tcase_add_test(tc, read_cstring_copies);
     tcase_add_test(tc, nul_in_c_strings);
+    tcase_add_test(tc, plain_prefix_every_position);
+    tcase_add_test(tc, nul_at_every_position);
     tcase_add_test(tc, invalid_utf8_after_ascii);
     tcase_add_test(tc, valid_utf8_straddling_words);
     tcase_add_test(tc, utf8_matches_reference);

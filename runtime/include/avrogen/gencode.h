@@ -1071,6 +1071,48 @@ static inline size_t avrogen_ascii_prefix(const uint8_t *s, size_t len)
     return (acc & high) != 0 ? i : len;
 }
 
+/* A word's bytes each NUL or not ASCII: their high bits. Exact in that it is
+ * zero only when every byte is in 0x01..0x7F (a borrow out of a NUL byte can
+ * mark the bytes above it, which does not matter: the word is marked anyway). */
+static inline uint64_t avrogen_unplain64(uint64_t w)
+{
+    return (w | (w - UINT64_C(0x0101010101010101))) & UINT64_C(0x8080808080808080);
+}
+
+/*
+ * avrogen_ascii_prefix for text bound for a C string: how many leading bytes
+ * of s[0, len) are known to be in 0x01..0x7F (ASCII without NUL): len, or a
+ * multiple of 32 at or before the first byte that is not. One pass finds both
+ * what needs UTF-8 validation and a NUL the C string could not hold.
+ */
+static inline size_t avrogen_plain_prefix(const uint8_t *s, size_t len)
+{
+    uint64_t w0, w1, w2, w3;
+    size_t i = 0;
+    for (; len - i >= 32; i += 32) {
+        memcpy(&w0, s + i, 8);
+        memcpy(&w1, s + i + 8, 8);
+        memcpy(&w2, s + i + 16, 8);
+        memcpy(&w3, s + i + 24, 8);
+        if (avrogen_unplain64(w0) | avrogen_unplain64(w1) | avrogen_unplain64(w2) |
+            avrogen_unplain64(w3))
+            return i;
+    }
+    uint64_t bad = 0;
+    if (len - i >= 8) {
+        for (size_t k = i; k + 8 < len; k += 8) {
+            memcpy(&w0, s + k, 8);
+            bad |= avrogen_unplain64(w0);
+        }
+        memcpy(&w0, s + len - 8, 8);
+        bad |= avrogen_unplain64(w0);
+    } else {
+        for (size_t k = i; k < len; k++)
+            bad |= (uint64_t)(s[k] == 0 || s[k] >= 0x80);
+    }
+    return bad != 0 ? i : len;
+}
+
 /* True when none of the `len` bytes at s has its high bit set. */
 static inline bool avrogen_ascii(const uint8_t *s, size_t len)
 {
@@ -1109,28 +1151,32 @@ static inline avrogen_str avrogen_read_text(avrogen_reader *r)
  * in the string's allocation after the NUL.
  */
 /*
- * A string read into a NUL-terminated C string must not hold a NUL itself: it
- * would silently cut the value short. Avro allows U+0000, so this is E_INVALID
- * with a reason, at the string's offset; avrogen_str views hold such strings.
+ * A string bound for a NUL-terminated C string (char *, char[N]): valid UTF-8
+ * as avrogen_read_text checks it, and holding no NUL byte, which the C string
+ * would silently cut the value at. Avro allows U+0000, so a NUL is E_INVALID
+ * with its own reason, at the string's first byte; avrogen_str views take
+ * such strings whole. The common all-ASCII string costs one pass for both.
  */
-static inline bool avrogen_no_nul(avrogen_reader *r, avrogen_str s)
+AVROGEN_API bool avrogen_ctext_check(avrogen_reader *r, avrogen_str s, size_t plain);
+
+static inline avrogen_str avrogen_read_ctext(avrogen_reader *r)
 {
-    if (AVROGEN_LIKELY(s.len == 0 || memchr(s.ptr, 0, s.len) == NULL))
-        return true;
-    if (r->err == AVROGEN_OK) {
-        r->p = (const uint8_t *)s.ptr; /* report at the string's bytes */
-        avrogen_reader_fail(r, AVROGEN_E_INVALID,
-                            "string holds a NUL byte, which a NUL-terminated C string cannot");
+    avrogen_str s;
+    s.len = avrogen_read_len(r);
+    s.ptr = (const char *)r->p;
+    size_t plain = avrogen_plain_prefix(r->p, s.len);
+    if (AVROGEN_UNLIKELY(plain != s.len) && !avrogen_ctext_check(r, s, plain)) {
+        s.len = 0;
+        return s;
     }
-    return false;
+    r->p += s.len;
+    return s;
 }
 
 static inline char *avrogen_read_cstring(avrogen_reader *r, avrogen_arena *a)
 {
-    avrogen_str s = avrogen_read_text(r);
+    avrogen_str s = avrogen_read_ctext(r);
     if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
-        return NULL;
-    if (AVROGEN_UNLIKELY(!avrogen_no_nul(r, s)))
         return NULL;
     size_t size = (s.len + 16) & ~(size_t)15; /* >= s.len + 1; s.len fits in the input */
     char *p = (char *)avrogen_reader_alloc(r, a, size);
@@ -1150,8 +1196,8 @@ static inline char *avrogen_read_cstring(avrogen_reader *r, avrogen_arena *a)
 /* A string into char[cap], NUL-terminated; more than cap - 1 bytes is E_INVALID. */
 static inline void avrogen_read_chars(avrogen_reader *r, char *dst, size_t cap)
 {
-    avrogen_str s = avrogen_read_text(r);
-    if (AVROGEN_LIKELY(s.len < cap) && avrogen_no_nul(r, s)) {
+    avrogen_str s = avrogen_read_ctext(r);
+    if (AVROGEN_LIKELY(s.len < cap)) {
         avrogen_copy(dst, s.ptr, s.len);
         dst[s.len] = '\0';
         return;
