@@ -960,18 +960,26 @@ END_TEST
 
 START_TEST(test_build_defaults_that_do_not_fit)
 {
-    /* The generator lets these defaults through; a plan that needs them fails
-     * to build (the generic resolver, which has no C types, reads them). */
+    /* The generator refuses these defaults in AVRO_FIELD, so each case swaps
+     * the descriptor's schema for one that has them; a plan that needs them
+     * fails to build (the generic resolver, which has no C types, reads them). */
     static const struct {
-        const char *reader, *writer, *path, *msg;
+        const char *reader, *reader_schema, *writer, *path, *msg;
     } cases[] = {
             {"ev_long_default",
+             "{\"type\": \"record\", \"name\": \"ev_long_default\", \"namespace\": \"cg.ev\","
+             " \"fields\": [{\"name\": \"id\", \"type\": \"int\"},"
+             " {\"name\": \"code\", \"type\": \"string\", \"default\": \"toolong\"}]}",
              "{\"type\": \"record\", \"name\": \"ev_long_default\", \"namespace\": \"cg.ev\","
              " \"fields\": [{\"name\": \"id\", \"type\": \"int\"}]}",
              "/fields/1",
              "default of field \"code\" does not fit its C type: string longer than its "
              "char array"},
             {"ev_short_default",
+             "{\"type\": \"record\", \"name\": \"ev_short_default\", \"namespace\": \"cg.ev\","
+             " \"fields\": [{\"name\": \"id\", \"type\": \"int\"},"
+             " {\"name\": \"three\", \"type\": {\"type\": \"array\", \"items\": \"long\"},"
+             " \"default\": [1]}]}",
              "{\"type\": \"record\", \"name\": \"ev_short_default\", \"namespace\": \"cg.ev\","
              " \"fields\": [{\"name\": \"id\", \"type\": \"int\"}]}",
              "/fields/1",
@@ -980,18 +988,24 @@ START_TEST(test_build_defaults_that_do_not_fit)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const cg_case *c = find_reader(cases[i].reader);
+        avrogen_type reader = *c->type;
+        reader.schema = cases[i].reader_schema;
         avrogen_schema *ws = parse_schema(cases[i].writer);
         avrogen_type_plan *p;
         avrogen_diag why;
-        ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(ws), c->type, NULL, &p, &why),
+        ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(ws), &reader, NULL, &p, &why),
                          AVROGEN_E_SCHEMA);
         ck_assert_ptr_null(p);
         ck_assert_str_eq(why.path, cases[i].path);
         ck_assert_str_eq(why.msg, cases[i].msg);
+        /* The generated schema has no default: the writer lacks the field. */
+        ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(ws), c->type, NULL, &p, &why),
+                         AVROGEN_E_MISMATCH);
+        ck_assert_ptr_null(p);
         avrogen_schema_free(ws);
-        /* Their own schema needs no default: that plan builds. */
-        ws = parse_schema(c->type->schema);
-        avrogen_type_plan_free(new_plan(avrogen_schema_root(ws), c->type));
+        /* The reader's own schema needs no default: that plan builds. */
+        ws = parse_schema(reader.schema);
+        avrogen_type_plan_free(new_plan(avrogen_schema_root(ws), &reader));
         avrogen_schema_free(ws);
     }
 }
