@@ -275,22 +275,22 @@ QUIRKS = [
 
 def reachable(schema):
     """Every schema node reachable from `schema`, each named type once."""
-    seen, out, todo = set(), [], [schema]
-    while todo:
-        s = todo.pop()
+    seen, out, to_visit = set(), [], [schema]
+    while to_visit:
+        s = to_visit.pop()
         if isinstance(s, avro.schema.NamedSchema):
             if s.fullname in seen:
                 continue
             seen.add(s.fullname)
         out.append(s)
         if isinstance(s, avro.schema.RecordSchema):
-            todo.extend(f.type for f in s.fields)
+            to_visit.extend(f.type for f in s.fields)
         elif isinstance(s, avro.schema.ArraySchema):
-            todo.append(s.items)
+            to_visit.append(s.items)
         elif isinstance(s, avro.schema.MapSchema):
-            todo.append(s.values)
+            to_visit.append(s.values)
         elif isinstance(s, avro.schema.UnionSchema):
-            todo.extend(s.schemas)
+            to_visit.extend(s.schemas)
     return out
 
 
