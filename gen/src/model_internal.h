@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The model builder's private interface, shared by model.c and the model_*.c
+ * files that build the model by concern. Nothing outside the builder
+ * includes it: emitters and tests see model.h only.
+ */
+#ifndef AVROGEN_MODEL_INTERNAL_H
+#define AVROGEN_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "annot.h"
+#include "diag.h"
+#include "genutil.h"
+#include "model.h"
+#include "parse.h"
+
+/* What an annotated declaration becomes. Indexed by cdecl.order. */
+struct decl_info {
+    const struct cannot *head; /* AVRO_RECORD / AVRO_ENUM (in place or out of line) */
+    struct model_record *record;
+    struct model_enum *enumeration;
+};
+
+struct builder {
+    struct cunit *u;
+    struct diag *d;
+    struct model *m;
+    struct decl_info *info;
+    const struct cdecl **entries; /* map entry structs being mapped, innermost last */
+    size_t n_entries;
+};
+
+/* Every annotation on one member, sorted by kind. */
+struct member_annots {
+    const struct cannot *field, *nullable, *skip, *array, *map, *uni;
+    const struct cannot *logical, *decimal, *fixed_name;
+    struct annot_options opts; /* of `field`, parsed */
+    bool ok;                   /* no annotation was malformed */
+    bool type_used;            /* AVRO_FIELD(type = "long") selected a uint64_t mapping */
+};
+
+/* Annotations that attach to the innermost type that can carry them, so that
+ * `int64_t *ts AVRO_ARRAY(n) AVRO_LOGICAL(timestamp-micros)` types the items. */
+struct leaf {
+    const struct cannot *logical, *decimal, *fixed_name;
+    bool logical_used, decimal_used, fixed_used;
+};
+
+/* Where a type is being mapped, for messages and default names. */
+struct site {
+    struct builder *b;
+    const struct cdecl *owner; /* the struct holding the member */
+    const struct cmember *member;
+    const char *what;       /* "field", "union member", "map entry member" */
+    const char *fixed_base; /* default name of a fixed: "<Record>_<field>" */
+    const char *space;      /* namespace for default fixed names */
+    struct member_annots *ma;
+};
+
+/* The count or tag member that AVRO_ARRAY / AVRO_MAP / AVRO_UNION on a member
+ * names, once claimed; all NULL when there is none. Generated code stores into
+ * it, so it needs the C type as well as the name: a cast to the integer type
+ * would not convert to an enum in C++. */
+struct sibling {
+    char *name;
+    char *c_type; /* as declared: "size_t", "enum kind", "kind_t" */
+    enum model_scalar scalar;
+};
+
+/* Roles decided before mapping: which members count or tag which. */
+struct roles {
+    enum model_field_role *role;
+    size_t *serves;
+};
+
+/* model_common.c */
+bool is_avro_name(const char *s, size_t n);
+bool is_dotted_name(const char *s, bool allow_empty);
+enum model_scalar int_scalar(uint64_t size, bool is_signed);
+enum model_scalar stdint_scalar(const struct ctype *t);
+bool is_view(const struct ctype *t, const char *name);
+bool is_const_storage(const struct ctype *t);
+char *type_for_message(const struct ctype *t);
+char *decl_name(const struct cdecl *d);
+void sibling_fini(struct sibling *sib);
+struct model_loc member_loc(const struct site *s);
+struct model_type *new_type(avrogen_kind kind, enum model_storage storage, const struct ctype *t);
+void free_name(struct model_name *n);
+void free_type(struct model_type *t);
+
+/* model_annots.c */
+void member_annots_init(struct builder *b, struct member_annots *ma, const struct cdecl *owner,
+                        const struct cmember *m, bool quiet);
+void member_annots_fini(struct member_annots *ma);
+bool member_is_annotated(struct builder *b, const struct cdecl *owner, const struct cmember *m);
+const struct cmember *find_member(const struct cdecl *d, const char *name, size_t *index);
+bool check_known(struct builder *b, const struct cannot *a, const struct annot_options *o,
+                 const char *const *known, const char *list);
+const char *string_option(struct builder *b, const struct cannot *a, const struct annot_options *o,
+                          const char *key, bool *ok);
+void alias_option(struct builder *b, const struct cannot *a, const struct annot_options *o,
+                  bool dotted, char ***out, size_t *n, bool *ok);
+bool named_options(struct builder *b, const struct cdecl *d, const struct cannot *head,
+                   const struct annot_options *o, struct model_name *nm, char **c_prefix);
+char *c_type_of(const struct cdecl *d);
+
+/* model_leaf.c */
+void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, const struct ctype *t);
+void name_set(struct model_name *n, const char *name, const char *space);
+bool name_taken(struct builder *b, const char *fullname, const struct model_loc *at,
+                const void *self);
+struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t size);
+bool report_unused_leaf(const struct site *s, const struct leaf *lf);
+
+/* model_map.c */
+struct model_type *map_value(const struct site *s, const struct ctype *t, struct leaf *lf,
+                             bool top);
+struct model_type *map_nullable(const struct site *s, const struct ctype *t, struct leaf *lf);
+
+/* model_member.c */
+struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);
+void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
+                  struct sibling *sib);
+struct model_type *map_map(const struct site *s, const struct ctype *t);
+struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
+                              struct member_annots *ma, const char *what, const char *fixed_base,
+                              const char *space, struct sibling *sib);
+
+/* model_default.c */
+bool check_default(struct builder *b, const struct model_field *f, const struct member_annots *ma,
+                   struct model_type *t);
+bool check_default_fit(struct builder *b);
+
+/* model_enum.c */
+struct model_enum *create_enum(struct builder *b, const struct cdecl *d, const struct cannot *head);
+bool fill_enum(struct builder *b, const struct cdecl *d, struct model_enum *e,
+               const struct cannot *head);
+
+/* model_record.c */
+struct model_record *create_record(struct builder *b, const struct cdecl *d,
+                                   const struct cannot *head);
+bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *r);
+
+#endif

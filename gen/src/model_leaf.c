@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Leaf annotations and named types: AVRO_LOGICAL / AVRO_DECIMAL /
+ * AVRO_FIXED_NAME attach to the innermost type that can carry them, and the
+ * fixed types they create share one namespace with records and enums.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* ---- logical types and leaf annotations ------------------------------- */
+
+static const struct {
+    const char *name;
+    avrogen_logical logical;
+} logical_names[] = {
+        {"date", AVROGEN_LOGICAL_DATE},
+        {"time-millis", AVROGEN_LOGICAL_TIME_MILLIS},
+        {"time-micros", AVROGEN_LOGICAL_TIME_MICROS},
+        {"timestamp-millis", AVROGEN_LOGICAL_TIMESTAMP_MILLIS},
+        {"timestamp-micros", AVROGEN_LOGICAL_TIMESTAMP_MICROS},
+        {"timestamp-nanos", AVROGEN_LOGICAL_TIMESTAMP_NANOS},
+        {"local-timestamp-millis", AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS},
+        {"local-timestamp-micros", AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS},
+        {"local-timestamp-nanos", AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS},
+        {"uuid", AVROGEN_LOGICAL_UUID},
+        {"duration", AVROGEN_LOGICAL_DURATION},
+};
+
+/* Apply the AVRO_LOGICAL / AVRO_DECIMAL of `lf` to node n if n can carry it. */
+void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, const struct ctype *t)
+{
+    struct diag *d = s->b->d;
+    if (lf->logical && !lf->logical_used) {
+        char *name = annot_parse_token(lf->logical, d);
+        avrogen_logical l = AVROGEN_LOGICAL_NONE;
+        if (!name) {
+            lf->logical_used = true;
+            return;
+        }
+        for (size_t i = 0; i < sizeof logical_names / sizeof *logical_names; i++)
+            if (strcmp(name, logical_names[i].name) == 0)
+                l = logical_names[i].logical;
+        if (strcmp(name, "decimal") == 0) {
+            diag_error(d, &lf->logical->loc,
+                       "AVRO_LOGICAL(decimal) needs a precision and scale: write "
+                       "AVRO_DECIMAL(precision, scale)");
+            lf->logical_used = true;
+        } else if (l == AVROGEN_LOGICAL_NONE) {
+            diag_error(d, &lf->logical->loc,
+                       "unknown logical type '%s' (known: date, time-millis, time-micros, "
+                       "timestamp-millis, timestamp-micros, timestamp-nanos, "
+                       "local-timestamp-millis, local-timestamp-micros, local-timestamp-nanos, "
+                       "uuid, duration; decimal is AVRO_DECIMAL)",
+                       name);
+            lf->logical_used = true;
+        } else {
+            bool fits = false;
+            switch (l) {
+            case AVROGEN_LOGICAL_DATE:
+            case AVROGEN_LOGICAL_TIME_MILLIS:
+                fits = n->kind == AVROGEN_KIND_INT && n->storage == MODEL_STORAGE_SCALAR &&
+                       n->scalar == MODEL_SCALAR_I32;
+                break;
+            case AVROGEN_LOGICAL_UUID:
+                fits = n->kind == AVROGEN_KIND_STRING ||
+                       (n->kind == AVROGEN_KIND_FIXED && n->c_len == 16);
+                break;
+            case AVROGEN_LOGICAL_DURATION:
+                fits = n->kind == AVROGEN_KIND_FIXED && n->c_len == 12;
+                break;
+            default: /* the long-based time types */
+                fits = n->kind == AVROGEN_KIND_LONG && n->storage == MODEL_STORAGE_SCALAR &&
+                       n->scalar == MODEL_SCALAR_I64;
+                break;
+            }
+            if (fits) {
+                n->logical = l;
+                lf->logical_used = true;
+            } else if (n->kind != AVROGEN_KIND_ARRAY) {
+                /* Arrays pass it on to their items; anything else is the wrong type. */
+                static const char *const wants[] = {
+                        [AVROGEN_LOGICAL_DATE] = "int32_t",
+                        [AVROGEN_LOGICAL_TIME_MILLIS] = "int32_t",
+                        [AVROGEN_LOGICAL_UUID] =
+                                "char *, char[N], avrogen_str (string) or uint8_t[16] (fixed)",
+                        [AVROGEN_LOGICAL_DURATION] = "uint8_t[12] (fixed)",
+                };
+                const char *want =
+                        (size_t)l < sizeof wants / sizeof *wants && wants[l] ? wants[l] : "int64_t";
+                char *tm = type_for_message(t);
+                diag_error(d, &lf->logical->loc,
+                           "AVRO_LOGICAL(%s) does not apply to %s '%s' of type %s; it needs %s",
+                           name, s->what, s->member->name, tm, want);
+                free(tm);
+                lf->logical_used = true;
+            }
+        }
+        free(name);
+    }
+
+    if (lf->decimal && !lf->decimal_used) {
+        int p, sc;
+        if (!annot_parse_decimal(lf->decimal, d, &p, &sc)) {
+            lf->decimal_used = true;
+            return;
+        }
+        bool scalar64 = n->storage == MODEL_STORAGE_SCALAR &&
+                        (n->scalar == MODEL_SCALAR_I64 || n->scalar == MODEL_SCALAR_U64);
+        bool fixed = n->kind == AVROGEN_KIND_FIXED;
+        if (!scalar64 && !fixed) {
+            if (n->kind != AVROGEN_KIND_ARRAY) {
+                char *tm = type_for_message(t);
+                diag_error(d, &lf->decimal->loc,
+                           "AVRO_DECIMAL does not apply to %s '%s' of type %s; it needs int64_t, "
+                           "uint64_t (bytes) or uint8_t[N] (fixed)",
+                           s->what, s->member->name, tm);
+                free(tm);
+                lf->decimal_used = true;
+            }
+            return;
+        }
+        lf->decimal_used = true;
+        /* Precision caps: every value of that many digits must fit the C storage. */
+        int max_p = n->scalar == MODEL_SCALAR_I64 ? 18
+                    : n->scalar == MODEL_SCALAR_U64
+                            ? 19
+                            : (int)((double)(8 * n->c_len - 1) * 0.30102999566398120);
+        if (p < 1 || p > max_p) {
+            diag_error(d, &lf->decimal->loc,
+                       "AVRO_DECIMAL(%d, %d): precision must be 1..%d for %s '%s' of type '%s'", p,
+                       sc, max_p, s->what, s->member->name, t->spelling);
+            return;
+        }
+        if (sc > p) {
+            diag_error(d, &lf->decimal->loc,
+                       "AVRO_DECIMAL(%d, %d): the scale must not exceed the precision", p, sc);
+            return;
+        }
+        if (!fixed)
+            n->kind = AVROGEN_KIND_BYTES;
+        n->logical = AVROGEN_LOGICAL_DECIMAL;
+        n->precision = p;
+        n->scale = sc;
+    }
+}
+
+/* ---- named types ------------------------------------------------------ */
+
+void name_set(struct model_name *n, const char *name, const char *space)
+{
+    const char *dot = strrchr(name, '.');
+    if (dot) {
+        n->space = xstrndup(name, (size_t)(dot - name));
+        n->name = xstrdup(dot + 1);
+    } else {
+        n->name = xstrdup(name);
+        n->space = space && *space ? xstrdup(space) : NULL;
+    }
+    n->fullname = n->space ? xasprintf("%s.%s", n->space, n->name) : xstrdup(n->name);
+}
+
+/* Report and return true when `fullname` is already taken by another named type. */
+bool name_taken(struct builder *b, const char *fullname, const struct model_loc *at,
+                const void *self)
+{
+    struct model *m = b->m;
+    const struct model_loc *other = NULL;
+    for (size_t i = 0; i < m->n_records && !other; i++)
+        if (m->records[i] != self && strcmp(m->records[i]->name.fullname, fullname) == 0)
+            other = &m->records[i]->loc;
+    for (size_t i = 0; i < m->n_enums && !other; i++)
+        if (m->enums[i] != self && strcmp(m->enums[i]->name.fullname, fullname) == 0)
+            other = &m->enums[i]->loc;
+    for (size_t i = 0; i < m->n_fixeds && !other; i++)
+        if (m->fixeds[i] != self && strcmp(m->fixeds[i]->name.fullname, fullname) == 0)
+            other = &m->fixeds[i]->loc;
+    if (!other)
+        return false;
+    diag_error(b->d, at, "Avro name '%s' is already used by another type", fullname);
+    diag_note(b->d, other, "'%s' is defined here", fullname);
+    return true;
+}
+
+struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t size)
+{
+    struct builder *b = s->b;
+    char *name = NULL;
+    if (lf->fixed_name) {
+        lf->fixed_used = true;
+        name = annot_parse_token(lf->fixed_name, b->d);
+        if (name && !is_dotted_name(name, false)) {
+            diag_error(b->d, &lf->fixed_name->loc,
+                       "AVRO_FIXED_NAME(%s): not a valid Avro name ([A-Za-z_][A-Za-z0-9_]*, "
+                       "dot-separated for a full name)",
+                       name);
+            free(name);
+            name = NULL;
+        }
+    }
+    if (!name)
+        name = xstrdup(s->fixed_base);
+    struct model_name nm = {0};
+    name_set(&nm, name, s->space);
+    free(name);
+    struct model *m = b->m;
+    for (size_t i = 0; i < m->n_fixeds; i++) {
+        struct model_fixed *f = m->fixeds[i];
+        if (strcmp(f->name.fullname, nm.fullname) == 0) {
+            if (f->size != size) {
+                struct model_loc at = member_loc(s);
+                diag_error(b->d, &at, "fixed '%s' has size %llu here but %llu elsewhere",
+                           nm.fullname, (unsigned long long)size, (unsigned long long)f->size);
+                diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
+            }
+            free_name(&nm);
+            return f;
+        }
+    }
+    struct model_fixed *f = xcalloc(1, sizeof *f);
+    f->name = nm;
+    f->size = size;
+    f->loc = member_loc(s);
+    name_taken(b, f->name.fullname, &f->loc, f);
+    m->fixeds = xappend(m->fixeds, m->n_fixeds, sizeof *m->fixeds);
+    m->fixeds[m->n_fixeds++] = f;
+    return f;
+}
+
+/* Report AVRO_LOGICAL / AVRO_DECIMAL / AVRO_FIXED_NAME that no type took. */
+bool report_unused_leaf(const struct site *s, const struct leaf *lf)
+{
+    struct diag *d = s->b->d;
+    bool ok = true;
+    if (lf->logical && !lf->logical_used) {
+        diag_error(d, &lf->logical->loc, "AVRO_LOGICAL(%s) does not apply to %s '%s' of type '%s'",
+                   lf->logical->text, s->what, s->member->name, s->member->type->spelling);
+        ok = false;
+    }
+    if (lf->decimal && !lf->decimal_used) {
+        diag_error(d, &lf->decimal->loc,
+                   "AVRO_DECIMAL does not apply to %s '%s' of type '%s'; it needs int64_t, "
+                   "uint64_t (bytes) or uint8_t[N] (fixed)",
+                   s->what, s->member->name, s->member->type->spelling);
+        ok = false;
+    }
+    if (lf->fixed_name && !lf->fixed_used) {
+        diag_error(d, &lf->fixed_name->loc,
+                   "AVRO_FIXED_NAME(%s) does not apply to %s '%s' of type '%s'; it names the "
+                   "fixed type of a uint8_t[N] member",
+                   lf->fixed_name->text, s->what, s->member->name, s->member->type->spelling);
+        ok = false;
+    }
+    return ok;
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The C → Avro mapping of DESIGN.md: one C type (a member, an item, a
+ * pointee) to one model type, with the diagnostic that names the fix when a
+ * type has no mapping.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* ---- the C → Avro mapping --------------------------------------------- */
+
+static void error_unannotated(const struct site *s, const struct ctype *t)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    const struct cdecl *decl = t->decl;
+    bool is_enum = decl->kind == CDECL_ENUM;
+    if (decl->in_system_header || !decl->complete) {
+        diag_error(b->d, &at,
+                   "%s '%s' has type '%s', which has no Avro mapping; AVRO_SKIP it, or use a "
+                   "type of your own annotated with %s",
+                   s->what, s->member->name, t->spelling,
+                   is_enum ? "AVRO_ENUM()" : "AVRO_RECORD()");
+        return;
+    }
+    diag_error(b->d, &at,
+               "%s '%s' has type '%s', which is not annotated; add %s to its definition (or "
+               "AVRO_EXTERN_%s)",
+               s->what, s->member->name, t->spelling, is_enum ? "AVRO_ENUM()" : "AVRO_RECORD()",
+               is_enum ? "ENUM" : "RECORD");
+    diag_note(b->d, &decl->loc, "'%s' is defined here", t->spelling);
+}
+
+/* A `size_t n_x` next to an unannotated `T *x` is most likely its count. */
+static void note_uncounted_pointer(const struct site *s)
+{
+    const struct cdecl *owner = s->owner;
+    if (s->member->type->is_signed)
+        return;
+    for (size_t i = 0; i < owner->n_members; i++) {
+        const struct cmember *m = &owner->members[i];
+        const struct ctype *t = m->type;
+        if (t->kind != CTYPE_POINTER || (t->elem->kind == CTYPE_INT && t->elem->is_plain_char) ||
+            member_is_annotated(s->b, owner, m))
+            continue;
+        diag_note(s->b->d, &m->loc,
+                  "if '%s' counts the elements of '%s', annotate '%s' AVRO_ARRAY(%s)",
+                  s->member->name, m->name, m->name, s->member->name);
+        return;
+    }
+}
+
+static struct model_type *map_integer(const struct site *s, const struct ctype *t)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    enum model_scalar sc = stdint_scalar(t);
+    if (sc == MODEL_SCALAR_NONE) {
+        if (t->is_long) {
+            char *tm = type_for_message(t);
+            diag_error(b->d, &at,
+                       "%s '%s' has type %s, whose size differs between platforms; use %s instead",
+                       s->what, s->member->name, tm,
+                       t->is_signed ? "int32_t or int64_t" : "uint32_t or uint64_t");
+            free(tm);
+            note_uncounted_pointer(s);
+            return NULL;
+        }
+        sc = int_scalar(t->size, t->is_signed);
+    }
+    const struct annot_option *type_opt = s->ma ? annot_find(&s->ma->opts, "type") : NULL;
+    struct model_type *n = new_type(AVROGEN_KIND_INT, MODEL_STORAGE_SCALAR, t);
+    n->scalar = sc;
+    switch (sc) {
+    case MODEL_SCALAR_I8:
+    case MODEL_SCALAR_I16:
+    case MODEL_SCALAR_I32:
+    case MODEL_SCALAR_U8:
+    case MODEL_SCALAR_U16:
+        n->kind = AVROGEN_KIND_INT;
+        break;
+    case MODEL_SCALAR_I64:
+    case MODEL_SCALAR_U32:
+        n->kind = AVROGEN_KIND_LONG;
+        break;
+    case MODEL_SCALAR_U64:
+        n->kind = AVROGEN_KIND_LONG;
+        if (type_opt && type_opt->str && strcmp(type_opt->str, "long") == 0) {
+            s->ma->type_used = true;
+            break;
+        }
+        if (s->ma && s->ma->decimal)
+            break; /* apply_leaf turns it into bytes + decimal */
+        diag_error(b->d, &at,
+                   "%s '%s' is '%s': Avro's long cannot hold values above INT64_MAX; choose "
+                   "AVRO_FIELD(type = \"long\") (the same 64 bits, read back as signed by other "
+                   "readers) or AVRO_DECIMAL(19, 0) (exact, as bytes)",
+                   s->what, s->member->name, t->spelling);
+        free_type(n);
+        return NULL;
+    default:
+        diag_error(b->d, &at, "%s '%s' has type '%s' of unsupported size %llu", s->what,
+                   s->member->name, t->spelling, (unsigned long long)t->size);
+        free_type(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* A pointer member, not nullable: string, or count-sized bytes / array / map. */
+static struct model_type *map_pointer(const struct site *s, const struct ctype *t, struct leaf *lf,
+                                      bool top)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    const struct ctype *e = t->elem;
+    const struct cannot *count = top && s->ma ? (s->ma->array ? s->ma->array : s->ma->map) : NULL;
+
+    if (e->kind == CTYPE_FUNCTION) {
+        diag_error(b->d, &at,
+                   "%s '%s' is a function pointer, which cannot be serialized; AVRO_SKIP it",
+                   s->what, s->member->name);
+        return NULL;
+    }
+    if (count && s->ma->map)
+        return map_map(s, t);
+    if (count) {
+        if (e->kind == CTYPE_VOID) {
+            diag_error(b->d, &at,
+                       "%s '%s' points to void; declare it 'uint8_t *' for bytes or point to the "
+                       "element type for an array",
+                       s->what, s->member->name);
+            return NULL;
+        }
+        struct model_type *n;
+        if (e->kind == CTYPE_INT && e->is_char && !(e->is_signed && !e->is_plain_char)) {
+            n = new_type(AVROGEN_KIND_BYTES, MODEL_STORAGE_PTR_COUNT, t);
+            n->scalar = int_scalar(1, e->is_signed);
+        } else {
+            struct site sub = *s;
+            struct model_type *items = map_value(&sub, e, lf, false);
+            if (!items)
+                return NULL;
+            n = new_type(AVROGEN_KIND_ARRAY, MODEL_STORAGE_PTR_COUNT, t);
+            n->items = items;
+        }
+        return n;
+    }
+    if (e->kind == CTYPE_INT && e->is_plain_char) {
+        struct model_type *n = new_type(AVROGEN_KIND_STRING, MODEL_STORAGE_CSTRING, t);
+        apply_leaf(s, lf, n, t);
+        return n;
+    }
+    if (e->kind == CTYPE_VOID) {
+        diag_error(b->d, &at,
+                   "%s '%s' is a 'void *', which cannot be serialized; AVRO_SKIP it, or use "
+                   "avrogen_bytes or 'uint8_t *' with AVRO_ARRAY(count_field)",
+                   s->what, s->member->name);
+        return NULL;
+    }
+    if (!top) {
+        diag_error(b->d, &at,
+                   "%s '%s' nests a pointer of type '%s'; inside an array or union only 'char *' "
+                   "(a string) may be a pointer",
+                   s->what, s->member->name, t->spelling);
+        return NULL;
+    }
+    if ((e->kind == CTYPE_STRUCT || e->kind == CTYPE_UNION || e->kind == CTYPE_ENUM) &&
+        (e->decl->in_system_header || !e->decl->complete) && !is_view(e, "avrogen_str") &&
+        !is_view(e, "avrogen_bytes")) {
+        diag_error(b->d, &at,
+                   "%s '%s' is a pointer to '%s', which has no Avro mapping; AVRO_SKIP it", s->what,
+                   s->member->name, e->spelling);
+        return NULL;
+    }
+    diag_error(b->d, &at,
+               "%s '%s' is a pointer; annotate it AVRO_ARRAY(count_field) or AVRO_NULLABLE",
+               s->what, s->member->name);
+    return NULL;
+}
+
+/*
+ * Map the C type t of the member at s. `top` is true for the member itself
+ * (where AVRO_ARRAY / AVRO_MAP apply) and false for items and pointees.
+ */
+struct model_type *map_value(const struct site *s, const struct ctype *t, struct leaf *lf, bool top)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    struct model_type *n = NULL;
+    if (top && s->ma && (s->ma->array || s->ma->map) && t->kind != CTYPE_POINTER) {
+        const struct cannot *a = s->ma->array ? s->ma->array : s->ma->map;
+        if (t->kind == CTYPE_ARRAY)
+            diag_error(b->d, &a->loc,
+                       "%s applies to pointers; '%s' is a C array, which maps to an Avro array "
+                       "of exactly %llu items without annotation",
+                       annot_macro(a->kind), s->member->name, (unsigned long long)t->len);
+        else
+            diag_error(b->d, &a->loc, "%s applies to pointers; '%s' has type '%s'",
+                       annot_macro(a->kind), s->member->name, t->spelling);
+        return NULL;
+    }
+
+    if (top && s->ma && s->ma->uni && t->kind != CTYPE_UNION) {
+        diag_error(b->d, &s->ma->uni->loc,
+                   "AVRO_UNION applies to a member of C union type; '%s' has type '%s'",
+                   s->member->name, t->spelling);
+        return NULL;
+    }
+
+    switch (t->kind) {
+    case CTYPE_BOOL:
+        n = new_type(AVROGEN_KIND_BOOLEAN, MODEL_STORAGE_SCALAR, t);
+        n->scalar = MODEL_SCALAR_BOOL;
+        break;
+    case CTYPE_INT:
+        n = map_integer(s, t);
+        break;
+    case CTYPE_FLOAT:
+        n = new_type(AVROGEN_KIND_FLOAT, MODEL_STORAGE_SCALAR, t);
+        n->scalar = MODEL_SCALAR_FLOAT;
+        break;
+    case CTYPE_DOUBLE:
+        n = new_type(AVROGEN_KIND_DOUBLE, MODEL_STORAGE_SCALAR, t);
+        n->scalar = MODEL_SCALAR_DOUBLE;
+        break;
+    case CTYPE_LONG_DOUBLE:
+        diag_error(b->d, &at, "%s '%s' is a long double, which Avro cannot hold; use double",
+                   s->what, s->member->name);
+        return NULL;
+    case CTYPE_POINTER:
+        return map_pointer(s, t, lf, top);
+    case CTYPE_ARRAY: {
+        const struct ctype *e = t->elem;
+        if (t->len == 0) {
+            diag_error(b->d, &at, "%s '%s' is a zero-length array", s->what, s->member->name);
+            return NULL;
+        }
+        if (e->kind == CTYPE_INT && e->is_plain_char) {
+            n = new_type(AVROGEN_KIND_STRING, MODEL_STORAGE_CHAR_ARRAY, t);
+            n->c_len = t->len;
+        } else if (e->kind == CTYPE_INT && e->is_char && !e->is_signed) {
+            n = new_type(AVROGEN_KIND_FIXED, MODEL_STORAGE_C_ARRAY, t);
+            n->scalar = MODEL_SCALAR_U8;
+            n->c_len = t->len;
+            n->fixed = get_fixed(s, lf, t->len);
+        } else {
+            struct model_type *items = map_value(s, e, lf, false);
+            if (!items)
+                return NULL;
+            n = new_type(AVROGEN_KIND_ARRAY, MODEL_STORAGE_C_ARRAY, t);
+            n->c_len = t->len;
+            n->items = items;
+        }
+        break;
+    }
+    case CTYPE_FLEX_ARRAY:
+        diag_error(b->d, &at,
+                   "%s '%s' is a flexible array member; use a pointer with "
+                   "AVRO_ARRAY(count_field)",
+                   s->what, s->member->name);
+        return NULL;
+    case CTYPE_STRUCT:
+        if (is_view(t, "avrogen_str")) {
+            n = new_type(AVROGEN_KIND_STRING, MODEL_STORAGE_STR_VIEW, t);
+        } else if (is_view(t, "avrogen_bytes")) {
+            n = new_type(AVROGEN_KIND_BYTES, MODEL_STORAGE_BYTES_VIEW, t);
+        } else if (b->info[t->decl->order].record) {
+            n = new_type(AVROGEN_KIND_RECORD, MODEL_STORAGE_STRUCT, t);
+            n->record = b->info[t->decl->order].record;
+        } else if (b->info[t->decl->order].head) {
+            return NULL; /* annotated, but its annotation was reported as wrong */
+        } else {
+            error_unannotated(s, t);
+            return NULL;
+        }
+        break;
+    case CTYPE_ENUM:
+        if (!b->info[t->decl->order].enumeration) {
+            if (!b->info[t->decl->order].head)
+                error_unannotated(s, t);
+            return NULL;
+        }
+        n = new_type(AVROGEN_KIND_ENUM, MODEL_STORAGE_ENUM, t);
+        n->enumeration = b->info[t->decl->order].enumeration;
+        n->scalar = n->enumeration->scalar;
+        break;
+    case CTYPE_UNION:
+        if (top && s->ma && s->ma->uni)
+            return map_tagged_union(s, t);
+        if (top)
+            diag_error(b->d, &at,
+                       "%s '%s' is a C union; annotate it AVRO_UNION(tag_field), naming the "
+                       "member that says which union member is set",
+                       s->what, s->member->name);
+        else
+            diag_error(b->d, &at,
+                       "%s '%s': items of union type '%s' cannot be serialized (a union needs "
+                       "its own tag member)",
+                       s->what, s->member->name, t->spelling);
+        return NULL;
+    case CTYPE_FUNCTION:
+        diag_error(b->d, &at, "%s '%s' is a function, which cannot be serialized", s->what,
+                   s->member->name);
+        return NULL;
+    case CTYPE_VOID:
+    case CTYPE_OTHER:
+    default:
+        diag_error(b->d, &at, "%s '%s' has type '%s', which has no Avro mapping; AVRO_SKIP it",
+                   s->what, s->member->name, t->spelling);
+        return NULL;
+    }
+    if (n)
+        apply_leaf(s, lf, n, t);
+    return n;
+}
+
+struct model_type *map_nullable(const struct site *s, const struct ctype *t, struct leaf *lf)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    struct model_type *items;
+    enum model_null_via via = MODEL_NULL_VIA_SELF;
+    bool counted = s->ma->array || s->ma->map;
+
+    if (t->kind == CTYPE_POINTER &&
+        (counted || (t->elem->kind == CTYPE_INT && t->elem->is_plain_char))) {
+        items = map_pointer(s, t, lf, true);
+    } else if (t->kind == CTYPE_POINTER) {
+        const struct ctype *e = t->elem;
+        if (e->kind == CTYPE_FUNCTION || e->kind == CTYPE_VOID)
+            return map_pointer(s, t, lf, true);
+        if (e->kind == CTYPE_POINTER) {
+            diag_error(b->d, &at,
+                       "%s '%s' is a pointer to a pointer; AVRO_NULLABLE takes one pointer to "
+                       "the value",
+                       s->what, s->member->name);
+            return NULL;
+        }
+        via = MODEL_NULL_VIA_PTR;
+        items = map_value(s, e, lf, false);
+    } else if (is_view(t, "avrogen_str") || is_view(t, "avrogen_bytes")) {
+        items = map_value(s, t, lf, true);
+    } else {
+        char *tm = type_for_message(t);
+        diag_error(b->d, &at,
+                   "AVRO_NULLABLE needs a pointer: %s '%s' has type %s; declare it '%s *%s' "
+                   "(NULL is null)",
+                   s->what, s->member->name, tm, t->spelling, s->member->name);
+        free(tm);
+        return NULL;
+    }
+    if (!items)
+        return NULL;
+    if (items->kind == AVROGEN_KIND_UNION) {
+        diag_error(b->d, &at, "%s '%s': AVRO_NULLABLE cannot wrap a union", s->what,
+                   s->member->name);
+        free_type(items);
+        return NULL;
+    }
+    struct model_type *n = new_type(AVROGEN_KIND_UNION, MODEL_STORAGE_NULLABLE, t);
+    n->null_via = via;
+    n->items = items;
+    return n;
+}

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Members of a struct: which members count or tag others (roles), tagged
+ * unions, maps of entry structs, and the mapping of one member with all its
+ * annotations.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* The key of an Avro union branch for the "each type once" rule (spec §Unions). */
+static const char *branch_key(const struct model_type *t)
+{
+    if (t->record)
+        return t->record->name.fullname;
+    if (t->enumeration)
+        return t->enumeration->name.fullname;
+    if (t->fixed)
+        return t->fixed->name.fullname;
+    return avrogen_kind_name(t->kind);
+}
+
+/* AVRO_UNION(tag): union member i ↔ tag value i ↔ Avro branch i. */
+struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
+{
+    struct builder *b = s->b;
+    const struct cdecl *u = t->decl;
+    struct model_type *n = new_type(AVROGEN_KIND_UNION, MODEL_STORAGE_TAGGED, t);
+    bool ok = true;
+    if (!u->complete || u->n_members == 0) {
+        struct model_loc at = member_loc(s);
+        diag_error(b->d, &at, "%s '%s': union '%s' has no members", s->what, s->member->name,
+                   t->spelling);
+        free_type(n);
+        return NULL;
+    }
+    for (size_t i = 0; i < u->n_members; i++) {
+        const struct cmember *um = &u->members[i];
+        struct member_annots ma;
+        member_annots_init(b, &ma, u, um, false);
+        char *base = xasprintf("%s_%s", s->fixed_base, um->name);
+        struct site sub = {b, u, um, "union member", base, s->space, &ma};
+        struct leaf lf = {ma.logical, ma.decimal, ma.fixed_name, false, false, false};
+        struct model_type *bt = NULL;
+        const struct annot_option *type_opt = annot_find(&ma.opts, "type");
+        bool member_ok = true;
+        if (!ma.ok) {
+            member_ok = false;
+        } else if (ma.nullable || ma.skip || ma.array || ma.map || ma.uni) {
+            const struct cannot *a = ma.nullable ? ma.nullable
+                                     : ma.skip   ? ma.skip
+                                     : ma.array  ? ma.array
+                                     : ma.map    ? ma.map
+                                                 : ma.uni;
+            diag_error(b->d, &a->loc,
+                       "%s cannot annotate union member '%s': a branch is a plain value (use "
+                       "AVRO_FIELD(type = \"null\") for a null branch)",
+                       annot_macro(a->kind), um->name);
+            member_ok = false;
+        } else if (type_opt && type_opt->str && strcmp(type_opt->str, "null") == 0) {
+            bt = new_type(AVROGEN_KIND_NULL, MODEL_STORAGE_NONE, um->type);
+        } else {
+            for (size_t k = 0; k < ma.opts.n; k++) {
+                if (strcmp(ma.opts.v[k].key, "type") != 0 || !type_opt->str ||
+                    strcmp(type_opt->str, "long") != 0) {
+                    diag_error(b->d, &ma.field->loc,
+                               "AVRO_FIELD on union member '%s' takes only type = \"null\" (or "
+                               "\"long\" on uint64_t)",
+                               um->name);
+                    member_ok = false;
+                    break;
+                }
+            }
+            if (member_ok)
+                bt = map_value(&sub, um->type, &lf, false);
+            if (!bt) {
+                member_ok = false;
+            } else if (type_opt && !ma.type_used) {
+                diag_error(b->d, &ma.field->loc,
+                           "AVRO_FIELD(type = %s) does not apply to union member '%s' of type "
+                           "'%s'",
+                           type_opt->json, um->name, um->type->spelling);
+                member_ok = false;
+            }
+        }
+        if (bt) {
+            const char *key = branch_key(bt);
+            for (size_t j = 0; j < n->n_branches; j++) {
+                if (strcmp(branch_key(n->branches[j].type), key) == 0) {
+                    diag_error(b->d, &um->loc,
+                               "union member '%s' maps to Avro '%s' like member '%s'; an Avro "
+                               "union holds each type once",
+                               um->name, key, n->branches[j].c_name);
+                    member_ok = false;
+                }
+            }
+            if (!report_unused_leaf(&sub, &lf))
+                member_ok = false;
+        }
+        ok = ok && member_ok;
+        n->branches = xappend(n->branches, n->n_branches, sizeof *n->branches);
+        struct model_branch *br = &n->branches[n->n_branches++];
+        br->c_name = xstrdup(um->name);
+        br->type = bt;
+        br->loc = um->loc;
+        free(base);
+        member_annots_fini(&ma);
+    }
+    if (!ok) {
+        free_type(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* ---- members of a struct: fields, map entries ------------------------- */
+
+/*
+ * Check the count or tag member named by `a` (AVRO_ARRAY / AVRO_MAP / AVRO_UNION
+ * on member `self` of `owner`) and claim it: its role in r, its name and type
+ * in *sib. *sib stays empty after reporting why it cannot serve.
+ */
+static void claim_sibling(struct builder *b, const struct cdecl *owner, size_t self,
+                          const struct cannot *a, struct roles *r, struct sibling *sib)
+{
+    bool is_tag = strcmp(a->kind, "union") == 0;
+    char *name = annot_parse_identifier(a, b->d);
+    if (!name)
+        return;
+    const char *macro = annot_macro(a->kind);
+    const char *self_name = owner->members[self].name;
+    size_t idx;
+    const struct cmember *named = find_member(owner, name, &idx);
+    if (!named) {
+        char *owner_name = decl_name(owner);
+        diag_error(b->d, &a->loc, "%s(%s): '%s' has no member '%s'", macro, name, owner_name, name);
+        free(owner_name);
+        goto out_fail;
+    }
+    if (idx == self) {
+        diag_error(b->d, &a->loc, "%s(%s) names the member it annotates", macro, name);
+        goto out_fail;
+    }
+    const struct ctype *st = named->type;
+    bool integer = st->kind == CTYPE_INT || (is_tag && st->kind == CTYPE_ENUM);
+    if (!integer || named->is_bitfield || st->is_const) {
+        diag_error(b->d, &a->loc, "%s(%s): member '%s' has type '%s'; the %s must be %s", macro,
+                   name, name, st->spelling, is_tag ? "tag" : "count",
+                   named->is_bitfield || st->is_const
+                           ? "a full, writable integer member (no bit-field, no const)"
+                   : is_tag ? "an integer or enum member"
+                            : "an integer member");
+        diag_note(b->d, &named->loc, "'%s' is declared here", name);
+        goto out_fail;
+    }
+    if (r->role[idx] != MODEL_FIELD_VALUE) {
+        diag_error(b->d, &a->loc, "%s(%s): '%s' already %s member '%s'", macro, name, name,
+                   r->role[idx] == MODEL_FIELD_TAG ? "tags" : "counts",
+                   owner->members[r->serves[idx]].name);
+        goto out_fail;
+    }
+    if (member_is_annotated(b, owner, named)) {
+        diag_error(b->d, &named->loc,
+                   "member '%s' is the %s of '%s' and is not serialized itself; remove its "
+                   "annotations",
+                   name, is_tag ? "tag" : "count", self_name);
+        goto out_fail;
+    }
+    r->role[idx] = is_tag ? MODEL_FIELD_TAG : MODEL_FIELD_COUNT;
+    r->serves[idx] = self;
+    /* Decoding stores the tag with a cast to its type (C++ converts no
+     * integer to an enum implicitly), and `enum { ... } kind;` leaves that
+     * type without a name to cast to. The member is claimed all the same, so
+     * that it is not reported again as a field or a stray entry member. */
+    if (st->kind == CTYPE_ENUM && !st->decl->tag && st->n_typedefs == 0) {
+        diag_error(b->d, &a->loc,
+                   "%s(%s): the tag '%s' has an unnamed enum type, which generated code cannot "
+                   "name; give the enum a tag or a typedef name (or make the tag an integer)",
+                   macro, name, name);
+        diag_note(b->d, &named->loc, "'%s' is declared here", name);
+        goto out_fail;
+    }
+    sib->name = name;
+    sib->c_type = xstrdup(st->spelling);
+    if (st->kind == CTYPE_ENUM)
+        sib->scalar = int_scalar(st->decl->enum_size, st->decl->enum_signed);
+    else
+        sib->scalar = int_scalar(st->size, st->is_signed);
+    return;
+
+out_fail:
+    free(name);
+}
+
+/* Claim every count and tag member of `owner`: sib[i] for member i. */
+void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
+                  struct sibling *sib)
+{
+    for (size_t i = 0; i < owner->n_members; i++) {
+        r->role[i] = MODEL_FIELD_VALUE;
+        sib[i] = (struct sibling){NULL, NULL, MODEL_SCALAR_NONE};
+    }
+    for (size_t i = 0; i < owner->n_members; i++) {
+        const struct cmember *m = &owner->members[i];
+        struct member_annots ma;
+        if (!m->name[0])
+            continue;
+        member_annots_init(b, &ma, owner, m, true);
+        const struct cannot *a = ma.array ? ma.array : ma.map ? ma.map : ma.uni;
+        if ((ma.array != NULL) + (ma.map != NULL) + (ma.uni != NULL) > 1) {
+            diag_error(b->d, &a->loc,
+                       "member '%s' takes one of AVRO_ARRAY, AVRO_MAP and AVRO_UNION", m->name);
+        } else if (a && !ma.skip) {
+            claim_sibling(b, owner, i, a, r, &sib[i]);
+        }
+        member_annots_fini(&ma);
+    }
+}
+
+/* A map: `struct e *f AVRO_MAP(n)`, e having members key and value. */
+struct model_type *map_map(const struct site *s, const struct ctype *t)
+{
+    struct builder *b = s->b;
+    const struct ctype *e = t->elem;
+    struct model_loc at = member_loc(s);
+    if (e->kind != CTYPE_STRUCT || !e->decl->complete) {
+        diag_error(b->d, &s->ma->map->loc,
+                   "AVRO_MAP needs a pointer to entry structs with members 'key' and 'value'; "
+                   "'%s' points to '%s'",
+                   s->member->name, e->spelling);
+        return NULL;
+    }
+    const struct cdecl *ed = e->decl;
+    size_t ki = 0, vi = 0;
+    for (size_t i = 0; i < b->n_entries; i++) {
+        if (b->entries[i] == ed) {
+            diag_error(b->d, &at,
+                       "%s '%s': map entry '%s' contains itself; Avro needs a named record for "
+                       "recursion",
+                       s->what, s->member->name, e->spelling);
+            return NULL;
+        }
+    }
+    const struct cmember *km = find_member(ed, "key", &ki);
+    const struct cmember *vm = find_member(ed, "value", &vi);
+    if (!km || !vm) {
+        diag_error(b->d, &at, "%s '%s': map entry '%s' needs members 'key' and 'value'", s->what,
+                   s->member->name, e->spelling);
+        diag_note(b->d, &ed->loc, "'%s' is defined here", e->spelling);
+        return NULL;
+    }
+
+    size_t n = ed->n_members;
+    enum model_field_role *role = xcalloc(n, sizeof *role);
+    size_t *serves = xcalloc(n, sizeof *serves);
+    struct sibling *sib = xcalloc(n, sizeof *sib);
+    struct roles r = {role, serves};
+    unsigned errors = b->d->errors;
+    assign_roles(b, ed, &r, sib);
+    for (size_t i = 0; i < n; i++) {
+        if (i != ki && i != vi && !(role[i] != MODEL_FIELD_VALUE && serves[i] == vi)) {
+            diag_error(b->d, &ed->members[i].loc,
+                       "map entry '%s' may only have members 'key' and 'value' (and the count "
+                       "or tag of 'value'); '%s' is neither",
+                       e->spelling, ed->members[i].name);
+        }
+    }
+
+    struct member_annots kma, vma;
+    member_annots_init(b, &kma, ed, km, false);
+    member_annots_init(b, &vma, ed, vm, false);
+    struct model_type *key = NULL, *value = NULL;
+    const struct cannot *bad = kma.field   ? kma.field
+                               : kma.skip  ? kma.skip
+                               : vma.field ? vma.field
+                                           : vma.skip;
+    if (bad) {
+        diag_error(b->d, &bad->loc, "%s has no effect on a map entry's key or value",
+                   annot_macro(bad->kind));
+    } else if (kma.ok && vma.ok) {
+        b->entries = xappend(b->entries, b->n_entries, sizeof *b->entries);
+        b->entries[b->n_entries++] = ed;
+        char *vbase = xasprintf("%s_value", s->fixed_base);
+        key = map_member(b, ed, ki, &kma, "map key", s->fixed_base, s->space, &sib[ki]);
+        value = map_member(b, ed, vi, &vma, "map value", vbase, s->space, &sib[vi]);
+        free(vbase);
+        b->n_entries--;
+        if (key && (key->kind != AVROGEN_KIND_STRING || key->logical != AVROGEN_LOGICAL_NONE)) {
+            diag_error(b->d, &km->loc,
+                       "map key 'key' of '%s' must be a plain string: char *, char[N] or "
+                       "avrogen_str (Avro map keys are strings)",
+                       e->spelling);
+        }
+    }
+    member_annots_fini(&kma);
+    member_annots_fini(&vma);
+    for (size_t i = 0; i < n; i++)
+        sibling_fini(&sib[i]);
+    free(sib);
+    free(role);
+    free(serves);
+    if (!key || !value || b->d->errors != errors) {
+        free_type(key);
+        free_type(value);
+        return NULL;
+    }
+    struct model_type *m = new_type(AVROGEN_KIND_MAP, MODEL_STORAGE_PTR_COUNT, t);
+    m->map_key = key;
+    m->items = value;
+    m->entry_c_type = xstrdup(e->spelling);
+    return m;
+}
+
+/*
+ * Map member `idx` of `owner` (a record or a map entry), whose count or tag
+ * member, if any, assign_roles claimed into *sib: its strings move into the
+ * type, and *sib is left empty either way. NULL after reporting any problem.
+ */
+struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
+                              struct member_annots *ma, const char *what, const char *fixed_base,
+                              const char *space, struct sibling *sib)
+{
+    const struct cmember *m = &owner->members[idx];
+    struct site s = {b, owner, m, what, fixed_base, space, ma};
+    struct leaf lf = {ma->logical, ma->decimal, ma->fixed_name, false, false, false};
+    struct model_type *t = NULL;
+    bool counted = ma->array || ma->map || ma->uni;
+
+    if (m->is_bitfield) {
+        diag_error(b->d, &m->loc,
+                   "%s '%s' is a bit-field, which Avro cannot address; make it a full integer "
+                   "member (e.g. uint8_t), or AVRO_SKIP it",
+                   what, m->name);
+        goto out;
+    }
+    if (is_const_storage(m->type)) {
+        diag_error(b->d, &m->loc,
+                   "%s '%s' has const type '%s', which decoding cannot write; drop the const "
+                   "(or AVRO_SKIP it)",
+                   what, m->name, m->type->spelling);
+        goto out;
+    }
+    if (counted && !sib->name)
+        goto out; /* the count or tag was already reported */
+    if (ma->nullable)
+        t = map_nullable(&s, m->type, &lf);
+    else
+        t = map_value(&s, m->type, &lf, true);
+    if (!t)
+        goto out;
+
+    struct model_type *c = t->storage == MODEL_STORAGE_NULLABLE ? t->items : t;
+    if (c->storage == MODEL_STORAGE_PTR_COUNT) {
+        c->count_c_name = sib->name;
+        c->count_c_type = sib->c_type;
+        c->count_scalar = sib->scalar;
+        sib->name = sib->c_type = NULL;
+    } else if (c->storage == MODEL_STORAGE_TAGGED) {
+        c->tag_c_name = sib->name;
+        c->tag_c_type = sib->c_type;
+        c->tag_scalar = sib->scalar;
+        sib->name = sib->c_type = NULL;
+    }
+    if (!report_unused_leaf(&s, &lf)) {
+        free_type(t);
+        t = NULL;
+        goto out;
+    }
+    const struct annot_option *type_opt = annot_find(&ma->opts, "type");
+    if (type_opt && !ma->type_used) {
+        diag_error(b->d, &ma->field->loc,
+                   "AVRO_FIELD(type = %s) does not apply to %s '%s' of type '%s'; it selects "
+                   "\"long\" for uint64_t, or \"null\" for a member of an AVRO_UNION",
+                   type_opt->json, what, m->name, m->type->spelling);
+        free_type(t);
+        t = NULL;
+    }
+out:
+    sibling_fini(sib);
+    return t;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * AVRO_RECORD: an annotated struct becomes an Avro record, one field per
+ * member that is not a count, a tag or AVRO_SKIP.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* ---- records ---------------------------------------------------------- */
+
+struct model_record *create_record(struct builder *b, const struct cdecl *d,
+                                   const struct cannot *head)
+{
+    struct annot_options o;
+    static const char *const known[] = {"name", "namespace", "doc", "aliases", "c_prefix", NULL};
+    if (!annot_parse_options(head, b->d, &o))
+        return NULL;
+    bool ok = check_known(b, head, &o, known, "name, namespace, doc, aliases, c_prefix");
+    struct model_record *r = xcalloc(1, sizeof *r);
+    if (!named_options(b, d, head, &o, &r->name, &r->c_prefix) || !ok) {
+        free_name(&r->name);
+        free(r->c_prefix);
+        free(r);
+        annot_options_free(&o);
+        return NULL;
+    }
+    r->c_tag = d->tag ? xstrdup(d->tag) : NULL;
+    r->c_typedef = d->typedef_name ? xstrdup(d->typedef_name) : NULL;
+    r->c_type = c_type_of(d);
+    r->c_size = d->size;
+    r->c_align = d->align;
+    r->loc = d->loc;
+    r->in_main_file = d->in_main_file;
+    annot_options_free(&o);
+    return r;
+}
+
+static bool field_options(struct builder *b, struct model_field *f, struct member_annots *ma)
+{
+    static const char *const known[] = {"name", "doc", "aliases", "default", "order", "type", NULL};
+    const struct cannot *a = ma->field;
+    if (!a)
+        return true;
+    bool ok = check_known(b, a, &ma->opts, known, "name, doc, aliases, default, order, type");
+    const char *name = string_option(b, a, &ma->opts, "name", &ok);
+    const char *doc = string_option(b, a, &ma->opts, "doc", &ok);
+    const char *order = string_option(b, a, &ma->opts, "order", &ok);
+    string_option(b, a, &ma->opts, "type", &ok);
+    if (name && !is_avro_name(name, strlen(name))) {
+        diag_error(b->d, &a->loc, "AVRO_FIELD: name \"%s\" is not a valid Avro name", name);
+        ok = false;
+    } else if (name) {
+        free(f->avro_name);
+        f->avro_name = xstrdup(name);
+    }
+    if (doc) {
+        free(f->doc);
+        f->doc = xstrdup(doc);
+    }
+    if (order) {
+        f->has_order = true;
+        if (strcmp(order, "ascending") == 0) {
+            f->order = AVROGEN_ORDER_ASCENDING;
+        } else if (strcmp(order, "descending") == 0) {
+            f->order = AVROGEN_ORDER_DESCENDING;
+        } else if (strcmp(order, "ignore") == 0) {
+            f->order = AVROGEN_ORDER_IGNORE;
+        } else {
+            diag_error(b->d, &a->loc,
+                       "AVRO_FIELD: order \"%s\" must be \"ascending\", \"descending\" or "
+                       "\"ignore\"",
+                       order);
+            ok = false;
+        }
+    }
+    alias_option(b, a, &ma->opts, false, &f->aliases, &f->n_aliases, &ok);
+    const struct annot_option *def = annot_find(&ma->opts, "default");
+    if (def && f->type) {
+        if (check_default(b, f, ma, f->type))
+            f->default_json = xstrdup(def->json);
+        else
+            ok = false;
+    }
+    return ok;
+}
+
+bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *r)
+{
+    bool ok = true;
+    size_t n = d->n_members;
+    enum model_field_role *role = xcalloc(n, sizeof *role);
+    size_t *serves = xcalloc(n, sizeof *serves);
+    struct sibling *sib = xcalloc(n, sizeof *sib);
+    struct roles roles = {role, serves};
+    unsigned errors = b->d->errors;
+    assign_roles(b, d, &roles, sib);
+
+    r->fields = xcalloc(n ? n : 1, sizeof *r->fields);
+    r->n_fields = n;
+    for (size_t i = 0; i < n; i++) {
+        const struct cmember *m = &d->members[i];
+        struct model_field *f = &r->fields[i];
+        f->c_name = xstrdup(m->name);
+        f->c_type = xstrdup(m->type->spelling);
+        f->c_offset = m->offset;
+        f->c_size = m->type->size;
+        f->c_bitfield = m->is_bitfield;
+        f->loc = m->loc;
+        f->role = role[i];
+        f->serves = serves[i];
+        if (!m->name[0]) {
+            diag_error(b->d, &m->loc,
+                       "anonymous %s member in '%s'; give it a member name so that it can be "
+                       "annotated (AVRO_UNION(tag_field)) and addressed",
+                       m->type->kind == CTYPE_UNION ? "union" : "struct", r->c_type);
+            ok = false;
+            continue;
+        }
+        struct member_annots ma;
+        member_annots_init(b, &ma, d, m, false);
+        if (!ma.ok) {
+            ok = false;
+        } else if (f->role != MODEL_FIELD_VALUE) {
+            f->c_scalar = m->type->kind == CTYPE_ENUM
+                                  ? int_scalar(m->type->decl->enum_size, m->type->decl->enum_signed)
+                                  : int_scalar(m->type->size, m->type->is_signed);
+        } else if (ma.skip) {
+            f->role = MODEL_FIELD_SKIP;
+            for (size_t k = 0; k < m->n_annots; k++) {
+                if (&m->annots[k] != ma.skip) {
+                    diag_error(b->d, &m->annots[k].loc,
+                               "member '%s' is AVRO_SKIP; %s has no effect on it", m->name,
+                               annot_macro(m->annots[k].kind));
+                    ok = false;
+                }
+            }
+        } else {
+            f->avro_name = xstrdup(m->name);
+            f->doc = m->doc ? xstrdup(m->doc) : NULL;
+            char *base = xasprintf("%s_%s", r->name.name, m->name);
+            f->type = map_member(b, d, i, &ma, "field", base, r->name.space, &sib[i]);
+            free(base);
+            if (!f->type)
+                ok = false;
+            if (!field_options(b, f, &ma))
+                ok = false;
+            f->avro_index = r->n_avro_fields++;
+            for (size_t j = 0; j < i; j++) {
+                if (r->fields[j].avro_name && strcmp(r->fields[j].avro_name, f->avro_name) == 0) {
+                    diag_error(b->d, &m->loc, "field name '%s' is used twice in record '%s'",
+                               f->avro_name, r->name.fullname);
+                    diag_note(b->d, &r->fields[j].loc, "first used by member '%s'",
+                              r->fields[j].c_name);
+                    ok = false;
+                }
+            }
+        }
+        member_annots_fini(&ma);
+    }
+    for (size_t i = 0; i < n; i++)
+        sibling_fini(&sib[i]);
+    free(sib);
+    free(role);
+    free(serves);
+    return ok && b->d->errors == errors;
+}
