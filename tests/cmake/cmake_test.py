@@ -8,7 +8,8 @@ usage: cmake_test.py COMMAND --work DIR [options]
   install      cmake --install the project's build tree into --prefix (the
                fixture the other commands share) and check the layout
   package      the installed package without CMake: only avrogen_* symbols
-               exported, pkg-config builds (shared and static), an installed
+               exported, pkg-config builds (avrogen shared with a run path,
+               avrogen-static) from the prefix and a relocated copy, an installed
                avrogen parses with the annotate.h installed next to it
   installed    examples/telemetry against the installed package
   subdir       examples/telemetry inside a superproject that adds the avrogen
@@ -127,6 +128,39 @@ def libdir(prefix):
     raise Failure("no lib*/cmake/AvroGen/AvroGenConfig.cmake under " + prefix)
 
 
+def pkgconfig_builds(args, work, lib, tag):
+    """Build pkgconfig_consumer.c with pkg-config from the package in lib (its
+    PKG_CONFIG_PATH the only hint) the three documented ways, and run each
+    without LD_LIBRARY_PATH: avrogen (shared, found through its run path),
+    avrogen with --static (still shared), avrogen-static (libavrogen.a)."""
+    prog = os.path.join(HERE, "pkgconfig_consumer.c")
+    pc_env = {"PKG_CONFIG_PATH": os.path.join(lib, "pkgconfig"), "LD_LIBRARY_PATH": ""}
+    cc = args.c_compiler or "cc"
+    for name, module, flags in (("shared", "avrogen", []),
+                                ("static_flag", "avrogen", ["--static"]),
+                                ("static", "avrogen-static", [])):
+        pc = run(["pkg-config", "--cflags", "--libs"] + flags + [module], extra_env=pc_env)
+        exe = os.path.join(work, "pc_" + name + tag)
+        run([cc, "-std=c11", "-Wall", "-Werror", prog, "-o", exe] + pc.split())
+        check("pkg-config consumer: fingerprint" in run([exe], extra_env={"LD_LIBRARY_PATH": ""}),
+              "the pkg-config (%s) program did not run" % name)
+        needed = needed_libs(exe)
+        if needed is None:
+            continue
+        shared = any(n.startswith("libavrogen.so") for n in needed)
+        check(shared == (module == "avrogen"),
+              "%s: NEEDED %s after pkg-config %s" % (exe, needed, " ".join(flags + [module])))
+        if shared:
+            check(os.path.realpath(lib) in [os.path.realpath(p) for p in run_path(exe)],
+                  "%s: no run path to %s" % (exe, lib))
+
+
+def run_path(exe):
+    out = subprocess.run(["readelf", "-d", exe], stdout=subprocess.PIPE, text=True).stdout
+    m = re.search(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^\]]*)\]", out)
+    return m.group(1).split(":") if m else []
+
+
 # ---- commands ---------------------------------------------------------------
 
 def cmd_install(args):
@@ -140,7 +174,7 @@ def cmd_install(args):
               "include/avrogen/status.h"):
         check(os.path.isfile(os.path.join(args.prefix, f)), f + " is not installed")
     for f in ("libavrogen.a", "libavrogen.so", "pkgconfig/avrogen.pc",
-              "cmake/AvroGen/AvroGenConfig.cmake", "cmake/AvroGen/AvroGenConfigVersion.cmake",
+              "pkgconfig/avrogen-static.pc", "cmake/AvroGen/AvroGenConfig.cmake", "cmake/AvroGen/AvroGenConfigVersion.cmake",
               "cmake/AvroGen/AvroGenTargets.cmake", "cmake/AvroGen/AvroGen.cmake"):
         check(os.path.exists(os.path.join(lib, f)), os.path.join(lib, f) + " is not installed")
     internal = [f for _, _, fs in os.walk(os.path.join(args.prefix, "include"))
@@ -164,31 +198,16 @@ def cmd_package(args):
         stray = [s for s in syms if not s.startswith("avrogen_")]
         check(not stray, "libavrogen.so exports non-API symbols: %s" % stray[:10])
 
-    # pkg-config, shared and static.
-    prog = os.path.join(HERE, "pkgconfig_consumer.c")
-    pc_env = {"PKG_CONFIG_PATH": os.path.join(lib, "pkgconfig")}
-    cc = args.c_compiler or "cc"
-    cflags = run(["pkg-config", "--cflags", "avrogen"], extra_env=pc_env).split()
-    libs = run(["pkg-config", "--libs", "avrogen"], extra_env=pc_env).split()
-    exe = os.path.join(work, "pc_shared")
-    run([cc, "-std=c11", "-Wall", "-Werror"] + cflags + [prog, "-o", exe] + libs)
-    check("pkg-config consumer: fingerprint" in run([exe], extra_env={"LD_LIBRARY_PATH": lib}),
-          "the pkg-config (shared) program did not run")
-    static_libs = run(["pkg-config", "--static", "--libs", "avrogen"], extra_env=pc_env).split()
-    static_libs = ["-l:libavrogen.a" if l == "-lavrogen" else l for l in static_libs]
-    exe = os.path.join(work, "pc_static")
-    run([cc, "-std=c11", "-Wall", "-Werror"] + cflags + [prog, "-o", exe] + static_libs)
-    check("pkg-config consumer: fingerprint" in run([exe]),
-          "the pkg-config (static) program did not run")
-    needed = needed_libs(exe)
-    check(needed is None or not any(n.startswith("libavrogen") for n in needed),
-          "the static pkg-config link still needs libavrogen.so: %s" % needed)
+    # pkg-config, shared and static, from the prefix and from a relocated copy
+    # of it: the programs run without LD_LIBRARY_PATH.
+    moved = os.path.join(work, "moved")
+    shutil.copytree(args.prefix, moved, symlinks=True)
+    for prefix, tag in ((args.prefix, ""), (moved, "_moved")):
+        pkgconfig_builds(args, work, libdir(prefix), tag)
 
     # An installed avrogen parses with the annotate.h installed with it (found
     # relative to the executable), not the one of the tree it was built from:
-    # in a relocated copy of the package, poison that annotate.h.
-    moved = os.path.join(work, "moved")
-    shutil.copytree(args.prefix, moved, symlinks=True)
+    # in the relocated copy of the package, poison that annotate.h.
     with open(os.path.join(moved, "include", "avrogen", "annotate.h"), "w") as f:
         f.write('#error "the relocated package\'s annotate.h"\n')
     header = os.path.join(args.source, "examples", "telemetry", "include", "telemetry.h")
