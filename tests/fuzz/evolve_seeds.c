@@ -8,7 +8,7 @@
  * of tests/codegen/earlier get Avro JSON datums encoded by the generic
  * runtime. Deterministic: rerunning it rewrites the same files.
  *
- *     build-fuzz/tests/fuzz/fuzz_evolve_seeds tests/codegen/earlier tests/fuzz/corpus/evolve
+ *     .build/fuzz/tests/fuzz/fuzz_evolve_seeds tests/codegen/earlier tests/fuzz/corpus/evolve
  *
  * Built with the fuzz targets (-DAVROGEN_FUZZ=ON), not run by scripts/test.
  */
