@@ -17,31 +17,96 @@
 
 #define JSON_MAX_DEPTH 64
 
+/* Every annotation macro of <avrogen/annotate.h>, by the kind its payload names. */
+static const struct {
+    const char *kind;
+    const char *macro;
+    bool takes_args; /* function-like */
+} macros[] = {
+        {"record", "AVRO_RECORD", true},
+        {"enum", "AVRO_ENUM", true},
+        {"field", "AVRO_FIELD", true},
+        {"nullable", "AVRO_NULLABLE", false},
+        {"skip", "AVRO_SKIP", false},
+        {"array", "AVRO_ARRAY", true},
+        {"map", "AVRO_MAP", true},
+        {"union", "AVRO_UNION", true},
+        {"logical", "AVRO_LOGICAL", true},
+        {"decimal", "AVRO_DECIMAL", true},
+        {"fixed_name", "AVRO_FIXED_NAME", true},
+        {"extern_record", "AVRO_EXTERN_RECORD", true},
+        {"extern_enum", "AVRO_EXTERN_ENUM", true},
+        {"extern_field", "AVRO_EXTERN_FIELD", true},
+};
+
+#define N_MACROS (sizeof macros / sizeof *macros)
+
 const char *annot_macro(const char *kind)
 {
-    static const struct {
-        const char *kind;
-        const char *macro;
-    } names[] = {
-            {"record", "AVRO_RECORD"},
-            {"enum", "AVRO_ENUM"},
-            {"field", "AVRO_FIELD"},
-            {"nullable", "AVRO_NULLABLE"},
-            {"skip", "AVRO_SKIP"},
-            {"array", "AVRO_ARRAY"},
-            {"map", "AVRO_MAP"},
-            {"union", "AVRO_UNION"},
-            {"logical", "AVRO_LOGICAL"},
-            {"decimal", "AVRO_DECIMAL"},
-            {"fixed_name", "AVRO_FIXED_NAME"},
-            {"extern_record", "AVRO_EXTERN_RECORD"},
-            {"extern_enum", "AVRO_EXTERN_ENUM"},
-            {"extern_field", "AVRO_EXTERN_FIELD"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(kind, names[i].kind) == 0)
-            return names[i].macro;
+    for (size_t i = 0; i < N_MACROS; i++)
+        if (strcmp(kind, macros[i].kind) == 0)
+            return macros[i].macro;
     return "annotation";
+}
+
+const char *annot_macro_kind(const char *ident, bool *takes_args)
+{
+    for (size_t i = 0; i < N_MACROS; i++) {
+        if (strcmp(ident, macros[i].macro) == 0) {
+            if (takes_args)
+                *takes_args = macros[i].takes_args;
+            return macros[i].kind;
+        }
+    }
+    return NULL;
+}
+
+/* Edit distance with adjacent transpositions (optimal string alignment),
+ * or `cap` + 1 once it is certain to exceed `cap`. */
+static size_t edit_distance(const char *a, const char *b, size_t cap)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if ((na > nb ? na - nb : nb - na) > cap || na > 63 || nb > 63)
+        return cap + 1;
+    size_t d[64][64];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[na][nb];
+}
+
+const char *annot_suggest_macro(const char *ident)
+{
+    if (strncmp(ident, "AVRO_", 5) != 0 || annot_macro_kind(ident, NULL))
+        return NULL;
+    /* One slip in a short word, two in a longer one: AVRO_FEILD and
+     * AVRO_NULLABEL are caught, avro-c's enumerator AVRO_FIXED is not. */
+    const char *rest = ident + 5;
+    size_t cap = strlen(rest) >= 6 ? 2 : 1;
+    const char *best = NULL;
+    size_t best_d = cap + 1;
+    for (size_t i = 0; i < N_MACROS; i++) {
+        size_t dist = edit_distance(rest, macros[i].macro + 5, cap);
+        if (dist < best_d) {
+            best_d = dist;
+            best = macros[i].macro;
+        }
+    }
+    return best;
 }
 
 /* ---- JSON ------------------------------------------------------------ */

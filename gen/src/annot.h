@@ -44,6 +44,15 @@ struct annot_options {
 /* The user-facing macro for an annotation kind: "record" → "AVRO_RECORD". */
 const char *annot_macro(const char *kind);
 
+/* The kind of the annotation macro spelled `ident` ("AVRO_NULLABLE" →
+ * "nullable"), with *takes_args (may be NULL) set for a function-like one; NULL
+ * when `ident` is no annotation macro. */
+const char *annot_macro_kind(const char *ident, bool *takes_args);
+
+/* The annotation macro that `ident`, an `AVRO_` identifier that is none,
+ * most likely misspells ("AVRO_NULLABEL" → "AVRO_NULLABLE"), or NULL. */
+const char *annot_suggest_macro(const char *ident);
+
 /*
  * Parse `a->text` as `key = JSON, ...` into *out (empty text: no options).
  * Each key may appear once. On a syntax error, reports it at a->loc and returns

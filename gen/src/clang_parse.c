@@ -3,10 +3,13 @@
  * The libclang front end: parse one header and report its C facts as a cunit
  * (parse.h). This is the only file that includes <clang-c/Index.h>. It finds
  * the structs, unions and enums that carry avrogen annotations (in place or
- * through AVRO_EXTERN_* markers) outside system headers, and describes them and
- * every type their members reach. It makes no Avro decisions: what a C type
- * means, and whether it is allowed, is model.c's business.
+ * through AVRO_EXTERN_* markers), and describes them and every type their
+ * members reach. System headers (-isystem, the compiler's default include
+ * paths) are read like any other: their types are what AVRO_EXTERN_* exists
+ * for. It makes no Avro decisions: what a C type means, and whether it is
+ * allowed, is the model's business.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "annot.h"
 #include "genutil.h"
 #include "parse.h"
 
@@ -42,6 +46,10 @@ struct ctx {
     size_t n_roots;
     CXCursor *markers; /* AVRO_EXTERN_* typedefs, source order */
     size_t n_markers;
+    struct diag *d;
+    struct model_loc *hinted; /* AVRO_ identifiers a hint was given for */
+    size_t n_hinted;
+    bool clang_failed; /* clang reported an error: the AST is not to be trusted */
 };
 
 static char *take_string(CXString s)
@@ -62,13 +70,13 @@ static const char *intern_file(struct cunit *u, const char *name)
     return u->files[u->n_files++];
 }
 
-/* Where a cursor is, as the user wrote it: inside a macro, the macro's use. */
-static struct model_loc cursor_loc(struct ctx *c, CXCursor cur)
+/* Where a source location is, as the user wrote it: inside a macro, the macro's use. */
+static struct model_loc source_loc(struct ctx *c, CXSourceLocation where)
 {
     CXFile file;
     unsigned line, column;
     struct model_loc loc = {NULL, 0, 0};
-    clang_getExpansionLocation(clang_getCursorLocation(cur), &file, &line, &column, NULL);
+    clang_getExpansionLocation(where, &file, &line, &column, NULL);
     if (file) {
         char *name = take_string(clang_getFileName(file));
         loc.file = intern_file(c->u, name);
@@ -77,6 +85,11 @@ static struct model_loc cursor_loc(struct ctx *c, CXCursor cur)
         loc.column = column;
     }
     return loc;
+}
+
+static struct model_loc cursor_loc(struct ctx *c, CXCursor cur)
+{
+    return source_loc(c, clang_getCursorLocation(cur));
 }
 
 /* Written in the header being parsed (for a macro, where the macro is used). */
@@ -448,8 +461,7 @@ static struct cdecl *get_decl(struct ctx *c, CXCursor cur)
     d->size = size > 0 ? (uint64_t)size : 0;
     d->align = align > 0 ? (uint64_t)align : 0;
 
-    /* System types are never annotated: their name is all a message needs. */
-    if (!d->complete || d->in_system_header)
+    if (!d->complete)
         return d;
     struct member_visit mv = {c, d};
     if (d->kind == CDECL_ENUM) {
@@ -462,6 +474,186 @@ static struct cdecl *get_decl(struct ctx *c, CXCursor cur)
         clang_Type_visitFields(type, visit_field, &mv);
     }
     return d;
+}
+
+/* ---- hints for misspelled and misplaced annotations -------------------- */
+
+/*
+ * A misspelled annotation (`AVRO_NULLABEL`) or one in the wrong place
+ * (`struct tag AVRO_RECORD() {`) reaches the user as clang's "expected ';'" or,
+ * worse, as nothing at all: `} AVRO_RECORDD();` declares a function and
+ * `struct tag AVRO_RECORD();` draws only an ignored-attribute warning. Hints
+ * look at the tokens around each clang diagnostic, and at file-scope names
+ * spelled like annotations, and say what was meant. A hint that explains an
+ * error is a note; one that explains a warning or no diagnostic at all is an
+ * error, since the annotation it is about was dropped.
+ */
+
+static bool was_hinted(struct ctx *c, const struct model_loc *at)
+{
+    for (size_t i = 0; i < c->n_hinted; i++)
+        if (c->hinted[i].file == at->file && c->hinted[i].line == at->line &&
+            c->hinted[i].column == at->column)
+            return true;
+    return false;
+}
+
+static void hint(struct ctx *c, bool as_error, const struct model_loc *at, const char *fmt, ...)
+        AVROGEN_PRINTF(4, 5);
+
+static void hint(struct ctx *c, bool as_error, const struct model_loc *at, const char *fmt, ...)
+{
+    if (was_hinted(c, at))
+        return;
+    c->hinted = xappend(c->hinted, c->n_hinted, sizeof *c->hinted);
+    c->hinted[c->n_hinted++] = *at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    if (as_error)
+        diag_error(c->d, at, "%s", msg);
+    else
+        diag_note(c->d, at, "%s", msg);
+    free(msg);
+}
+
+/* The tokens of one diagnostic's neighbourhood, with their spellings. */
+struct tokens {
+    CXToken *v;
+    unsigned n;
+    char **text;
+};
+
+static bool token_is(const struct tokens *t, unsigned i, const char *text)
+{
+    return i < t->n && strcmp(t->text[i], text) == 0;
+}
+
+static bool token_is_tag_keyword(const struct tokens *t, unsigned i)
+{
+    return token_is(t, i, "struct") || token_is(t, i, "union") || token_is(t, i, "enum");
+}
+
+/* The source text of tokens [first, last], as written. */
+static char *token_text(struct ctx *c, const struct tokens *t, unsigned first, unsigned last)
+{
+    CXFile file;
+    unsigned from, to;
+    clang_getSpellingLocation(clang_getTokenLocation(c->tu, t->v[first]), &file, NULL, NULL, &from);
+    clang_getSpellingLocation(clang_getRangeEnd(clang_getTokenExtent(c->tu, t->v[last])), NULL,
+                              NULL, NULL, &to);
+    size_t size;
+    const char *buf = clang_getFileContents(c->tu, file, &size);
+    if (!buf || to < from || to > size)
+        return xstrdup(t->text[first]);
+    return xstrndup(buf + from, to - from);
+}
+
+/* The index of the ')' closing the '(' at `open`, or `open` if there is none. */
+static unsigned closing_paren(const struct tokens *t, unsigned open)
+{
+    unsigned depth = 0;
+    for (unsigned i = open; i < t->n; i++) {
+        if (token_is(t, i, "("))
+            depth++;
+        else if (token_is(t, i, ")") && --depth == 0)
+            return i;
+    }
+    return open;
+}
+
+/* Hints for the AVRO_ identifier at token i. */
+static void hint_token(struct ctx *c, const struct tokens *t, unsigned i, bool as_error)
+{
+    const char *ident = t->text[i];
+    struct model_loc at = source_loc(c, clang_getTokenLocation(c->tu, t->v[i]));
+    bool takes_args = false;
+    const char *kind = annot_macro_kind(ident, &takes_args);
+    if (!kind) {
+        const char *meant = annot_suggest_macro(ident);
+        if (meant)
+            hint(c, as_error, &at, "'%s' is not an avrogen annotation; did you mean '%s'?", ident,
+                 meant);
+        return;
+    }
+    if (takes_args && !token_is(t, i + 1, "(")) {
+        hint(c, as_error, &at, "%s takes parentheses: write '%s()'", ident, ident);
+        return;
+    }
+    bool on_type = strcmp(kind, "record") == 0 || strcmp(kind, "enum") == 0;
+    if (on_type && i >= 2 && token_is_tag_keyword(t, i - 2) &&
+        clang_getTokenKind(t->v[i - 1]) == CXToken_Identifier) {
+        unsigned close = takes_args ? closing_paren(t, i + 1) : i;
+        char *annot = token_text(c, t, i, close);
+        hint(c, as_error, &at, "%s goes between '%s' and the tag: '%s %s %s'", ident,
+             t->text[i - 2], t->text[i - 2], annot, t->text[i - 1]);
+        free(annot);
+    }
+}
+
+/*
+ * Hints for the AVRO_ identifiers on the line of a clang diagnostic at
+ * `where`, and in the first token after it (clang puts "expected ';'" right
+ * after the previous token, which may end the line before).
+ */
+static void hint_diagnostic(struct ctx *c, CXSourceLocation where, bool as_error)
+{
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getExpansionLocation(where, &file, &line, &column, &offset);
+    if (!file)
+        return;
+    size_t size;
+    if (!clang_getFileContents(c->tu, file, &size))
+        return;
+    CXSourceLocation from = clang_getLocation(c->tu, file, line, 1);
+    CXSourceLocation to = clang_getLocation(c->tu, file, line + 2, 1);
+    unsigned to_offset;
+    clang_getSpellingLocation(to, NULL, NULL, NULL, &to_offset);
+    if (to_offset <= offset) /* the file has no line + 2 */
+        to = clang_getLocationForOffset(c->tu, file, (unsigned)size);
+    struct tokens t = {NULL, 0, NULL};
+    clang_tokenize(c->tu, clang_getRange(from, to), &t.v, &t.n);
+    t.text = xcalloc(t.n ? t.n : 1, sizeof *t.text);
+    for (unsigned i = 0; i < t.n; i++)
+        t.text[i] = take_string(clang_getTokenSpelling(c->tu, t.v[i]));
+    bool after = false; /* the first token past the diagnostic was seen */
+    for (unsigned i = 0; i < t.n; i++) {
+        unsigned tline, toff;
+        clang_getSpellingLocation(clang_getTokenLocation(c->tu, t.v[i]), NULL, &tline, NULL, &toff);
+        bool first_after = !after && toff >= offset;
+        after = after || first_after;
+        if ((tline == line || first_after) && clang_getTokenKind(t.v[i]) == CXToken_Identifier &&
+            strncmp(t.text[i], "AVRO_", 5) == 0)
+            hint_token(c, &t, i, as_error);
+    }
+    for (unsigned i = 0; i < t.n; i++)
+        free(t.text[i]);
+    free(t.text);
+    clang_disposeTokens(c->tu, t.v, t.n);
+}
+
+/*
+ * A file-scope function or variable named like an annotation is one that did
+ * not expand: `} AVRO_RECORDD();` declares a function, `} AVRO_RECORD;` a
+ * variable, `AVRO_EXTERN_RECORDD(struct x);` an implicit-int function.
+ */
+static void hint_declaration(struct ctx *c, CXCursor cur)
+{
+    char *name = take_string(clang_getCursorSpelling(cur));
+    struct model_loc at = cursor_loc(c, cur);
+    bool takes_args = false;
+    const char *meant = annot_suggest_macro(name);
+    if (meant)
+        hint(c, true, &at, "'%s' is not an avrogen annotation; did you mean '%s'?", name, meant);
+    else if (annot_macro_kind(name, &takes_args) && takes_args)
+        hint(c, true, &at, "%s takes parentheses: write '%s()'", name, name);
+    free(name);
 }
 
 /* ---- the translation-unit walk --------------------------------------- */
@@ -503,9 +695,6 @@ static void add_root(struct ctx *c, CXCursor cur)
 static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
 {
     struct ctx *c = data;
-    (void)parent;
-    if (in_system_header(cur))
-        return CXChildVisit_Continue;
     switch (clang_getCursorKind(cur)) {
     case CXCursor_StructDecl:
     case CXCursor_UnionDecl:
@@ -530,6 +719,11 @@ static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
             }
         }
         return CXChildVisit_Recurse;
+    case CXCursor_FunctionDecl:
+    case CXCursor_VarDecl:
+        if (!in_system_header(cur) && clang_getCursorKind(parent) == CXCursor_TranslationUnit)
+            hint_declaration(c, cur);
+        return CXChildVisit_Continue;
     default:
         return CXChildVisit_Continue;
     }
@@ -583,10 +777,26 @@ static void add_marker(struct ctx *c, CXCursor td)
 
 /* ---- diagnostics, inclusions, entry point ----------------------------- */
 
-static void forward_diagnostic(struct diag *d, CXDiagnostic diag)
+/* A note inside <avrogen/annotate.h> ("expanded from macro 'AVROGEN_ANNOTATE'")
+ * shows the macros' insides, which tell the user nothing. */
+static bool is_annotate_h_note(CXDiagnostic diag)
 {
+    CXFile file;
+    clang_getSpellingLocation(clang_getDiagnosticLocation(diag), &file, NULL, NULL, NULL);
+    if (!file)
+        return false;
+    char *name = take_string(clang_getFileName(file));
+    size_t n = strlen(name), k = strlen("/avrogen/annotate.h");
+    bool r = n >= k && strcmp(name + n - k, "/avrogen/annotate.h") == 0;
+    free(name);
+    return r;
+}
+
+static void forward_diagnostic(struct ctx *c, CXDiagnostic diag)
+{
+    struct diag *d = c->d;
     enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(diag);
-    if (sev >= CXDiagnostic_Warning || sev == CXDiagnostic_Note) {
+    if (sev >= CXDiagnostic_Warning || (sev == CXDiagnostic_Note && !is_annotate_h_note(diag))) {
         char *text =
                 take_string(clang_formatDiagnostic(diag, clang_defaultDiagnosticDisplayOptions()));
         if (sev == CXDiagnostic_Note)
@@ -594,14 +804,17 @@ static void forward_diagnostic(struct diag *d, CXDiagnostic diag)
         else
             diag_forward(d, text, sev >= CXDiagnostic_Error);
         free(text);
+        c->clang_failed = c->clang_failed || sev >= CXDiagnostic_Error;
     }
     CXDiagnosticSet children = clang_getChildDiagnostics(diag);
     unsigned n = clang_getNumDiagnosticsInSet(children);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic child = clang_getDiagnosticInSet(children, i);
-        forward_diagnostic(d, child);
+        forward_diagnostic(c, child);
         clang_disposeDiagnostic(child);
     }
+    if (sev >= CXDiagnostic_Warning)
+        hint_diagnostic(c, clang_getDiagnosticLocation(diag), sev < CXDiagnostic_Error);
 }
 
 static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
@@ -708,28 +921,24 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
         return 1;
     }
 
+    struct cunit *u = xcalloc(1, sizeof *u);
+    u->header = xstrdup(header);
+    struct ctx c = {.tu = tu, .u = u, .main_file = clang_getFile(tu, header), .d = d};
     unsigned n_diags = clang_getNumDiagnostics(tu);
     unsigned errors_before = d->errors;
     for (unsigned i = 0; i < n_diags; i++) {
         CXDiagnostic diag = clang_getDiagnostic(tu, i);
-        forward_diagnostic(d, diag);
+        forward_diagnostic(&c, diag);
         clang_disposeDiagnostic(diag);
     }
-    if (d->errors > errors_before) {
-        clang_disposeTranslationUnit(tu);
-        clang_disposeIndex(index);
-        return 1;
+    if (!c.clang_failed) {
+        clang_getInclusions(tu, visit_inclusion, u);
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &c);
+        for (size_t i = 0; i < c.n_roots; i++)
+            get_decl(&c, c.roots[i]);
+        for (size_t i = 0; i < c.n_markers; i++)
+            add_marker(&c, c.markers[i]);
     }
-
-    struct cunit *u = xcalloc(1, sizeof *u);
-    u->header = xstrdup(header);
-    struct ctx c = {.tu = tu, .u = u, .main_file = clang_getFile(tu, header)};
-    clang_getInclusions(tu, visit_inclusion, u);
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &c);
-    for (size_t i = 0; i < c.n_roots; i++)
-        get_decl(&c, c.roots[i]);
-    for (size_t i = 0; i < c.n_markers; i++)
-        add_marker(&c, c.markers[i]);
 
     for (size_t i = 0; i < c.n_typedefs; i++)
         free(c.typedefs[i].typedef_name);
@@ -737,8 +946,13 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
     free(c.decls);
     free(c.roots);
     free(c.markers);
+    free(c.hinted);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(index);
+    if (d->errors > errors_before) {
+        cunit_free(u);
+        return 1;
+    }
     *out = u;
     return 0;
 }

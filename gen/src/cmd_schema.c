@@ -180,15 +180,13 @@ static int run(int argc, char **argv, bool generate)
         status = cli_usage("%s: --schema-dir needs -o DIR", cmd);
         goto out;
     }
-    if (opt.schema_dir && mkdir(opt.schema_dir, 0777) != 0 && errno != EEXIST) {
-        status = cli_error("cannot create schema directory '%s': %s", opt.schema_dir,
-                           strerror(errno));
-        goto out;
-    }
-    if (opt.out_dir) {
+    /* Missing directories are made when the outputs are written, so that a
+     * run with errors leaves nothing behind, not even an empty directory. */
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k == 0 ? opt.out_dir : opt.schema_dir;
         struct stat st;
-        if (stat(opt.out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            status = cli_error("output directory '%s' does not exist", opt.out_dir);
+        if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            status = cli_error("'%s' is not a directory", dir);
             goto out;
         }
     }

@@ -95,10 +95,32 @@ static bool file_equals(const char *path, const char *data, size_t len)
     return same;
 }
 
+/* Create the directories leading to `path` that do not exist yet (mkdir -p
+ * of its parent), so that `-o DIR` may name a directory still to be made. */
+static int make_parents(const char *path, FILE *err)
+{
+    char *dir = xstrdup(path);
+    int rc = 0;
+    for (char *p = strchr(dir + 1, '/'); p && rc == 0; p = strchr(p + 1, '/')) {
+        *p = '\0';
+        struct stat st;
+        if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(err, "avrogen: error: cannot create directory '%s': %s\n", dir,
+                    strerror(errno));
+            rc = -1;
+        }
+        *p = '/';
+    }
+    free(dir);
+    return rc;
+}
+
 static int write_one(const struct gen_output *out, FILE *err)
 {
     if (file_equals(out->path, out->data, out->len))
         return 0;
+    if (make_parents(out->path, err) != 0)
+        return -1;
     char *tmp = xasprintf("%s.tmp.%ld", out->path, (long)getpid());
     /* open(2) rather than mkstemp so the file gets the usual 0666 & ~umask. */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);

@@ -42,8 +42,8 @@ void gen_outputs_free(struct gen_outputs *o);
 
 /*
  * Write every queued output: temp file in the same directory, then rename; a
- * file whose current bytes equal the new ones is not touched. Creates no
- * directories (the CLI requires DIR to exist). Returns 0, or -1 after printing
+ * file whose current bytes equal the new ones is not touched. Creates the
+ * directories a path needs that are missing. Returns 0, or -1 after printing
  * "avrogen: error: ..." to `err`.
  */
 int gen_outputs_write(const struct gen_outputs *o, FILE *err);

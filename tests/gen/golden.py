@@ -205,16 +205,32 @@ def check_cli(avrogen, case):
             (["schema", "input.h", "-o"], 2, "avrogen: schema: -o needs a directory"),
             (["generate", "input.h"], 2, "avrogen: generate: -o DIR is required"),
             (["schema", "input.h", "--depfile", "x.d"], 2, "avrogen: schema: unknown option"),
-            (["schema", "input.h", "-o", os.path.join(out, "missing")], 1,
-             "avrogen: error: output directory"),
+            (["schema", "input.h", "-o", os.path.join(out, "input.d", "sub")], 1,
+             "avrogen: error: cannot create directory"),
+            (["schema", "input.h", "-o", os.path.join(out, "input.d")], 1,
+             "avrogen: error: '%s' is not a directory" % os.path.join(out, "input.d")),
             (["schema", "no-such-header.h"], 1, "avrogen: error: cannot read 'no-such-header.h'"),
             (["schema", "input.h", "--", "-std=c99"], 0, ""),
         ]
+        with open(os.path.join(out, "input.d"), "w"):
+            pass  # a file where -o wants a directory
         for args, want_rc, want_err in cases:
             rc, stdout, stderr = run([avrogen] + args, case)
             if rc != want_rc or not stderr.startswith(want_err):
                 fail("avrogen %s: exit %d, stderr %r; expected %d, %r"
                      % (" ".join(args), rc, stderr, want_rc, want_err))
+        os.remove(os.path.join(out, "input.d"))
+        # -o DIR is made when missing, parents too; a failed run makes nothing.
+        missing = os.path.join(out, "new", "schemas")
+        rc, _, stderr = run([avrogen, "schema", "input.h", "-o", missing], case)
+        if rc != 0 or sorted(os.listdir(missing)) != sorted(
+                n for n in os.listdir(os.path.join(case, "expected")) if n.endswith(".avsc")):
+            fail("schema -o into a missing directory: exit %d\n%s" % (rc, stderr))
+        shutil.rmtree(os.path.join(out, "new"))
+        rc, _, stderr = run([avrogen, "schema", "input.h", "-o", missing, "--", "-DBROKEN=1",
+                             "-include", "no-such-file.h"], case)
+        if rc != 1 or os.path.exists(os.path.join(out, "new")):
+            fail("a failed run created its output directory: exit %d\n%s" % (rc, stderr))
         # generate writes the schemas, the code and a depfile naming the header.
         dep = os.path.join(out, "input.d")
         rc, _, stderr = run([avrogen, "generate", "input.h", "-o", out, "--depfile", dep], case)
