@@ -32,6 +32,37 @@ int cmd_write(int argc, char **argv);
 /* Schema compatibility: gen/src/cmd_compat.c */
 int cmd_compat(int argc, char **argv);
 
+/* ---- the command table: gen/src/commands.c ---- */
+
+/* One option of a subcommand, as its help shows it. */
+typedef struct cli_option_doc {
+    const char *spelling; /* "--limit N", "-o, --output DIR" */
+    const char *text;     /* what it does, one sentence, no final period */
+} cli_option_doc;
+
+/* A subcommand: its entry point and its documentation (--help, the man page). */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;          /* the arguments after "avrogen NAME" */
+    const char *summary;           /* a few words, for the command list */
+    const char *description;       /* paragraphs separated by blank lines */
+    const cli_option_doc *options; /* ends with a NULL spelling */
+    const char *example;           /* command lines, one per line */
+} cli_command;
+
+extern const cli_command cli_commands[];
+extern const size_t cli_n_commands;
+
+/* The command called `name`, or NULL. */
+const cli_command *cli_find_command(const char *name);
+/* `avrogen --help`: the command list. */
+void cli_print_usage(FILE *out);
+/* `avrogen help CMD`, `avrogen CMD --help`: usage, description, options, example. */
+void cli_print_help(FILE *out, const cli_command *c);
+/* The man page avrogen(1) in troff (man macros), from the same table. */
+void cli_print_man(FILE *out);
+
 /* Load a schema named on the command line (file, "-", or JSON text); 0 or an exit status. */
 struct avrogen_schema;
 int cli_load_schema(const char *arg, struct avrogen_schema **out);
@@ -45,6 +76,8 @@ int cli_load_schema(const char *arg, struct avrogen_schema **out);
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 /* Print "avrogen: <fmt>" plus a usage hint; returns EXIT_USAGE. */
 int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
+/* Name the subcommand being run, for cli_usage's hint. */
+void cli_set_command(const char *name);
 /* Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated. */
 char *cli_slurp(const char *path, size_t *len);
 

@@ -24,13 +24,24 @@ int cli_error(const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+/* The subcommand being run, for the usage hint. */
+static const char *current_command;
+
+void cli_set_command(const char *name)
+{
+    current_command = name;
+}
+
 int cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fputs("avrogen: ", stderr);
     vfprintf(stderr, fmt, ap);
-    fputs("\n(run 'avrogen --help' for usage)\n", stderr);
+    if (current_command != NULL)
+        fprintf(stderr, "\n(run 'avrogen %s --help' for usage)\n", current_command);
+    else
+        fputs("\n(run 'avrogen --help' for usage)\n", stderr);
     va_end(ap);
     return EXIT_USAGE;
 }

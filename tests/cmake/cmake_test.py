@@ -170,7 +170,7 @@ def cmd_install(args):
         cmd += ["--config", args.config]
     run(cmd)
     lib = libdir(args.prefix)
-    for f in ("bin/avrogen", "include/avrogen/annotate.h", "include/avrogen/gencode.h",
+    for f in ("bin/avrogen", "share/man/man1/avrogen.1", "include/avrogen/annotate.h", "include/avrogen/gencode.h",
               "include/avrogen/status.h"):
         check(os.path.isfile(os.path.join(args.prefix, f)), f + " is not installed")
     for f in ("libavrogen.a", "libavrogen.so", "pkgconfig/avrogen.pc",

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The table of avrogen's subcommands: what main() dispatches on, and the one
+ * source of their documentation. `avrogen --help`, `avrogen help CMD`,
+ * `avrogen CMD --help` and the man page avrogen(1) (`avrogen help --man`,
+ * written at build time and installed) are all rendered from it here, so the
+ * page and the binary cannot say different things.
+ *
+ * Text conventions: descriptions are paragraphs separated by blank lines
+ * ("\n\n") and wrapped when printed; examples are command lines, one per line,
+ * printed as they are. Metavariables are upper case (FILE, N, S).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_option_doc schema_options[] = {
+        {"-o, --output DIR", "write DIR/<fullname>.avsc for each record instead of printing"},
+        {"--schema-dir DIR", "with -o: write the .avsc files into DIR instead"},
+        {"--compat-with PATH", "check each derived schema against the earlier .avsc files in PATH "
+                               "(a file or a directory; repeatable)"},
+        {"--compat MODE", "backward (default), forward, full or none"},
+        {"-- CLANG_ARGS", "everything after -- goes to clang (-I, -D, -std); @FILE expands to "
+                          "the arguments in FILE"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc generate_options[] = {
+        {"-o, --output DIR", "where HEADER.avro.h, HEADER.avro.c and the schemas go (required)"},
+        {"--depfile F", "write a Make-syntax depfile of every header read"},
+        {"--include-as REL", "how the generated .avro.h includes the header (one HEADER only)"},
+        {"--schema-dir DIR", "write the .avsc files into DIR instead of the output directory"},
+        {"--manifest F", "list the .avsc files written in F (touched on every successful run)"},
+        {"--compat-with PATH", "the compatibility gate: check every derived schema against the "
+                               "earlier .avsc files in PATH and generate decoders for them "
+                               "(repeatable)"},
+        {"--compat MODE", "backward (default), forward, full or none"},
+        {"-- CLANG_ARGS", "everything after -- goes to clang; @FILE expands to the arguments in "
+                          "FILE"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc fingerprint_options[] = {
+        {"--algo ALGO", "crc64 (the default: CRC-64-AVRO, little-endian), md5 or sha256"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc tojson_options[] = {
+        {"--schema S", "the schema of the datums, or the one to print them as (required)"},
+        {"--writer-schema W", "the datums were written with W: resolve each into S"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc fromjson_options[] = {
+        {"--schema S", "the schema of the values (required)"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc cat_options[] = {
+        {"--schema S", "print the records shaped like S, resolved from the file's schema"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc write_options[] = {
+        {"--schema S", "the schema of the records (required); stored in the file as written"},
+        {"--codec C", "null (default), deflate, snappy, zstandard, xz or bzip2"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc compat_options[] = {
+        {"--reader R", "the schema that reads (required)"},
+        {"--writer W", "the schema the data was written with (required)"},
+        {"--mode MODE", "backward (default: R reads W's data), forward (W reads R's data) or "
+                        "full (both)"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc no_options[] = {{NULL, NULL}};
+
+const cli_command cli_commands[] = {
+        {"schema", cmd_schema, "HEADER... [-o DIR] [--compat-with PATH] [-- CLANG_ARGS]",
+         "the .avsc schemas derived from annotated C structs",
+         "Parse each HEADER with libclang, as the compiler would with CLANG_ARGS, and print the "
+         "Avro schema of every annotated record (AVRO_RECORD) it defines, or write one .avsc file "
+         "per record into DIR. Annotation mistakes are errors at the member, "
+         "file:line:col: error: ..., and nothing is written.",
+         schema_options, "avrogen schema include/order.h -- -Iinclude -std=c11"},
+        {"generate", cmd_generate,
+         "HEADER... -o DIR [--depfile F] [--compat-with PATH] [-- CLANG_ARGS]",
+         "C encoders and decoders for annotated structs",
+         "Write HEADER.avro.h and HEADER.avro.c (encode, size, decode and the type descriptor of "
+         "every annotated record) and the derived .avsc schemas into DIR. Outputs whose bytes "
+         "did not change are left untouched. This is what avro_generate() runs in a CMake build.",
+         generate_options, "avrogen generate include/order.h -o build/gen -- -Iinclude"},
+        {"canonical", cmd_canonical, "SCHEMA", "Parsing Canonical Form of a schema",
+         "Print the Parsing Canonical Form of SCHEMA (spec: Parsing Canonical Form for Schemas). "
+         "A SCHEMA argument is a file, - for standard input, or the JSON text itself.",
+         no_options, "avrogen canonical order.avsc\navrogen canonical '{\"type\": \"long\"}'"},
+        {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]",
+         "fingerprint of a schema's canonical form",
+         "Print the fingerprint of SCHEMA's Parsing Canonical Form in lowercase hex: the 8 bytes "
+         "of CRC-64-AVRO in little-endian order (the single-object encoding's order), or the MD5 "
+         "or SHA-256 digest.",
+         fingerprint_options, "avrogen fingerprint order.avsc --algo sha256"},
+        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]",
+         "binary datums to JSON lines",
+         "Read binary-encoded datums written back to back from FILE (default: standard input) and "
+         "print each in the Avro JSON encoding, one per line, the way Python's json.dumps prints "
+         "it. With --writer-schema, each datum is resolved from W into S (spec: Schema "
+         "Resolution); schemas that cannot be resolved are an error before any output.",
+         tojson_options, "avrogen tojson --schema order.avsc orders.bin"},
+        {"fromjson", cmd_fromjson, "--schema S [FILE|-]", "JSON lines to binary datums",
+         "Read one Avro JSON-encoded value per line from FILE (default: standard input; blank "
+         "lines are skipped) and write their binary encodings back to back on standard output. "
+         "Every record field must be present. A bad line is an error naming FILE:LINE.",
+         fromjson_options, "avrogen fromjson --schema order.avsc orders.jsonl > orders.bin"},
+        {"cat", cmd_cat, "FILE.avro [--schema S]", "container file to JSON lines",
+         "Print the records of an object container file (FILE, or - for standard input) as JSON "
+         "lines. The records before a damaged block are printed, then one error line with the "
+         "block's file offset.",
+         cat_options, "avrogen cat orders.avro\navrogen cat orders.avro --schema order-v2.avsc"},
+        {"getschema", cmd_getschema, "FILE.avro", "the schema of a container file",
+         "Print the schema stored in FILE's header (avro.schema) as written.", no_options,
+         "avrogen getschema orders.avro > order.avsc"},
+        {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro",
+         "JSON lines to a container file",
+         "Write the JSON lines of IN (- for standard input) as an object container file OUT with "
+         "schema S. The file is written beside OUT and renamed into place at the end: a failed "
+         "run leaves any existing OUT as it was.",
+         write_options,
+         "avrogen write --schema order.avsc --codec zstandard orders.jsonl "
+         "orders.avro"},
+        {"compat", cmd_compat, "--reader R --writer W [--mode backward|forward|full]",
+         "can one schema read data written with another",
+         "Check whether R can read data written with W (spec: Schema Resolution). Prints "
+         "compatible and exits 0, or prints every incompatibility as READER_PATH: KIND: MESSAGE "
+         "(with a backward: or forward: prefix in forward and full mode) and exits 1.",
+         compat_options,
+         "avrogen compat --reader order-v2.avsc --writer order-v1.avsc --mode full"},
+};
+
+const size_t cli_n_commands = sizeof cli_commands / sizeof *cli_commands;
+
+const cli_command *cli_find_command(const char *name)
+{
+    for (size_t i = 0; i < cli_n_commands; i++)
+        if (strcmp(cli_commands[i].name, name) == 0)
+            return &cli_commands[i];
+    return NULL;
+}
+
+/* ---- plain text ------------------------------------------------------------------ */
+
+#define TEXT_WIDTH 79
+
+/*
+ * Print `text` wrapped at TEXT_WIDTH with later lines indented by `indent`;
+ * the cursor is at column `col` (0: the first line is indented too).
+ */
+static void wrap(FILE *out, const char *text, size_t col, size_t indent)
+{
+    bool space = false; /* a word is on the line: the next one needs a blank */
+    const char *p = text;
+    while (*p != '\0') {
+        if (*p == '\n' || *p == ' ') {
+            if (*p == '\n' && col != 0) {
+                fputc('\n', out);
+                col = 0;
+                space = false;
+            }
+            p++;
+            continue;
+        }
+        size_t len = strcspn(p, " \n");
+        if (space && col + 1 + len > TEXT_WIDTH) {
+            fputc('\n', out);
+            col = 0;
+            space = false;
+        }
+        if (col == 0) {
+            fprintf(out, "%*s", (int)indent, "");
+            col = indent;
+        }
+        if (space) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, len, out);
+        col += len;
+        space = true;
+        p += len;
+    }
+    if (col != 0)
+        fputc('\n', out);
+}
+
+void cli_print_usage(FILE *out)
+{
+    fprintf(out, "usage: avrogen COMMAND [ARGS]\n"
+                 "       avrogen help COMMAND     (or avrogen COMMAND --help)\n\ncommands:\n");
+    for (size_t i = 0; i < cli_n_commands; i++)
+        fprintf(out, "  %-12s %s\n", cli_commands[i].name, cli_commands[i].summary);
+    fputs("\nExit status: 0 success, 1 bad input (one 'avrogen: error:' line), 2 bad usage.\n"
+          "The manual: man avrogen.\n",
+          out);
+}
+
+void cli_print_help(FILE *out, const cli_command *c)
+{
+    fprintf(out, "usage: avrogen %s %s\n\n", c->name, c->synopsis);
+    for (const char *p = c->description; *p != '\0';) {
+        const char *end = strstr(p, "\n\n");
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        char para[2048];
+        snprintf(para, sizeof para, "%.*s", (int)len, p);
+        wrap(out, para, 0, 0);
+        p += len;
+        if (*p != '\0') {
+            fputc('\n', out);
+            p += 2;
+        }
+    }
+    if (c->options[0].spelling != NULL) {
+        fputs("\noptions:\n", out);
+        for (const cli_option_doc *o = c->options; o->spelling != NULL; o++) {
+            size_t n = strlen(o->spelling);
+            fprintf(out, "  %s", o->spelling);
+            if (n + 2 < 22) {
+                fprintf(out, "%*s", (int)(22 - n - 2), "");
+                wrap(out, o->text, 22, 22);
+            } else {
+                fputc('\n', out);
+                wrap(out, o->text, 0, 22);
+            }
+        }
+    }
+    fputs("\nexample:\n", out);
+    for (const char *p = c->example; *p != '\0';) {
+        size_t len = strcspn(p, "\n");
+        fprintf(out, "  %.*s\n", (int)len, p);
+        p += len + (p[len] != '\0');
+    }
+}
+
+/* ---- man page (troff, man macros) ------------------------------------------------- */
+
+/* `text` with troff's special characters escaped: backslash, minus signs, a leading . or '. */
+static void roff(FILE *out, const char *text)
+{
+    bool line_start = true;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (line_start && (*p == '.' || *p == '\''))
+            fputs("\\&", out);
+        line_start = *p == '\n';
+        if (*p == '\\')
+            fputs("\\e", out);
+        else if (*p == '-')
+            fputs("\\-", out);
+        else
+            fputc(*p, out);
+    }
+}
+
+static void man_paragraphs(FILE *out, const char *text)
+{
+    for (const char *p = text; *p != '\0';) {
+        const char *end = strstr(p, "\n\n");
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        char para[2048];
+        snprintf(para, sizeof para, "%.*s", (int)len, p);
+        fputs(".PP\n", out);
+        roff(out, para);
+        fputc('\n', out);
+        p += len;
+        if (*p != '\0')
+            p += 2;
+    }
+}
+
+void cli_print_man(FILE *out)
+{
+    fprintf(out,
+            ".\\\" Generated by 'avrogen help --man' from gen/src/commands.c. Do not edit.\n"
+            ".TH AVROGEN 1 \"\" \"avrogen %s\" \"User Commands\"\n"
+            ".nh\n.ad l\n"
+            ".SH NAME\navrogen \\- struct\\-first Apache Avro for C: schemas and code from C "
+            "structs, and tools for Avro data\n"
+            ".SH SYNOPSIS\n.B avrogen\n.I COMMAND\n.RI [ ARGS ]\n.br\n"
+            ".B avrogen help\n.I COMMAND\n.br\n.B avrogen\n.I COMMAND\n.B \\-\\-help\n"
+            ".SH DESCRIPTION\n",
+            AVROGEN_VERSION);
+    man_paragraphs(out,
+                   "avrogen derives Avro schemas from annotated C structs and generates C code "
+                   "that encodes and decodes those structs directly (schema, generate). Its other "
+                   "commands work on Avro data with schemas known only at run time: schemas "
+                   "(canonical, fingerprint, compat), binary datums and their JSON encoding "
+                   "(tojson, fromjson) and object container files.\n\n"
+                   "A SCHEMA, S, R or W argument is a file, - for standard input, or the JSON "
+                   "text itself.");
+    fputs(".SH COMMANDS\n", out);
+    for (size_t i = 0; i < cli_n_commands; i++) {
+        const cli_command *c = &cli_commands[i];
+        fputs(".SS \"", out);
+        roff(out, c->name);
+        fputs(" \\(em ", out);
+        roff(out, c->summary);
+        fputs("\"\n.B avrogen ", out);
+        roff(out, c->name);
+        fputc(' ', out);
+        roff(out, c->synopsis);
+        fputc('\n', out);
+        man_paragraphs(out, c->description);
+        for (const cli_option_doc *o = c->options; o->spelling != NULL; o++) {
+            fputs(".TP\n.B ", out);
+            roff(out, o->spelling);
+            fputc('\n', out);
+            roff(out, o->text);
+            fputc('\n', out);
+        }
+        fputs(".PP\nExample:\n.PP\n.RS\n.nf\n", out);
+        roff(out, c->example);
+        fputs("\n.fi\n.RE\n", out);
+    }
+    fputs(".SH EXIT STATUS\n.TP\n.B 0\nsuccess\n.TP\n.B 1\nbad input: one line "
+          "\\(lqavrogen: error: ...\\(rq on standard error, naming the file and the line or "
+          "byte offset\n.TP\n.B 2\nbad usage (unknown command or option, missing argument)\n"
+          ".SH SEE ALSO\nThe Apache Avro specification, https://avro.apache.org/docs/; "
+          "the avrogen README and docs/DESIGN.md.\n",
+          out);
+}
