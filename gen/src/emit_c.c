@@ -125,7 +125,7 @@ static void emit_header(struct gen *g, const char *stem)
     ec_blank(g);
     ec_line(g, "#include \"%s\"", g->opt->header_include);
     ec_blank(g);
-    ec_line(g, "#if AVROGEN_GENCODE_ABI != 2");
+    ec_line(g, "#if AVROGEN_GENCODE_ABI != 3");
     ec_line(g, "#error \"%s.avro.h is stale: rerun avrogen\"", stem);
     ec_line(g, "#endif");
     ec_blank(g);
@@ -322,6 +322,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     textbuf_free(&source);
     ec_aot_end(&g);
     free(tables);
+    free(g.member);
     free(g.need_record);
     free(g.cyclic);
     free(g.need_enum);

@@ -161,6 +161,24 @@ static const char *bulk_suffix(const struct model_type *it)
     return suffix;
 }
 
+/* ---- messages ------------------------------------------------------------ */
+
+void ec_set_member(struct gen *g, const struct model_record *rec, const char *c_name)
+{
+    free(g->member);
+    g->member = rec != NULL ? xasprintf("%s.%s", rec->c_type, c_name) : NULL;
+}
+
+char *ec_member_msg(const struct gen *g, const char *what)
+{
+    char *text = xasprintf("%s: %s", g->member != NULL ? g->member : "value", what);
+    char *lit = ec_c_escaped(text);
+    char *r = xasprintf("\"%s\"", lit);
+    free(lit);
+    free(text);
+    return r;
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static void write_value(struct gen *g, const struct model_type *t, const char *lv,
@@ -248,10 +266,15 @@ static void write_scalar(struct gen *g, const struct model_type *t, const char *
         ec_line(g, "avrogen_write_int(w, %s);", v);
         break;
     case AVROGEN_KIND_LONG:
-        if (t->scalar == MODEL_SCALAR_U64)
+        if (t->scalar == MODEL_SCALAR_U64 && t->u64_checked) {
+            char *msg = ec_member_msg(g, "above INT64_MAX");
+            ec_line(g, "avrogen_write_u64(w, %s, %s);", v, msg);
+            free(msg);
+        } else if (t->scalar == MODEL_SCALAR_U64) {
             ec_line(g, "avrogen_write_long(w, (int64_t)%s);", v);
-        else
+        } else {
             ec_line(g, "avrogen_write_long(w, %s);", v);
+        }
         break;
     case AVROGEN_KIND_FLOAT:
         ec_line(g, "avrogen_write_float(w, %s);", v);
@@ -431,6 +454,14 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
                       : t->kind == AVROGEN_KIND_FLOAT  ? 4
                       : t->kind == AVROGEN_KIND_DOUBLE ? 8
                                                        : 10; /* long; decimal: 1 + 9 */
+        if (t->kind == AVROGEN_KIND_LONG && t->u64_checked) {
+            /* Checked ahead of the run: the run stores the long it gives. */
+            char *msg = ec_member_msg(g, "above INT64_MAX");
+            part->var = xasprintf("u_%s", name);
+            part->init = xasprintf("avrogen_writer_u64(w, %s, %s)", v, msg);
+            part->var_type = "int64_t";
+            free(msg);
+        }
         break;
     case MODEL_STORAGE_CSTRING:
         part->var = xasprintf("len_%s", name);
@@ -515,8 +546,12 @@ static void run_leaf_write(struct gen *g, const struct model_type *t, const char
     char *v = ec_plain(lv);
     switch (t->storage) {
     case MODEL_STORAGE_SCALAR:
-        if (!put) {
+        if (!put && part->var != NULL) {
+            ec_line(g, "avrogen_write_long(w, %s);", part->var);
+        } else if (!put) {
             write_scalar(g, t, v);
+        } else if (part->var != NULL) {
+            ec_line(g, "p = avrogen_put_long(p, %s);", part->var);
         } else if (t->kind == AVROGEN_KIND_BYTES) {
             ec_line(g, "p = avrogen_put_decimal_%s(p, %s);",
                     t->scalar == MODEL_SCALAR_U64 ? "uint64" : "int64", v);
@@ -651,6 +686,8 @@ static void write_members(struct gen *g, const struct model_type *const *types,
         if (end - i >= 2) {
             struct run_part *parts = xcalloc(end - i, sizeof *parts);
             for (size_t k = i; k < end; k++) {
+                if (s->rec != NULL)
+                    ec_set_member(g, s->rec, names[k]);
                 char *name = ec_local(g, names[k]);
                 run_part_init(g, types[k], lvs[k], s, name, &parts[k - i]);
                 free(name);
@@ -661,6 +698,8 @@ static void write_members(struct gen *g, const struct model_type *const *types,
             free(parts);
             i = end;
         } else {
+            if (s->rec != NULL)
+                ec_set_member(g, s->rec, names[i]);
             write_value(g, types[i], lvs[i], s);
             i++;
         }
@@ -968,8 +1007,15 @@ static void read_scalar(struct gen *g, const struct model_type *t, const char *v
         }
         break;
     case AVROGEN_KIND_LONG:
+        if (t->scalar == MODEL_SCALAR_U64 && t->u64_checked) {
+            char *msg = ec_member_msg(g, "negative long");
+            ec_line(g, "%s = avrogen_read_u64(r, %s);", v, msg);
+            free(msg);
+            return;
+        }
         fn = t->scalar == MODEL_SCALAR_U32   ? "avrogen_read_uint32(r)"
              : t->scalar == MODEL_SCALAR_U64 ? "(uint64_t)avrogen_read_long(r)"
+             : t->scalar == MODEL_SCALAR_I32 ? "avrogen_read_long_int32(r)"
                                              : "avrogen_read_long(r)";
         break;
     case AVROGEN_KIND_FLOAT:
@@ -1202,6 +1248,7 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
 
 static void read_field(struct gen *g, const struct model_field *f, const struct site *vs)
 {
+    ec_set_member(g, vs->rec, f->c_name);
     char *lv = xasprintf("v->%s", f->c_name);
     read_value(g, f->type, lv, vs, false);
     free(lv);
@@ -1358,6 +1405,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         const struct model_field *f = &rec->fields[i];
         if (f->role != MODEL_FIELD_VALUE)
             continue;
+        ec_set_member(g, rec, f->c_name);
         char *lv = xasprintf("v->%s", f->c_name);
         c += size_value(g, f->type, lv, &vs);
         free(lv);

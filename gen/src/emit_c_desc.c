@@ -90,6 +90,8 @@ struct pending {
 struct tables {
     struct textbuf members; /* the struct's member declarations */
     struct textbuf init;    /* its initializer, in the same order */
+    struct textbuf exts;    /* avrogen_field_ext objects, defined ahead of the tables */
+    bool ext_u64;           /* the shared ext of checked uint64_t longs is defined */
     struct pending *queue;
     size_t n_queue;
     size_t next;  /* first unprocessed queue entry */
@@ -201,12 +203,34 @@ static size_t slot_children(const struct slot *s, struct slot **out)
     return n;
 }
 
+/* The avrogen_field_ext of slot s, defined in tb->exts when it needs one: a
+ * reference to it, or "NULL". */
+static char *slot_ext(struct gen *g, struct tables *tb, const struct slot *s)
+{
+    const struct model_type *t = s->t;
+    if (t->storage == MODEL_STORAGE_SCALAR && t->u64_checked) {
+        char *name = xasprintf("%s_ext_u64", g->tables);
+        if (!tb->ext_u64) {
+            static const char *const init[] = {"AVROGEN_EXT_U64_CHECKED", "NULL", "0", "NULL",
+                                               "NULL"};
+            char *open = xasprintf("static const avrogen_field_ext %s = {", name);
+            wrapped(&tb->exts, 0, open, init, 5, "};");
+            free(open);
+        }
+        tb->ext_u64 = true;
+        char *ref = xasprintf("&%s", name);
+        free(name);
+        return ref;
+    }
+    return xstrdup("NULL");
+}
+
 /* The initializer of one avrogen_field_desc, appended to tb->init. */
 static void slot_init(struct gen *g, struct tables *tb, const struct model_record *rec,
                       const struct slot *s)
 {
     const struct model_type *t = s->t;
-    char *items[16];
+    char *items[20];
     size_t k = 0;
     char *container = ec_unqualified(s->container);
     items[k++] = s->name != NULL ? xasprintf("\"%s\"", s->name) : xstrdup("NULL");
@@ -251,6 +275,7 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     }
     items[k++] = xasprintf("%zu", n);
     items[k++] = type_ref(g, t);
+    items[k++] = slot_ext(g, tb, s);
     wrapped(&tb->init, 16, "{", (const char *const *)items, k, "},");
     for (size_t i = 0; i < k; i++)
         free(items[i]);
@@ -332,7 +357,7 @@ static void record_type_items(const struct gen *g, const struct model_record *re
 void ec_emit_descriptors(struct gen *g)
 {
     const struct model *m = g->m;
-    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, NULL, 0, 0, 0};
+    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, TEXTBUF_INIT, false, NULL, 0, 0, 0};
     char *items[TYPE_ITEMS];
 
     /* Named types every record may point at: enums, fixed, other headers' records. */
@@ -426,6 +451,10 @@ void ec_emit_descriptors(struct gen *g)
         if (g->need_record[i])
             record_tables(g, &tb, m->records[i]);
 
+    if (tb.exts.len != 0) {
+        textbuf_append(g->tb, tb.exts.data, tb.exts.len);
+        ec_blank(g);
+    }
     if (tb.members.len != 0) {
         ec_line(g, "/*");
         ec_line(g, " * Descriptor tables. They live in one object so that entries can point at");
@@ -440,6 +469,7 @@ void ec_emit_descriptors(struct gen *g)
     }
     textbuf_free(&tb.members);
     textbuf_free(&tb.init);
+    textbuf_free(&tb.exts);
     free(tb.queue);
 
     for (size_t i = 0; i < m->n_records; i++) {

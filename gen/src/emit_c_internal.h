@@ -46,6 +46,7 @@ struct gen {
     bool *enum_read;
     const char *tables; /* name of the static object holding the descriptor tables */
     struct diag *d;     /* notes about earlier schemas read without an ahead-of-time decoder */
+    char *member;       /* "struct r.f": the record member being coded, for messages */
     struct aot *aot;    /* emit_c_resolve.c's state */
 };
 
@@ -97,6 +98,8 @@ char *ec_pointer_cast(const char *c_type);
 char *ec_address_of(const char *lv);
 /* lv as a whole operand: "(*X)" -> "*X". */
 char *ec_plain(const char *lv);
+/* s as the contents of a C string literal. */
+char *ec_c_escaped(const char *s);
 /* INT32_MAX, UINT16_MAX, ... for a count member; NULL for 64-bit types. */
 const char *ec_int_max_macro(enum model_scalar s);
 
@@ -122,6 +125,10 @@ void ec_emit_read_value(struct gen *g, const struct model_type *t, const char *l
 /* Set nullable location lv (null via its own state) to null. */
 void ec_emit_read_null(struct gen *g, const struct model_type *t, const char *lv,
                        const struct site *s);
+/* A string literal for an error of the member being coded: "struct r.f: <what>". */
+char *ec_member_msg(const struct gen *g, const char *what);
+/* Say which member of rec is being coded (NULL: none). */
+void ec_set_member(struct gen *g, const struct model_record *rec, const char *c_name);
 /* Store decoded count `n` into the count member of PTR_COUNT location t. */
 void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
                          const char *n);

@@ -77,25 +77,6 @@ static char *comment_safe(const char *s)
     return r != NULL ? r : xstrdup("");
 }
 
-/* s as the contents of a C string literal. */
-static char *c_escaped(const char *s)
-{
-    struct textbuf b = TEXTBUF_INIT;
-    for (size_t i = 0; s[i] != '\0'; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch == '"' || ch == '\\')
-            textbuf_printf(&b, "\\%c", ch);
-        else if (ch < 0x20 || ch >= 0x7f)
-            textbuf_printf(&b, "\\%03o", ch);
-        else if (ch == '?' && i > 0 && s[i - 1] == '?')
-            textbuf_puts(&b, "\\?");
-        else
-            textbuf_putc(&b, (char)ch);
-    }
-    char *r = textbuf_take(&b, NULL);
-    return r != NULL ? r : xstrdup("");
-}
-
 /*
  * `avrogen_reader_fail(r, status, "msg");`, the message cut into string
  * literal pieces at spaces when the line would pass EC_COLUMNS, each piece
@@ -103,7 +84,7 @@ static char *c_escaped(const char *s)
  */
 static void emit_fail(struct gen *g, const char *status, const char *msg)
 {
-    char *lit = c_escaped(msg);
+    char *lit = ec_c_escaped(msg);
     size_t col = (size_t)g->indent * 4;
     size_t hang = col + strlen("avrogen_reader_fail(");
     if (hang + strlen("r, , \"\");") + strlen(status) + strlen(lit) <= EC_COLUMNS) {
@@ -769,9 +750,13 @@ static char *scalar_literal(const struct model_type *t, const avrogen_value *val
         int64_t x = val->i64;
         if (t->scalar == MODEL_SCALAR_U32)
             return x >= 0 && x <= (int64_t)UINT32_MAX ? xasprintf("%" PRId64 "u", x) : NULL;
+        if (t->scalar == MODEL_SCALAR_U64 && t->u64_checked && x < 0)
+            return NULL; /* the decoder's check fails it, as P_avro_decode would */
         if (t->scalar == MODEL_SCALAR_U64)
             return x >= 0 ? xasprintf("UINT64_C(%" PRId64 ")", x)
                           : xasprintf("(uint64_t)INT64_C(%" PRId64 ")", x);
+        if (t->scalar == MODEL_SCALAR_I32)
+            return x >= INT32_MIN && x <= INT32_MAX ? xasprintf("%" PRId64, x) : NULL;
         if (x == INT64_MIN)
             return xstrdup("INT64_MIN");
         if (x >= INT32_MIN && x <= INT32_MAX)
@@ -921,7 +906,12 @@ static void promote(struct ctx *c, const avrogen_node *w, const struct model_typ
     if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U32)
         /* uint32_t holds a long in 0..UINT32_MAX; an int can be at most INT32_MAX. */
         ec_line(g, "%s = (uint32_t)avrogen_read_int_range(r, 0, INT32_MAX);", v);
-    else if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U64)
+    else if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U64 && t->u64_checked) {
+        /* A checked uint64_t (size_t, ...) refuses what is negative. */
+        char *ct = ec_unqualified(t->c_type);
+        ec_line(g, "%s = (%s)avrogen_read_int_range(r, 0, INT32_MAX);", v, ct);
+        free(ct);
+    } else if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U64)
         ec_line(g, "%s = (uint64_t)%s;", v, read);
     else if (t->kind == AVROGEN_KIND_LONG)
         ec_line(g, "%s = %s;", v, read);
@@ -1396,6 +1386,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
         }
         free(what);
         char *lv = xasprintf("v->%s", mf->c_name);
+        ec_set_member(g, rec, mf->c_name);
         resolve(c, wf->type, rf->type, mf->type, lv, &vs, false);
         free(lv);
     }
@@ -1413,6 +1404,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
                 strlen(rf->default_json) <= 40
                         ? xasprintf("field %s from its default, %s", rf->name, rf->default_json)
                         : xasprintf("field %s from its default", rf->name);
+        ec_set_member(g, rec, mf->c_name);
         emit_default(c, rec, mf, rf);
     }
     bool used_a = g->used_a;

@@ -136,6 +136,25 @@ const char *ec_int_max_macro(enum model_scalar s)
     }
 }
 
+/* s as the contents of a C string literal. */
+char *ec_c_escaped(const char *s)
+{
+    struct textbuf b = TEXTBUF_INIT;
+    for (size_t i = 0; s[i] != '\0'; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            textbuf_printf(&b, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7f)
+            textbuf_printf(&b, "\\%03o", ch);
+        else if (ch == '?' && i > 0 && s[i - 1] == '?')
+            textbuf_puts(&b, "\\?");
+        else
+            textbuf_putc(&b, (char)ch);
+    }
+    char *r = textbuf_take(&b, NULL);
+    return r != NULL ? r : xstrdup("");
+}
+
 /* ---- lines and blocks ---------------------------------------------------- */
 
 /*

@@ -62,7 +62,11 @@ enum model_scalar {
  * INT      SCALAR      int8/16/32_t, uint8/16_t,     sc I8, I16, I32, U8, U16; decode
  *                      short, int, any char          range-checks the narrower types
  * INT      SCALAR      int32_t + AVRO_LOGICAL(date)  also time-millis
- * LONG     SCALAR      uint32_t, int64_t, long long  sc U32 / I64; decode range-checks U32
+ * LONG     SCALAR      uint32_t, int64_t, long,      sc U32 / I64 (I32 for a 32-bit long);
+ *                      long long, ssize_t, time_t,   decode range-checks U32 and I32
+ *                      off_t, ptrdiff_t, intptr_t
+ * LONG     SCALAR      uint64_t, size_t, unsigned    sc U64, u64_checked: encode refuses
+ *                      long (64-bit), uintptr_t      > INT64_MAX, decode a negative long
  * LONG     SCALAR      uint64_t +                    sc U64: the same 64 bits as int64_t;
  *                      AVRO_FIELD(type = "long")     values > INT64_MAX read back negative
  * LONG     SCALAR      int64_t + AVRO_LOGICAL(...)   time-micros and the timestamp types
@@ -161,6 +165,8 @@ struct model_type {
     char *c_type;             /* spelling of this location's C type as clang prints it
                                  ("int64_t", "struct line *", "char[16]", "avrogen_str") */
     uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+    bool u64_checked;         /* SCALAR U64 long: values above INT64_MAX are refused
+                                 (false: AVRO_FIELD(type = "long"), the same bits) */
 
     /* ARRAY: the item; MAP: the entry's value; NULLABLE: the non-null branch. */
     struct model_type *items;

@@ -110,7 +110,7 @@ enum model_scalar stdint_scalar(const struct ctype *t)
     return MODEL_SCALAR_NONE;
 }
 
-static bool has_typedef(const struct ctype *t, const char *name)
+bool has_typedef(const struct ctype *t, const char *name)
 {
     for (size_t i = 0; i < t->n_typedefs; i++)
         if (strcmp(t->typedefs[i], name) == 0)

@@ -75,6 +75,14 @@ static void scalar_range(enum model_scalar s, long long *lo, long long *hi)
     }
 }
 
+/* The values integer location t holds: a checked uint64_t no negative ones. */
+static void type_range(const struct model_type *t, long long *lo, long long *hi)
+{
+    scalar_range(t->scalar, lo, hi);
+    if (t->u64_checked)
+        *lo = 0;
+}
+
 /*
  * Does the default `def` suit type t (spec §Complex Types, "default")? Only
  * the top level is checked here, where the message can point at the
@@ -94,7 +102,7 @@ static bool default_fits(const struct model_type *t, const struct annot_option *
     case AVROGEN_KIND_INT:
     case AVROGEN_KIND_LONG: {
         long long lo, hi;
-        scalar_range(t->scalar, &lo, &hi);
+        type_range(t, &lo, &hi);
         snprintf(want, n, "an integer in %lld..%lld", lo, hi);
         return def->type == ANNOT_JSON_NUMBER && integer_in_range(def->json, lo, hi);
     }
@@ -447,7 +455,7 @@ static bool fit_integer(struct fit *f, const struct model_type *t)
     memcpy(num, start, len);
     num[len] = '\0';
     long long lo, hi;
-    scalar_range(t->scalar, &lo, &hi);
+    type_range(t, &lo, &hi);
     if (!integer_in_range(num, lo, hi))
         return fit_fail(f, "%s is out of the range of '%s' (%lld..%lld)", num, t->c_type, lo, hi);
     return true;

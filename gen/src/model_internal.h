@@ -81,6 +81,7 @@ bool is_avro_name(const char *s, size_t n);
 bool is_dotted_name(const char *s, bool allow_empty);
 enum model_scalar int_scalar(uint64_t size, bool is_signed);
 enum model_scalar stdint_scalar(const struct ctype *t);
+bool has_typedef(const struct ctype *t, const char *name);
 bool is_view(const struct ctype *t, const char *name);
 bool is_const_storage(const struct ctype *t);
 char *type_for_message(const struct ctype *t);
@@ -119,6 +120,9 @@ bool report_unused_leaf(const struct site *s, const struct leaf *lf);
 struct model_type *map_value(const struct site *s, const struct ctype *t, struct leaf *lf,
                              bool top);
 struct model_type *map_nullable(const struct site *s, const struct ctype *t, struct leaf *lf);
+
+/* model_integer.c */
+struct model_type *map_integer(const struct site *s, const struct ctype *t);
 
 /* model_member.c */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);

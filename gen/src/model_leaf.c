@@ -71,9 +71,9 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
             case AVROGEN_LOGICAL_DURATION:
                 fits = n->kind == AVROGEN_KIND_FIXED && n->c_len == 12;
                 break;
-            default: /* the long-based time types */
+            default: /* the long-based time types; time_t counts seconds (model_time.c) */
                 fits = n->kind == AVROGEN_KIND_LONG && n->storage == MODEL_STORAGE_SCALAR &&
-                       n->scalar == MODEL_SCALAR_I64;
+                       n->scalar == MODEL_SCALAR_I64 && !has_typedef(t, "time_t");
                 break;
             }
             if (fits) {
@@ -123,10 +123,12 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
             return;
         }
         lf->decimal_used = true;
-        /* Precision caps: every value of that many digits must fit the C storage. */
+        /* Precision caps: every value of that many digits fits the C storage, but
+         * for uint64_t, whose 20 digits hold all of its values (UINT64_MAX has 20
+         * digits): a 20-digit decimal above it is refused on decode. */
         int max_p = n->scalar == MODEL_SCALAR_I64 ? 18
                     : n->scalar == MODEL_SCALAR_U64
-                            ? 19
+                            ? 20
                             : (int)((double)(8 * n->c_len - 1) * 0.30102999566398120);
         if (p < 1 || p > max_p) {
             diag_error(d, &lf->decimal->loc,
@@ -141,6 +143,7 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
         }
         if (!fixed)
             n->kind = AVROGEN_KIND_BYTES;
+        n->u64_checked = false;
         n->logical = AVROGEN_LOGICAL_DECIMAL;
         n->precision = p;
         n->scale = sc;

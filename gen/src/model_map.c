@@ -34,80 +34,21 @@ static void error_unannotated(const struct site *s, const struct ctype *t)
     diag_note(b->d, &decl->loc, "'%s' is defined here", t->spelling);
 }
 
-/* A `size_t n_x` next to an unannotated `T *x` is most likely its count. */
-static void note_uncounted_pointer(const struct site *s)
+/* An unannotated integer member named after pointer member s ("n_lines" next
+ * to "lines") is most likely its count: say how to use it as one. */
+static void note_count_candidate(const struct site *s)
 {
     const struct cdecl *owner = s->owner;
-    if (s->member->type->is_signed)
-        return;
     for (size_t i = 0; i < owner->n_members; i++) {
         const struct cmember *m = &owner->members[i];
-        const struct ctype *t = m->type;
-        if (t->kind != CTYPE_POINTER || (t->elem->kind == CTYPE_INT && t->elem->is_plain_char) ||
-            member_is_annotated(s->b, owner, m))
+        if (m == s->member || m->type->kind != CTYPE_INT || m->is_bitfield ||
+            !strstr(m->name, s->member->name) || member_is_annotated(s->b, owner, m))
             continue;
         diag_note(s->b->d, &m->loc,
-                  "if '%s' counts the elements of '%s', annotate '%s' AVRO_ARRAY(%s)",
-                  s->member->name, m->name, m->name, s->member->name);
+                  "if '%s' counts the elements of '%s', annotate '%s' AVRO_ARRAY(%s)", m->name,
+                  s->member->name, s->member->name, m->name);
         return;
     }
-}
-
-static struct model_type *map_integer(const struct site *s, const struct ctype *t)
-{
-    struct builder *b = s->b;
-    struct model_loc at = member_loc(s);
-    enum model_scalar sc = stdint_scalar(t);
-    if (sc == MODEL_SCALAR_NONE) {
-        if (t->is_long) {
-            char *tm = type_for_message(t);
-            diag_error(b->d, &at,
-                       "%s '%s' has type %s, whose size differs between platforms; use %s instead",
-                       s->what, s->member->name, tm,
-                       t->is_signed ? "int32_t or int64_t" : "uint32_t or uint64_t");
-            free(tm);
-            note_uncounted_pointer(s);
-            return NULL;
-        }
-        sc = int_scalar(t->size, t->is_signed);
-    }
-    const struct annot_option *type_opt = s->ma ? annot_find(&s->ma->opts, "type") : NULL;
-    struct model_type *n = new_type(AVROGEN_KIND_INT, MODEL_STORAGE_SCALAR, t);
-    n->scalar = sc;
-    switch (sc) {
-    case MODEL_SCALAR_I8:
-    case MODEL_SCALAR_I16:
-    case MODEL_SCALAR_I32:
-    case MODEL_SCALAR_U8:
-    case MODEL_SCALAR_U16:
-        n->kind = AVROGEN_KIND_INT;
-        break;
-    case MODEL_SCALAR_I64:
-    case MODEL_SCALAR_U32:
-        n->kind = AVROGEN_KIND_LONG;
-        break;
-    case MODEL_SCALAR_U64:
-        n->kind = AVROGEN_KIND_LONG;
-        if (type_opt && type_opt->str && strcmp(type_opt->str, "long") == 0) {
-            s->ma->type_used = true;
-            break;
-        }
-        if (s->ma && s->ma->decimal)
-            break; /* apply_leaf turns it into bytes + decimal */
-        diag_error(b->d, &at,
-                   "%s '%s' is '%s': Avro's long cannot hold values above INT64_MAX; choose "
-                   "AVRO_FIELD(type = \"long\") (the same 64 bits, read back as signed by other "
-                   "readers) or AVRO_DECIMAL(19, 0) (exact, as bytes)",
-                   s->what, s->member->name, t->spelling);
-        free_type(n);
-        return NULL;
-    default:
-        diag_error(b->d, &at, "%s '%s' has type '%s' of unsupported size %llu", s->what,
-                   s->member->name, t->spelling, (unsigned long long)t->size);
-        free_type(n);
-        return NULL;
-    }
-    return n;
 }
 
 /* A pointer member, not nullable: string, or count-sized bytes / array / map. */
@@ -179,6 +120,7 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
     diag_error(b->d, &at,
                "%s '%s' is a pointer; annotate it AVRO_ARRAY(count_field) or AVRO_NULLABLE",
                s->what, s->member->name);
+    note_count_candidate(s);
     return NULL;
 }
 

@@ -38,6 +38,7 @@ typedef enum opcode {
     OP_INT_DOUBLE, /* int promoted to double */
     OP_LONG_I64,   /* long into int64_t or uint64_t (its bits) */
     OP_LONG_U32,   /* long into uint32_t: 0..UINT32_MAX */
+    OP_LONG_RANGE, /* long into a checked uint64_t (0..INT64_MAX) or a 32-bit long: lo..hi */
     OP_LONG_FLOAT,
     OP_LONG_DOUBLE,
     OP_FLOAT,
@@ -89,9 +90,9 @@ struct op {
                                   size; PTR: the target's size; DEFAULT: the bytes' length */
     size_t n;                  /* ENUM, WUNION: the writer's symbols or branches; TAG: the tag;
                                   LIST: the fewest input bytes of an item; C_ARRAY: the items */
-    int64_t lo, hi;            /* RANGE: the C type's range */
+    int64_t lo, hi;            /* RANGE, LONG_RANGE: the C type's range */
     uint64_t max;              /* LIST, BYTES_COPY: the largest count the count member holds */
-    const char *msg;           /* RANGE: the error */
+    const char *msg;           /* RANGE, LONG_RANGE: the error */
     const op *sub;             /* LIST, C_ARRAY: per item or entry; PTR: the target; DEFAULT */
     const prog *rec;           /* RECORD */
     const op *const *branches; /* WUNION: per writer branch, NULL if the reader has none */
@@ -262,6 +263,15 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
     case OP_LONG_U32: {
         uint32_t v = avrogen_read_uint32(r);
         memcpy(loc, &v, sizeof v);
+        break;
+    }
+    case OP_LONG_RANGE: {
+        int64_t v = avrogen_read_long(r);
+        if (AVROGEN_UNLIKELY(v < o->lo || v > o->hi)) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, o->msg);
+            v = 0;
+        }
+        put_int(loc, o->scalar, v);
         break;
     }
     case OP_LONG_FLOAT: {
@@ -725,6 +735,25 @@ static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
     case AVROGEN_KIND_LONG:
         if (d->storage != AVROGEN_STORAGE_SCALAR)
             break;
+        if ((s == AVROGEN_SCALAR_U64 && d->ext != NULL &&
+             (d->ext->flags & AVROGEN_EXT_U64_CHECKED)) ||
+            s == AVROGEN_SCALAR_I32) {
+            /* A checked uint64_t refuses negative longs; a 32-bit long (ILP32)
+             * what does not fit. An int fits the latter whole. */
+            bool u64 = s == AVROGEN_SCALAR_U64;
+            if (!u64 && wk == AVROGEN_KIND_INT) {
+                emit(b, out, OP_INT_I32, d->offset);
+            } else if ((o = emit(b, out, wk == AVROGEN_KIND_INT ? OP_INT_RANGE : OP_LONG_RANGE,
+                                 d->offset)) != NULL) {
+                o->scalar = (unsigned char)s;
+                o->lo = u64 ? 0 : INT32_MIN;
+                o->hi = u64 ? (wk == AVROGEN_KIND_INT ? INT32_MAX : INT64_MAX) : INT32_MAX;
+                o->msg = wk == AVROGEN_KIND_INT ? "int out of range of its C type"
+                         : u64                  ? "negative long for an unsigned 64-bit member"
+                                                : "long out of range of its 32-bit C type";
+            }
+            return;
+        }
         if (s == AVROGEN_SCALAR_I64 || s == AVROGEN_SCALAR_U64) {
             emit(b, out, wk == AVROGEN_KIND_INT ? OP_INT_I64 : OP_LONG_I64, d->offset);
             return;

@@ -37,17 +37,24 @@ void avrogen_writer_reset(avrogen_writer *w)
     w->p = w->start;
     w->err = AVROGEN_OK;
     w->err_offset = 0;
+    w->err_msg = NULL;
 }
 
-avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status s)
+avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s, const char *msg)
 {
     if (w->err == AVROGEN_OK && s != AVROGEN_OK) {
         w->err = s;
         w->err_offset = avrogen_writer_len(w);
+        w->err_msg = msg;
         /* Nothing fits any more, so every later primitive is a no-op. */
         w->end = w->p;
     }
     return w->err;
+}
+
+avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status s)
+{
+    return avrogen_writer_fail_msg(w, s, NULL);
 }
 
 bool avrogen_writer_reserve_slow(avrogen_writer *w, size_t n)

@@ -357,7 +357,7 @@ def cmd_error(args):
     src = os.path.join(work, "src")
     shutil.copytree(os.path.join(args.source, "examples", "telemetry"), src)
     header = os.path.join(src, "include", "telemetry.h")
-    edit(header, "    uint32_t seq; ", "    long seq;     ")
+    edit(header, "    uint32_t seq; ", "    long double seq;")
     b = os.path.join(work, "build")
     configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
     out = build(args, b, fail=True)
@@ -367,13 +367,13 @@ def cmd_error(args):
           % (m.group(1), header))
     with open(header) as f:
         line = f.read().splitlines()[int(m.group(2)) - 1]
-    check("long seq" in line, "the error points at line %s, %r, not the bad field"
+    check("long double seq" in line, "the error points at line %s, %r, not the bad field"
           % (m.group(2), line))
     check("seq" in m.group(4), "the message does not name the field: " + m.group(4))
     check(not os.path.exists(os.path.join(b, "avrogen", "telemetry_gateway",
                                           "telemetry.avro.c")),
           "avrogen wrote code for a header with errors")
-    edit(header, "    long seq;     ", "    uint32_t seq; ")
+    edit(header, "    long double seq;", "    uint32_t seq; ")
     build(args, b)
     check_gateway(os.path.join(b, "telemetry_gateway"))
 

@@ -13,7 +13,7 @@ encodings must be equal byte for byte.
 Only earlier schemas within what python3-avro 1.11.1 resolves are used here (it
 has no aliases, no string/bytes promotion, no enum defaults, and reads no
 writer union as a non-union): the promotions, defaults and recursion of
-aot_point_v0 and aot_node_v0. test_aot.c compares every earlier schema with the
+aot_point_v0 and aot_node_v0, and the integers of aot_shapes_v0. test_aot.c compares every earlier schema with the
 generic resolver, which tests/interop/resolve_python.py checks against Python.
 
 Prints "N passed"; exit status 0 when all pass, 1 otherwise, 2 on bad usage.
@@ -34,6 +34,7 @@ import avro.schema
 PAIRS = [
     ("aot_point_v0.avsc", "aot.aot_point.avsc"),
     ("aot_node_v0.avsc", "aot.aot_node.avsc"),
+    ("aot_shapes_v0.avsc", "aot.aot_shapes.avsc"),
 ]
 DATUMS = 200
 
@@ -43,10 +44,12 @@ def parse(path):
         return avro.schema.parse(f.read())
 
 
-def random_datum(rng, s, depth=0):
-    """A random datum of the (small) schemas above."""
+def random_datum(rng, s, depth=0, unsigned=False):
+    """A random datum of the (small) schemas above; not negative when `unsigned`
+    (fields named u_*, unsigned in C)."""
     if isinstance(s, avro.schema.RecordSchema):
-        return {f.name: random_datum(rng, f.type, depth + 1) for f in s.fields}
+        return {f.name: random_datum(rng, f.type, depth + 1, f.name.startswith("u_"))
+                for f in s.fields}
     if isinstance(s, avro.schema.UnionSchema):
         branches = s.schemas
         if depth > 6:
@@ -55,7 +58,11 @@ def random_datum(rng, s, depth=0):
     if s.type == "null":
         return None
     if s.type == "int":
-        return rng.choice([0, 1, -1, 2**31 - 1, -2**31, rng.randint(-2**31, 2**31 - 1)])
+        x = rng.choice([0, 1, -1, 2**31 - 1, -2**31, rng.randint(-2**31, 2**31 - 1)])
+        return ~x if unsigned and x < 0 else x
+    if s.type == "long":
+        x = rng.choice([0, 1, -1, 2**63 - 1, -2**63, rng.randint(-2**63, 2**63 - 1)])
+        return ~x if unsigned and x < 0 else x
     raise ValueError("no generator for " + str(s))
 
 

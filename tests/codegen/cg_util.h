@@ -81,6 +81,19 @@ bool cg_equal(const avrogen_type *t, const void *x, const void *y, const char **
  * [buf, buf + len) (zero-copy decoding). */
 bool cg_views_within(const avrogen_type *t, const void *v, const uint8_t *buf, size_t len);
 
+/*
+ * Hold the case's generated code to `json`, the datum in the Avro JSON
+ * encoding of the case's own schema: v encodes to exactly the bytes the
+ * generic runtime writes for json, size() is their length, and they decode
+ * back to a struct equal to v. False with the reason in why[n] otherwise.
+ */
+bool cg_same_as_json(const cg_case *c, const void *v, const char *json, char *why, size_t n);
+
+/* The bytes the generic runtime writes for `json` as a datum of t's own
+ * schema, into the growable writer w (initialised here): AVROGEN_OK or why. */
+avrogen_status cg_encode_json(const avrogen_type *t, const char *json, avrogen_writer *w, char *why,
+                              size_t n);
+
 /* True when all `size` bytes at p are zero. */
 bool cg_all_zero(const void *p, size_t size);
 

@@ -18,6 +18,7 @@
 #include "cg_enums.avro.h"
 #include "cg_nested.avro.h"
 #include "cg_prims.avro.h"
+#include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_util.h"
@@ -40,13 +41,15 @@ CG_ADAPTERS(arrays, struct arrays)
 CG_ADAPTERS(maps, struct maps)
 CG_ADAPTERS(amount, struct amount)
 CG_ADAPTERS(shape, struct shape)
+CG_ADAPTERS(nf5_record, struct nf5_record)
+CG_ADAPTERS(nic_stats, struct nic_stats)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),    CG_CASE(maybe_texts),
-        CG_CASE(palette), CG_CASE(cg_point), CG_CASE(cg_money), CG_CASE(segment),
-        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),     CG_CASE(company),
-        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),   CG_CASE(maps),
-        CG_CASE(amount),  CG_CASE(shape),
+        CG_CASE(prims),   CG_CASE(logicals), CG_CASE(texts),      CG_CASE(maybe_texts),
+        CG_CASE(palette), CG_CASE(cg_point), CG_CASE(cg_money),   CG_CASE(segment),
+        CG_CASE(drawing), CG_CASE(node),     CG_CASE(tree),       CG_CASE(company),
+        CG_CASE(person),  CG_CASE(item),     CG_CASE(arrays),     CG_CASE(maps),
+        CG_CASE(amount),  CG_CASE(shape),    CG_CASE(nf5_record), CG_CASE(nic_stats),
 };
 
 static int failures;

@@ -39,8 +39,10 @@
 CG_ADAPTERS(aot_event, struct aot_event)
 CG_ADAPTERS(aot_point, struct aot_point)
 CG_ADAPTERS(aot_node, struct aot_node)
+CG_ADAPTERS(aot_shapes, struct aot_shapes)
 
-static const cg_case cases[] = {CG_CASE(aot_event), CG_CASE(aot_point), CG_CASE(aot_node)};
+static const cg_case cases[] = {CG_CASE(aot_event), CG_CASE(aot_point), CG_CASE(aot_node),
+                                CG_CASE(aot_shapes)};
 #define N_CASES (sizeof cases / sizeof *cases)
 
 /* Each earlier schema, the record it is an earlier version of (or NULL), and
@@ -50,9 +52,10 @@ static const struct earlier {
     const cg_case *reader;
     bool decoder;
 } earlier[] = {
-        {"aot_event_v1.avsc", &cases[0], true}, {"aot_event_v2.avsc", &cases[0], true},
-        {"aot_point_v0.avsc", &cases[1], true}, {"aot_point_v1.avsc", &cases[1], false},
-        {"aot_node_v0.avsc", &cases[2], true},  {"unrelated.avsc", NULL, false},
+        {"aot_event_v1.avsc", &cases[0], true},  {"aot_event_v2.avsc", &cases[0], true},
+        {"aot_point_v0.avsc", &cases[1], true},  {"aot_point_v1.avsc", &cases[1], false},
+        {"aot_node_v0.avsc", &cases[2], true},   {"unrelated.avsc", NULL, false},
+        {"aot_shapes_v0.avsc", &cases[3], true},
 };
 #define N_EARLIER (sizeof earlier / sizeof *earlier)
 
@@ -137,6 +140,7 @@ START_TEST(test_tables)
     ck_assert_uint_eq(aot_event_avro_type.n_resolved, 2);
     ck_assert_uint_eq(aot_point_avro_type.n_resolved, 1);
     ck_assert_uint_eq(aot_node_avro_type.n_resolved, 1);
+    ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 1);
     for (size_t c = 0; c < N_CASES; c++) {
         const avrogen_type *t = cases[c].type;
         ck_assert(t->decode != NULL);
@@ -220,7 +224,8 @@ static size_t random_text(cg_rng *g, char *buf)
 }
 
 /* A random value of writer type t. Arrays in a field named `grid` have the 3
- * items of the reader's double[3]; other C limits are met by every value. */
+ * items of the reader's double[3], numbers in fields named u_* are not
+ * negative (they are unsigned in C); other C limits are met by every value. */
 static void random_value(cg_rng *g, avrogen_value *v, const avrogen_node *t, unsigned depth,
                          bool grid)
 {
@@ -300,9 +305,15 @@ static void random_value(cg_rng *g, avrogen_value *v, const avrogen_node *t, uns
         break;
     }
     case AVROGEN_KIND_RECORD:
-        for (size_t i = 0; i < t->n_fields; i++)
-            random_value(g, &v->fields[i], t->fields[i].type, depth + 1,
+        for (size_t i = 0; i < t->n_fields; i++) {
+            avrogen_value *f = &v->fields[i];
+            random_value(g, f, t->fields[i].type, depth + 1,
                          strcmp(t->fields[i].name, "grid") == 0);
+            avrogen_kind k = t->fields[i].type->kind;
+            int64_t x = k == AVROGEN_KIND_INT ? f->i32 : k == AVROGEN_KIND_LONG ? f->i64 : 0;
+            if (strncmp(t->fields[i].name, "u_", 2) == 0 && x < 0)
+                ck_assert_int_eq(avrogen_value_set_long(f, ~x), AVROGEN_OK);
+        }
         break;
     }
 }
@@ -561,6 +572,37 @@ START_TEST(test_known_node)
 }
 END_TEST
 
+/* Integers promoted into the standard and POSIX types: an int written as a
+ * count is refused below 0, and the 64-bit default is INT64_MAX exactly. */
+START_TEST(test_known_shapes)
+{
+    struct aot_shapes v;
+    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                                 "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
+                                 "\"delta\": -2147483648, \"at\": -1}",
+                                 &v),
+                     AVROGEN_OK);
+    ck_assert_uint_eq(v.u_packets, INT32_MAX);
+    ck_assert_uint_eq(v.u_octets, (uint64_t)INT64_MAX);
+    ck_assert_int_eq(v.delta, INT32_MIN);
+    ck_assert_int_eq(v.at, -1);
+    ck_assert_uint_eq(v.u_limit, (unsigned long)INT64_MAX);
+    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                                 "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0}",
+                                 &v),
+                     AVROGEN_OK);
+    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                                 "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0}",
+                                 &v),
+                     AVROGEN_E_INVALID);
+    ck_assert(cg_all_zero(&v, sizeof v));
+    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                                 "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0}",
+                                 &v),
+                     AVROGEN_E_INVALID);
+}
+END_TEST
+
 /* ---- hostile input ----------------------------------------------------------------- */
 
 /* A chain of `depth` nodes written with aot_node_v0.avsc: past the reader's
@@ -801,6 +843,7 @@ static Suite *aot_suite(void)
     tcase_add_test(tc, test_known_v1);
     tcase_add_test(tc, test_known_v2);
     tcase_add_test(tc, test_known_node);
+    tcase_add_test(tc, test_known_shapes);
     suite_add_tcase(s, tc);
     tc = tcase_create("hostile");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -40,6 +40,7 @@
 #include "cg_hostile.avro.h"
 #include "cg_nested.avro.h"
 #include "cg_prims.avro.h"
+#include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_util.h"
@@ -78,6 +79,8 @@ CG_ADAPTERS(h_udecimal, struct h_udecimal)
 CG_ADAPTERS(h_count, struct h_count)
 CG_ADAPTERS(h_doubles, struct h_doubles)
 CG_ADAPTERS(ev_point, struct ev_point)
+CG_ADAPTERS(nf5_record, struct nf5_record)
+CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(rich, struct rich)
 CG_ADAPTERS(ev_long_default, struct ev_long_default)
 CG_ADAPTERS(ev_short_default, struct ev_short_default)
@@ -131,6 +134,8 @@ static const cg_case readers[] = {
         CG_CASE(rich),
         CG_CASE(ev_long_default),
         CG_CASE(ev_short_default),
+        CG_CASE(nf5_record),
+        CG_CASE(nic_stats),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

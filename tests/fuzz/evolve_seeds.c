@@ -28,6 +28,7 @@
 #include "cg_hostile.avro.h"
 #include "cg_nested.avro.h"
 #include "cg_prims.avro.h"
+#include "cg_shapes.avro.h"
 #include "cg_util.h"
 
 CG_ADAPTERS(aot_event, struct aot_event)
@@ -46,6 +47,7 @@ CG_ADAPTERS(hollows, struct hollows)
 CG_ADAPTERS(h_count, struct h_count)
 CG_ADAPTERS(h_exact, struct h_exact)
 CG_ADAPTERS(company, struct company)
+CG_ADAPTERS(nic_stats, struct nic_stats)
 
 /* Random structs: a writer type and its index in fuzz_evolve.c's table. */
 static const struct {
@@ -57,7 +59,7 @@ static const struct {
         {12, CG_CASE(tree_w)},   {13, CG_CASE(maps_w)},      {14, CG_CASE(arrays_w)},
         {15, CG_CASE(pinned_w)}, {16, CG_CASE(ev_old_rich)}, {17, CG_CASE(rich)},
         {18, CG_CASE(hollows)},  {19, CG_CASE(h_count)},     {20, CG_CASE(h_exact)},
-        {21, CG_CASE(company)},
+        {21, CG_CASE(company)},  {22, CG_CASE(nic_stats)},
 };
 
 /* Avro JSON datums of the earlier schemas (index 6: the union of

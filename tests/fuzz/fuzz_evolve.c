@@ -57,6 +57,7 @@
 #include "cg_hostile.avro.h"
 #include "cg_nested.avro.h"
 #include "cg_prims.avro.h"
+#include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
 #include "cg_unions.avro.h"
 
@@ -103,6 +104,8 @@ ENCODER(hollows, struct hollows)
 ENCODER(h_count, struct h_count)
 ENCODER(h_exact, struct h_exact)
 ENCODER(company, struct company)
+ENCODER(nic_stats, struct nic_stats)
+ENCODER(aot_shapes, struct aot_shapes)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -160,6 +163,10 @@ static const pair pairs[] = {
         OWN(h_count),
         OWN(h_exact), /* 20 */
         OWN(company),
+        /* issue 11's struct shapes (tests/codegen/headers/cg_shapes.h) */
+        OWN(nic_stats), /* 22 */
+        EARLIER("aot_shapes_v0.avsc", aot_shapes),
+        OWN(aot_shapes),
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

@@ -33,9 +33,12 @@
  *  - AVRO_UNION(tag) on a C union member: tag value i selects the union's i-th
  *    member in declaration order, which is Avro branch i. A member marked
  *    AVRO_FIELD(type = "null") is a null branch and is never read.
- *  - uint64_t has no default mapping (Avro's long is signed): choose
- *    AVRO_FIELD(type = "long") for the same 64 bits (values above INT64_MAX
- *    read back negative elsewhere) or AVRO_DECIMAL(19, 0) for exact bytes.
+ *  - Every standard and POSIX integer type maps without annotation (long,
+ *    size_t, time_t, ... are Avro longs on every platform). Unsigned 64-bit
+ *    ones (uint64_t, size_t) hold 0..INT64_MAX: encode refuses more, never
+ *    wraps. AVRO_FIELD(type = "long") keeps the same 64 bits instead (values
+ *    above INT64_MAX read back negative elsewhere); AVRO_DECIMAL(20, 0)
+ *    stores all of them exactly as bytes.
  *
  * Out of line, for headers that cannot be edited (file scope, in any header the
  * tool parses; the type must be complete there):
@@ -79,7 +82,7 @@ typedef struct avrogen_bytes {
 #define AVRO_ENUM(...)   AVROGEN_ANNOTATE("enum", #__VA_ARGS__)
 
 /* Fields (and enumerators: name, doc). Options: name, doc, aliases, default,
- * order, type ("long" on uint64_t; "null" on a member of an AVRO_UNION). */
+ * order, type ("long" on uint64_t: its bits; "null" on a member of an AVRO_UNION). */
 #define AVRO_FIELD(...) AVROGEN_ANNOTATE("field", #__VA_ARGS__)
 
 /* Flags. avro-c defines neither name. */

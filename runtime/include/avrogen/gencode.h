@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 2
+#define AVROGEN_GENCODE_ABI 3
 
 /* Default reader limits; see avrogen_reader_init. */
 #define AVROGEN_DEFAULT_MAX_DEPTH 128u
@@ -51,6 +51,7 @@ typedef struct avrogen_writer {
     size_t err_offset;   /* output offset at which it happened */
     avrogen_alloc alloc; /* growable writers: where the buffer comes from */
     bool growable;       /* false: fixed caller buffer, overflow is AVROGEN_E_NOSPACE */
+    const char *err_msg; /* static English text for the first error, or NULL */
 } avrogen_writer;
 
 /* Write into the caller's `buf` of `cap` bytes; never allocates. */
@@ -67,6 +68,10 @@ AVROGEN_API void avrogen_writer_reset(avrogen_writer *w);
 
 /* Record `s` as the writer's error unless one is already set; returns w->err. */
 AVROGEN_API avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status s);
+
+/* The same with a message (a static string, kept in w->err_msg). */
+AVROGEN_API avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s,
+                                                   const char *msg);
 
 /* Slow path of avrogen_writer_reserve: grow, or fail with E_NOSPACE / E_NOMEM. */
 AVROGEN_API bool avrogen_writer_reserve_slow(avrogen_writer *w, size_t n);
@@ -522,6 +527,22 @@ typedef enum avrogen_scalar {
 typedef struct avrogen_type avrogen_type;
 typedef struct avrogen_field_desc avrogen_field_desc;
 
+/* avrogen_field_ext.flags */
+#define AVROGEN_EXT_U64_CHECKED                               \
+    0x1u /* a uint64_t long: encode refuses values above      \
+            INT64_MAX, decode refuses negative longs (without \
+            it, AVRO_FIELD(type = "long"): the same 64 bits) */
+
+/* What only some locations need; NULL for the others. */
+typedef struct avrogen_field_ext {
+    unsigned flags;                     /* AVROGEN_EXT_* */
+    const int64_t *tags;                /* TAGGED branch: the tag values selecting it, the
+                                           first the one decode stores; NULL: its index */
+    size_t n_tags;                      /* how many */
+    int64_t (*get)(const void *base);   /* BITFIELD: the member's value in the struct at base */
+    void (*set)(void *base, int64_t v); /* BITFIELD: store v, which fits the width */
+} avrogen_field_ext;
+
 /*
  * One Avro value at a C location: a record field, an array item, a map key or
  * value, the non-null branch of a nullable, a branch of a tagged union.
@@ -546,6 +567,7 @@ struct avrogen_field_desc {
     const avrogen_field_desc *items; /* see below */
     size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, TAGGED: the branches */
     const avrogen_type *type;        /* RECORD, ENUM, FIXED: the named type; else NULL */
+    const avrogen_field_ext *ext;    /* the rare facts (avrogen_field_ext), or NULL */
 };
 /*
  * items: ARRAY: the item; MAP: the entry's key, then its value; NULLABLE: the
@@ -1445,6 +1467,52 @@ static inline void avrogen_read_floats(avrogen_reader *r, float *dst, size_t n)
     memset(dst, 0, n * sizeof *dst);
     avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a float");
 }
+
+/* ---- C shapes: integers Avro's long holds in part --------------------------------
+ *
+ * Generated code passes these a message naming the member (a string literal),
+ * kept as the stream's err_msg when the value is refused.
+ */
+
+/* A uint64_t (size_t, unsigned long, ...) as a long: a value above INT64_MAX
+ * is E_ARG with `msg`; the bits are never reinterpreted. */
+static inline void avrogen_write_u64(avrogen_writer *w, uint64_t v, const char *msg)
+{
+    if (AVROGEN_LIKELY(v <= (uint64_t)INT64_MAX))
+        avrogen_write_long(w, (int64_t)v);
+    else
+        avrogen_writer_fail_msg(w, AVROGEN_E_ARG, msg);
+}
+
+/* The same check ahead of a run: v as a long, or 0 with the error recorded. */
+static inline int64_t avrogen_writer_u64(avrogen_writer *w, uint64_t v, const char *msg)
+{
+    if (AVROGEN_LIKELY(v <= (uint64_t)INT64_MAX))
+        return (int64_t)v;
+    avrogen_writer_fail_msg(w, AVROGEN_E_ARG, msg);
+    return 0;
+}
+
+/* A long stored in a uint64_t: a negative long is E_INVALID with `msg`. */
+static inline uint64_t avrogen_read_u64(avrogen_reader *r, const char *msg)
+{
+    int64_t v = avrogen_read_long(r);
+    if (AVROGEN_LIKELY(v >= 0))
+        return (uint64_t)v;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, msg);
+    return 0;
+}
+
+/* A long stored in a 32-bit signed type (a long on ILP32): outside its range is E_INVALID. */
+static inline int32_t avrogen_read_long_int32(avrogen_reader *r)
+{
+    int64_t v = avrogen_read_long(r);
+    if (AVROGEN_LIKELY(v >= INT32_MIN && v <= INT32_MAX))
+        return (int32_t)v;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, "long out of range of its 32-bit C type");
+    return 0;
+}
+
 #ifdef __cplusplus
 }
 #endif

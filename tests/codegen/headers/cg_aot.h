@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <avrogen/annotate.h>
 
@@ -88,6 +89,16 @@ struct AVRO_RECORD(namespace = "aot", aliases = ["aot.legacy_event"]) aot_event 
     int64_t big AVRO_FIELD(default = 12345678901234);
     avrogen_str motto AVRO_FIELD(default = "caf\u00e9");
     void *cache AVRO_SKIP;
+};
+
+/* Issue 11's struct shapes. Members named u_* are unsigned: test_aot.c's
+ * random writer values are not negative there. */
+struct AVRO_RECORD(namespace = "aot") aot_shapes {
+    size_t u_packets;  /* earlier: int (a negative int is refused) */
+    uint64_t u_octets; /* earlier: long */
+    long delta;        /* earlier: int */
+    time_t at;         /* unchanged */
+    unsigned long u_limit AVRO_FIELD(default = 9223372036854775807); /* not earlier */
 };
 
 #endif /* CG_AOT_H */

@@ -15,4 +15,5 @@ struct AVRO_RECORD() when {
     double i AVRO_DECIMAL(10, 2);
     char *j AVRO_FIXED_NAME(Nope);
     int64_t k AVRO_DECIMAL(ten, 2);
+    uint64_t l AVRO_DECIMAL(21, 0);
 };

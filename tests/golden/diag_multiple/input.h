@@ -5,13 +5,13 @@
 #include <avrogen/annotate.h>
 
 struct AVRO_RECORD() first {
-    long a;
+    long double a;
     char *ok;
     struct first *next;
 };
 
 struct AVRO_RECORD() second {
     unsigned bits : 4;
-    uint64_t big;
+    void (*big)(void);
     int32_t *items AVRO_ARRAY(count);
 };

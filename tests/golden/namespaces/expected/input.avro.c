@@ -219,32 +219,32 @@ static const struct {
         {
                 {"v", offsetof(struct inner, v), AVROGEN_SIZEOF_MEMBER(struct inner, v),
                  AVROGEN_KIND_INT, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_I32,
-                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
         },
         /* foreign_fields: struct foreign */
         {
                 {"w", offsetof(struct foreign, w), AVROGEN_SIZEOF_MEMBER(struct foreign, w),
                  AVROGEN_KIND_INT, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_I32,
-                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
         },
         /* outer_fields: struct outer */
         {
                 {"a", offsetof(struct outer, a), AVROGEN_SIZEOF_MEMBER(struct outer, a),
                  AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
-                 &inner_avro_type},
+                 &inner_avro_type, NULL},
                 {"b", offsetof(struct outer, b), AVROGEN_SIZEOF_MEMBER(struct outer, b),
                  AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
-                 &inner_avro_type},
+                 &inner_avro_type, NULL},
                 {"c", offsetof(struct outer, c), AVROGEN_SIZEOF_MEMBER(struct outer, c),
                  AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
-                 &foreign_avro_type},
+                 &foreign_avro_type, NULL},
                 {"d", offsetof(struct outer, d), AVROGEN_SIZEOF_MEMBER(struct outer, d),
                  AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
-                 &foreign_avro_type},
+                 &foreign_avro_type, NULL},
         },
 };
 

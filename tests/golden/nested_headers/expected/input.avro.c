@@ -206,31 +206,33 @@ static const struct {
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
                  AVROGEN_KIND_LONG, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR,
-                 AVROGEN_SCALAR_I64, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_I64, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
                 {"unit", offsetof(struct line, unit), AVROGEN_SIZEOF_MEMBER(struct line, unit),
                  AVROGEN_KIND_ENUM, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_ENUM, AVROGEN_SCALAR_U32,
-                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.unit_enum},
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.unit_enum,
+                 NULL},
         },
         /* basket_fields: struct basket */
         {
                 {"first", offsetof(struct basket, first),
                  AVROGEN_SIZEOF_MEMBER(struct basket, first), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.line_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.line_type, NULL},
                 {"more", offsetof(struct basket, more), AVROGEN_SIZEOF_MEMBER(struct basket, more),
                  AVROGEN_KIND_ARRAY, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT,
                  AVROGEN_SCALAR_NONE, 0, AVROGEN_SIZEOF_MEMBER(struct basket, more[0]),
                  offsetof(struct basket, n_more), AVROGEN_SCALAR_U64, 0, false,
-                 basket_avro_tables.basket_sub0, 1, NULL},
+                 basket_avro_tables.basket_sub0, 1, NULL, NULL},
                 {"unit", offsetof(struct basket, unit), AVROGEN_SIZEOF_MEMBER(struct basket, unit),
                  AVROGEN_KIND_ENUM, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_ENUM, AVROGEN_SCALAR_U32,
-                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.unit_enum},
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.unit_enum,
+                 NULL},
         },
         /* basket_sub0 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct basket, more[0]), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.line_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &basket_avro_tables.line_type, NULL},
         },
 };
 

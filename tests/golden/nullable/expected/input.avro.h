@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 2
+#if AVROGEN_GENCODE_ABI != 3
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 

@@ -321,61 +321,61 @@ static const struct {
         {
                 {"v", offsetof(struct leaf, v), AVROGEN_SIZEOF_MEMBER(struct leaf, v),
                  AVROGEN_KIND_INT, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_I32,
-                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
         },
         /* node_fields: struct node */
         {
                 {"value", offsetof(struct node, value), AVROGEN_SIZEOF_MEMBER(struct node, value),
                  AVROGEN_KIND_LONG, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR,
-                 AVROGEN_SCALAR_I64, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_I64, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
                 {"next", offsetof(struct node, next), AVROGEN_SIZEOF_MEMBER(struct node, next),
                  AVROGEN_KIND_UNION, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_NULLABLE,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, true,
-                 leaf_avro_tables.node_sub0, 1, NULL},
+                 leaf_avro_tables.node_sub0, 1, NULL, NULL},
         },
         /* node_sub0 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct node, next[0]), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &node_avro_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &node_avro_type, NULL},
         },
         /* tree_fields: struct tree */
         {
                 {"label", offsetof(struct tree, label), AVROGEN_SIZEOF_MEMBER(struct tree, label),
                  AVROGEN_KIND_STRING, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_CSTRING,
-                 AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
                 {"children", offsetof(struct tree, children),
                  AVROGEN_SIZEOF_MEMBER(struct tree, children), AVROGEN_KIND_ARRAY,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT, AVROGEN_SCALAR_NONE, 0,
                  AVROGEN_SIZEOF_MEMBER(struct tree, children[0]), offsetof(struct tree, n_children),
-                 AVROGEN_SCALAR_U64, 0, false, leaf_avro_tables.tree_sub0, 1, NULL},
+                 AVROGEN_SCALAR_U64, 0, false, leaf_avro_tables.tree_sub0, 1, NULL, NULL},
                 {"leaves", offsetof(struct tree, leaves),
                  AVROGEN_SIZEOF_MEMBER(struct tree, leaves), AVROGEN_KIND_ARRAY,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_PTR_COUNT, AVROGEN_SCALAR_NONE, 0,
                  AVROGEN_SIZEOF_MEMBER(struct tree, leaves[0]), offsetof(struct tree, n_leaves),
-                 AVROGEN_SCALAR_U64, 0, false, leaf_avro_tables.tree_sub1, 1, NULL},
+                 AVROGEN_SCALAR_U64, 0, false, leaf_avro_tables.tree_sub1, 1, NULL, NULL},
                 {"extra", offsetof(struct tree, extra), AVROGEN_SIZEOF_MEMBER(struct tree, extra),
                  AVROGEN_KIND_UNION, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_NULLABLE,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, true,
-                 leaf_avro_tables.tree_sub2, 1, NULL},
+                 leaf_avro_tables.tree_sub2, 1, NULL, NULL},
         },
         /* tree_sub0 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct tree, children[0]), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &tree_avro_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &tree_avro_type, NULL},
         },
         /* tree_sub1 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct tree, leaves[0]), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &leaf_avro_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &leaf_avro_type, NULL},
         },
         /* tree_sub2 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct tree, extra[0]), AVROGEN_KIND_RECORD,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT, AVROGEN_SCALAR_NONE, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &leaf_avro_type},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &leaf_avro_type, NULL},
         },
 };
 

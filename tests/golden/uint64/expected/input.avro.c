@@ -2,12 +2,14 @@
 #include "input.avro.h"
 
 /* The layout the generator saw; a mismatch means this file is stale. */
-AVROGEN_STATIC_ASSERT(sizeof(struct counters) == 40, "struct counters changed size: rerun avrogen");
+AVROGEN_STATIC_ASSERT(sizeof(struct counters) == 56, "struct counters changed size: rerun avrogen");
 AVROGEN_LAYOUT(struct counters, packets, 0, 8);
 AVROGEN_LAYOUT(struct counters, bytes, 8, 8);
-AVROGEN_LAYOUT(struct counters, total, 16, 8);
-AVROGEN_LAYOUT(struct counters, window, 24, 16);
-AVROGEN_LAYOUT(struct counters, window[0], 24, 8);
+AVROGEN_LAYOUT(struct counters, octets, 16, 8);
+AVROGEN_LAYOUT(struct counters, checked, 24, 8);
+AVROGEN_LAYOUT(struct counters, total, 32, 8);
+AVROGEN_LAYOUT(struct counters, window, 40, 16);
+AVROGEN_LAYOUT(struct counters, window[0], 40, 8);
 
 /* struct counters <-> Avro record counters */
 static size_t counters_avro_measure(const struct counters *v)
@@ -16,6 +18,8 @@ static size_t counters_avro_measure(const struct counters *v)
 
     n += avrogen_size_long((int64_t)v->packets);
     n += avrogen_size_decimal_uint64(v->bytes);
+    n += avrogen_size_decimal_uint64(v->octets);
+    n += avrogen_size_long((int64_t)v->checked);
     n += avrogen_size_long((int64_t)v->total);
     for (size_t i = 0; i < 2; i++)
         n += avrogen_size_long((int64_t)v->window[i]);
@@ -24,15 +28,21 @@ static size_t counters_avro_measure(const struct counters *v)
 
 static void counters_avro_write(avrogen_writer *w, const struct counters *v)
 {
-    if (avrogen_writer_room(w, 30)) {
+    int64_t u_checked = avrogen_writer_u64(w, v->checked,
+                                           "struct counters.checked: above INT64_MAX");
+    if (avrogen_writer_room(w, 50)) {
         uint8_t *p = w->p;
         p = avrogen_put_long(p, (int64_t)v->packets);
         p = avrogen_put_decimal_uint64(p, v->bytes);
+        p = avrogen_put_decimal_uint64(p, v->octets);
+        p = avrogen_put_long(p, u_checked);
         p = avrogen_put_long(p, (int64_t)v->total);
         w->p = p;
     } else {
         avrogen_write_long(w, (int64_t)v->packets);
         avrogen_write_decimal_uint64(w, v->bytes);
+        avrogen_write_decimal_uint64(w, v->octets);
+        avrogen_write_long(w, u_checked);
         avrogen_write_long(w, (int64_t)v->total);
     }
     avrogen_write_block_count(w, 2);
@@ -46,6 +56,8 @@ static void counters_avro_read(avrogen_reader *r, struct counters *v, avrogen_ar
     (void)a;
     v->packets = (uint64_t)avrogen_read_long(r);
     v->bytes = avrogen_read_decimal_uint64(r);
+    v->octets = avrogen_read_decimal_uint64(r);
+    v->checked = avrogen_read_u64(r, "struct counters.checked: negative long");
     v->total = (uint64_t)avrogen_read_long(r);
     {
         size_t n = 0, b;
@@ -95,6 +107,19 @@ const char counters_avro_schema[] = "{\n"
                                     "      }\n"
                                     "    },\n"
                                     "    {\n"
+                                    "      \"name\": \"octets\",\n"
+                                    "      \"type\": {\n"
+                                    "        \"type\": \"bytes\",\n"
+                                    "        \"logicalType\": \"decimal\",\n"
+                                    "        \"precision\": 20,\n"
+                                    "        \"scale\": 0\n"
+                                    "      }\n"
+                                    "    },\n"
+                                    "    {\n"
+                                    "      \"name\": \"checked\",\n"
+                                    "      \"type\": \"long\"\n"
+                                    "    },\n"
+                                    "    {\n"
                                     "      \"name\": \"total\",\n"
                                     "      \"type\": \"long\"\n"
                                     "    },\n"
@@ -108,12 +133,15 @@ const char counters_avro_schema[] = "{\n"
                                     "  ]\n"
                                     "}\n";
 
+static const avrogen_field_ext counters_avro_tables_ext_u64 = {AVROGEN_EXT_U64_CHECKED, NULL, 0,
+                                                               NULL, NULL};
+
 /*
  * Descriptor tables. They live in one object so that entries can point at
  * each other in any order, which C and C++ both allow within an initializer.
  */
 static const struct {
-    avrogen_field_desc counters_fields[4];
+    avrogen_field_desc counters_fields[6];
     avrogen_field_desc counters_sub0[1];
 } counters_avro_tables = {
         /* counters_fields: struct counters */
@@ -121,32 +149,41 @@ static const struct {
                 {"packets", offsetof(struct counters, packets),
                  AVROGEN_SIZEOF_MEMBER(struct counters, packets), AVROGEN_KIND_LONG,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
                 {"bytes", offsetof(struct counters, bytes),
                  AVROGEN_SIZEOF_MEMBER(struct counters, bytes), AVROGEN_KIND_BYTES,
                  AVROGEN_LOGICAL_DECIMAL, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
+                {"octets", offsetof(struct counters, octets),
+                 AVROGEN_SIZEOF_MEMBER(struct counters, octets), AVROGEN_KIND_BYTES,
+                 AVROGEN_LOGICAL_DECIMAL, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
+                {"checked", offsetof(struct counters, checked),
+                 AVROGEN_SIZEOF_MEMBER(struct counters, checked), AVROGEN_KIND_LONG,
+                 AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, &counters_avro_tables_ext_u64},
                 {"total", offsetof(struct counters, total),
                  AVROGEN_SIZEOF_MEMBER(struct counters, total), AVROGEN_KIND_LONG,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
                 {"window", offsetof(struct counters, window),
                  AVROGEN_SIZEOF_MEMBER(struct counters, window), AVROGEN_KIND_ARRAY,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_C_ARRAY, AVROGEN_SCALAR_NONE, 2,
                  AVROGEN_SIZEOF_MEMBER(struct counters, window[0]), 0, AVROGEN_SCALAR_NONE, 0,
-                 false, counters_avro_tables.counters_sub0, 1, NULL},
+                 false, counters_avro_tables.counters_sub0, 1, NULL, NULL},
         },
         /* counters_sub0 */
         {
                 {NULL, 0, AVROGEN_SIZEOF_MEMBER(struct counters, window[0]), AVROGEN_KIND_LONG,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_SCALAR, AVROGEN_SCALAR_U64, 0, 0, 0,
-                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL},
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, NULL, NULL},
         },
 };
 
 static const char counters_avro_canonical[] =
         "{\"name\":\"counters\",\"type\":\"record\",\"fields\":[{\"name\":\"packets\","
-        "\"type\":\"long\"},{\"name\":\"bytes\",\"type\":\"bytes\"},{\"name\":\"total\","
+        "\"type\":\"long\"},{\"name\":\"bytes\",\"type\":\"bytes\"},{\"name\":\"octets\","
+        "\"type\":\"bytes\"},{\"name\":\"checked\",\"type\":\"long\"},{\"name\":\"total\","
         "\"type\":\"long\"},{\"name\":\"window\",\"type\":{\"type\":\"array\","
         "\"items\":\"long\"}}]}";
 
@@ -165,7 +202,7 @@ const avrogen_type counters_avro_type = {
         COUNTERS_AVRO_FINGERPRINT,
         sizeof(struct counters),
         counters_avro_tables.counters_fields,
-        4,
+        6,
         NULL,
         NULL,
         0,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 2
+#if AVROGEN_GENCODE_ABI != 3
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -32,7 +32,7 @@ extern "C" {
 
 /* struct counters: Avro record counters */
 extern const char counters_avro_schema[];
-#define COUNTERS_AVRO_FINGERPRINT UINT64_C(0x4379d87532f66ca7)
+#define COUNTERS_AVRO_FINGERPRINT UINT64_C(0xf7a90fe23a454cc6)
 extern const avrogen_type counters_avro_type;
 size_t counters_avro_size(const struct counters *v);
 AVROGEN_NODISCARD avrogen_status counters_avro_encode(avrogen_writer *w, const struct counters *v);

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Codegen test types shaped like the structs of well-known C code (issue 11),
+ * written here from their documented layouts: annotated as they are, with no
+ * member changed for avrogen's sake.
+ */
+#ifndef CG_SHAPES_H
+#define CG_SHAPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <avrogen/annotate.h>
+
+/* A NetFlow v5 flow record: fixed-width integers and padding. */
+struct AVRO_RECORD(namespace = "cg.shapes") nf5_record {
+    uint32_t srcaddr;
+    uint32_t dstaddr;
+    uint32_t nexthop;
+    uint16_t input;
+    uint16_t output;
+    uint32_t d_pkts;
+    uint32_t d_octets;
+    uint32_t first;
+    uint32_t last;
+    uint16_t srcport;
+    uint16_t dstport;
+    uint8_t pad1 AVRO_SKIP;
+    uint8_t tcp_flags;
+    uint8_t prot;
+    uint8_t tos;
+    uint16_t src_as;
+    uint16_t dst_as;
+    uint8_t src_mask;
+    uint8_t dst_mask;
+    uint16_t pad2 AVRO_SKIP;
+};
+
+/* NIC statistics counters (like rtnl_link_stats64 and ethtool's): unsigned
+ * 64-bit counters and the standard and POSIX integer typedefs. */
+struct AVRO_RECORD(namespace = "cg.shapes") nic_stats {
+    char ifname[16];
+    uint64_t rx_packets;
+    uint64_t tx_packets;
+    uint64_t rx_bytes;
+    uint64_t tx_bytes;
+    size_t rx_dropped;
+    unsigned long tx_dropped;
+    unsigned long long multicast;
+    uintptr_t cookie;
+    long collisions;
+    long long rx_errors;
+    ssize_t delta;
+    ptrdiff_t skew;
+    intptr_t handle;
+    off_t offset;
+    time_t sampled_at; /* seconds: a plain long */
+    uint64_t queue_bytes[4];
+    size_t *histogram AVRO_ARRAY(n_histogram);
+    uint32_t n_histogram;
+};
+
+#endif /* CG_SHAPES_H */

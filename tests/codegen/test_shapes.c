@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The struct shapes of issue 11 (headers/cg_shapes.h), beyond the round trips
+ * test_codegen.c and test_type_plan.c run on them: known answers
+ * (shapes_cases.c) against the generic runtime, and every refusal at its exact
+ * boundary, at it and one past it, in generated code and in the type plan of
+ * the record's own schema, with the message naming the member.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "avrogen/resolve.h"
+
+#include "cg_shapes.avro.h"
+#include "cg_util.h"
+#include "shapes_cases.h"
+
+static avrogen_arena arena;
+
+static void setup(void)
+{
+    avrogen_arena_init(&arena, NULL);
+}
+
+static void teardown(void)
+{
+    avrogen_arena_fini(&arena);
+}
+
+START_TEST(test_known)
+{
+    const shape_answer *k = &shape_answers[_i];
+    void *v = calloc(1, k->c.type->size);
+    char why[256];
+    k->fill(v);
+    ck_assert_msg(cg_same_as_json(&k->c, v, k->json, why, sizeof why), "%s: %s", k->label, why);
+    free(v);
+}
+END_TEST
+
+/* Encode v; the status, and the message when it fails. */
+static avrogen_status encode(avrogen_status (*fn)(avrogen_writer *, const void *), const void *v,
+                             const char **msg)
+{
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    avrogen_status st = fn(&w, v);
+    *msg = w.err_msg;
+    avrogen_writer_fini(&w);
+    return st;
+}
+
+/*
+ * Decode `json` (a datum of t's schema) with the generated decoder and with the
+ * type plan of t's own schema: both give the same status (and message); the
+ * generated decoder's is returned, the struct in `out` (t->size bytes).
+ */
+static avrogen_status decode_json(const avrogen_type *t, const char *json, void *out,
+                                  const char **msg)
+{
+    avrogen_writer w;
+    char why[256];
+    ck_assert_msg(cg_encode_json(t, json, &w, why, sizeof why) == AVROGEN_OK, "%s", why);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    avrogen_status st = t->decode(&r, out, &arena);
+    *msg = r.err_msg;
+
+    avrogen_schema *s = NULL;
+    avrogen_diag d;
+    ck_assert_int_eq(avrogen_schema_parse(t->schema, strlen(t->schema), NULL, &s, &d), AVROGEN_OK);
+    avrogen_type_plan *plan = NULL;
+    ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(s), t, NULL, &plan, &d), AVROGEN_OK);
+    void *via_plan = calloc(1, t->size);
+    avrogen_reader pr;
+    avrogen_reader_init(&pr, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    ck_assert_int_eq(avrogen_type_plan_decode(plan, &pr, via_plan, &arena), st);
+    ck_assert_uint_eq(pr.err_offset, r.err_offset);
+    if (st == AVROGEN_OK) {
+        const char *where;
+        ck_assert_msg(cg_equal(t, out, via_plan, &where), "plan differs at %s", where);
+    }
+    free(via_plan);
+    avrogen_type_plan_free(plan);
+    avrogen_schema_free(s);
+    avrogen_writer_fini(&w);
+    return st;
+}
+
+/* ---- integers ---------------------------------------------------------------------- */
+
+static avrogen_status nic_encode_any(avrogen_writer *w, const void *v)
+{
+    return nic_stats_avro_encode(w, (const struct nic_stats *)v);
+}
+
+static void nic_valid(struct nic_stats *v)
+{
+    memset(v, 0, sizeof *v);
+    strcpy(v->ifname, "lo");
+}
+
+/* Unsigned 64-bit members: INT64_MAX is the last value a long holds. In a run
+ * of fields (rx_bytes, rx_dropped), as an array item and as a pointer's item. */
+START_TEST(test_u64_encode_boundary)
+{
+    struct nic_stats v;
+    const char *msg;
+    static size_t hist[1];
+    static const uint64_t edges[] = {(uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX};
+    for (size_t e = 0; e < 3; e++) {
+        avrogen_status want = e == 0 ? AVROGEN_OK : AVROGEN_E_ARG;
+        nic_valid(&v);
+        v.rx_bytes = edges[e];
+        ck_assert_int_eq(encode(nic_encode_any, &v, &msg), want);
+        if (want != AVROGEN_OK)
+            ck_assert_str_eq(msg, "struct nic_stats.rx_bytes: above INT64_MAX");
+        nic_valid(&v);
+        v.rx_dropped = (size_t)edges[e];
+        ck_assert_int_eq(encode(nic_encode_any, &v, &msg), want);
+        if (want != AVROGEN_OK)
+            ck_assert_str_eq(msg, "struct nic_stats.rx_dropped: above INT64_MAX");
+        nic_valid(&v);
+        v.queue_bytes[3] = edges[e];
+        ck_assert_int_eq(encode(nic_encode_any, &v, &msg), want);
+        if (want != AVROGEN_OK)
+            ck_assert_str_eq(msg, "struct nic_stats.queue_bytes: above INT64_MAX");
+        nic_valid(&v);
+        hist[0] = (size_t)edges[e];
+        v.histogram = hist;
+        v.n_histogram = 1;
+        ck_assert_int_eq(encode(nic_encode_any, &v, &msg), want);
+        if (want != AVROGEN_OK)
+            ck_assert_str_eq(msg, "struct nic_stats.histogram: above INT64_MAX");
+    }
+}
+END_TEST
+
+static char *nic_json(const char *member, const char *value)
+{
+    static const char *const members[] = {"rx_packets", "tx_packets", "rx_bytes",  "tx_bytes",
+                                          "rx_dropped", "tx_dropped", "multicast", "cookie",
+                                          "collisions", "rx_errors",  "delta",     "skew",
+                                          "handle",     "offset",     "sampled_at"};
+    static char buf[1024];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "{\"ifname\": \"x\"");
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, ", \"%s\": %s", members[i],
+                              strcmp(members[i], member) == 0 ? value : "0");
+    snprintf(buf + n, sizeof buf - n, ", \"queue_bytes\": [%s, 0, 0, 0], \"histogram\": [%s]}",
+             strcmp(member, "queue_bytes") == 0 ? value : "0",
+             strcmp(member, "histogram") == 0 ? value : "1");
+    return buf;
+}
+
+/* A negative long is refused by every unsigned 64-bit member; 0 is the first value. */
+START_TEST(test_u64_decode_boundary)
+{
+    static const char *const members[] = {"rx_bytes", "rx_dropped",  "tx_dropped", "multicast",
+                                          "cookie",   "queue_bytes", "histogram"};
+    struct nic_stats v;
+    const char *msg;
+    char want[128];
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
+        ck_assert_int_eq(decode_json(&nic_stats_avro_type, nic_json(members[i], "0"), &v, &msg),
+                         AVROGEN_OK);
+        ck_assert_int_eq(decode_json(&nic_stats_avro_type, nic_json(members[i], "-1"), &v, &msg),
+                         AVROGEN_E_INVALID);
+        snprintf(want, sizeof want, "struct nic_stats.%s: negative long", members[i]);
+        ck_assert_str_eq(msg, want);
+        ck_assert_int_eq(decode_json(&nic_stats_avro_type,
+                                     nic_json(members[i], "9223372036854775807"), &v, &msg),
+                         AVROGEN_OK);
+    }
+    /* Signed ones take the whole range. */
+    ck_assert_int_eq(
+            decode_json(&nic_stats_avro_type, nic_json("delta", "-9223372036854775808"), &v, &msg),
+            AVROGEN_OK);
+    ck_assert(v.delta == (ssize_t)INT64_MIN);
+}
+END_TEST
+
+static Suite *shapes_suite(void)
+{
+    Suite *s = suite_create("shapes");
+    TCase *tc = tcase_create("known");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, test_known, 0, (int)n_shape_answers);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("integers");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_u64_encode_boundary);
+    tcase_add_test(tc, test_u64_decode_boundary);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(shapes_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
