@@ -1,0 +1,425 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""The data every peer of the Java and Go interop tests works on (the fixture
+interop_peer_corpus; java_peer.py and go_peer.py read it).
+
+usage: peer_corpus.py --work DIR --avrogen AVROGEN --interop-dump DUMP
+                      --ocf-tool OCF_TOOL --source SRC [--testdata DIR]
+
+Writes into DIR, for every case, NAME.avsc (the schema), NAME.frames (the
+reference datums: a 4-byte big-endian length, then the datum's bytes),
+NAME.jsonl (their Avro JSON encoding, one per line, as avrogen prints it) and
+ours-NAME.CODEC.avro (avrogen's container file of those datums in every codec
+avrogen has, many blocks each); and cases.tsv listing them. The cases:
+
+  * every case of tests/interop/cases.h (interop_dump: every type, extremes,
+    unions, logical types, maps, recursion, unicode, top-level arrays and
+    unions), its datums repeated to at least REPEAT_TO;
+  * seeded random datums (python3-avro encodes them) for the bench
+    workloads' schemas (bench/workloads/*.avsc) and, when the Apache Avro
+    test data is there, share/test/schemas/*.avsc (interop.avsc among them).
+
+Before anything is written the references are checked: python3-avro decodes
+every reference datum and re-encodes it to the same bytes, and `avrogen
+tojson` of the datums prints exactly NAME.jsonl (for the random cases that
+is Python's JSON of its datums, built by python_peer.avro_json).
+
+Exit status 0 when all is written, 1 otherwise.
+"""
+
+import argparse
+import io
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "ocf"))
+
+import avro.io  # noqa: E402
+
+from interop import read_frames, write_frames  # noqa: E402  (tests/ocf/interop.py)
+from python_peer import avro_json, parse_schema  # noqa: E402
+
+OUR_CODECS = ["null", "deflate", "snappy", "zstandard", "xz", "bzip2"]
+REPEAT_TO = 60
+RANDOM_DATUMS = 300
+BLOCK_BYTES = 2000
+WORDS = ["", "a", "alpha", "délta", "日本語", "emoji-\U0001f600", "tab\tquote\"", "x" * 70]
+
+
+class Failure(Exception):
+    pass
+
+
+def random_datum(schema, rng, depth=0):
+    """A Python datum of `schema` (a python3-avro schema without logical types)."""
+    t = schema.type
+    deep = depth >= 4
+    if t == "null":
+        return None
+    if t == "boolean":
+        return rng.random() < 0.5
+    if t in ("int", "long"):
+        bits = 31 if t == "int" else 63
+        return rng.choice([0, -1, 1, 63, -64, 2 ** bits - 1, -2 ** bits,
+                           rng.randint(-2 ** bits, 2 ** bits - 1), rng.randint(-1000, 1000)])
+    if t in ("float", "double"):
+        x = rng.choice([0.0, -0.0, float("inf"), float("nan"), 1e-300, rng.uniform(-1e9, 1e9),
+                        rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1e9, 1e9)])
+        return struct.unpack("<f", struct.pack("<f", x))[0] if t == "float" and abs(x) < 1e38 else x
+    if t == "bytes":
+        return bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 24)))
+    if t == "string":
+        return rng.choice(WORDS) + str(rng.randint(0, 99999))
+    if t == "fixed":
+        return bytes(rng.getrandbits(8) for _ in range(schema.size))
+    if t == "enum":
+        return rng.choice(schema.symbols)
+    if t == "array":
+        return [random_datum(schema.items, rng, depth + 1) for _ in range(0 if deep else rng.randint(0, 4))]
+    if t == "map":
+        n = 0 if deep else rng.randint(0, 4)
+        return {rng.choice(WORDS) + str(k): random_datum(schema.values, rng, depth + 1) for k in range(n)}
+    if t in ("record", "error"):
+        return {f.name: random_datum(f.type, rng, depth + 1) for f in schema.fields}
+    if t == "union":
+        nulls = [b for b in schema.schemas if b.type == "null"]
+        branch = nulls[0] if deep and nulls else rng.choice(schema.schemas)
+        return random_datum(branch, rng, depth + 1)
+    raise Failure(f"no random datums for type {t}")
+
+
+def encode(schema, datum):
+    buf = io.BytesIO()
+    avro.io.DatumWriter(schema).write(datum, avro.io.BinaryEncoder(buf))
+    return buf.getvalue()
+
+
+def split_and_check(schema, data, what):
+    """The datums of `data` (back to back) as python3-avro delimits them, each
+    checked to re-encode to its own bytes; and Python's JSON line of each."""
+    reader = avro.io.DatumReader(schema)
+    stream = io.BytesIO(data)
+    decoder = avro.io.BinaryDecoder(stream)
+    frames, lines = [], []
+    while stream.tell() < len(data):
+        start = stream.tell()
+        datum = reader.read(decoder)
+        raw = data[start:stream.tell()]
+        if encode(schema, datum) != raw:
+            raise Failure(f"{what}[{len(frames)}]: python3-avro re-encodes its datum to other bytes")
+        frames.append(raw)
+        lines.append(json.dumps(avro_json(schema, datum)))
+    return frames, lines
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, **kw)
+    if p.returncode != 0:
+        err = p.stderr if isinstance(p.stderr, str) else p.stderr.decode(errors="replace")
+        raise Failure(f"{' '.join(cmd)}: exit {p.returncode}: {err.strip()}")
+    return p.stdout
+
+
+def interop_dump_cases(dump, work):
+    """(name, schema text, frames, JSON lines) of every cases.h case, repeated."""
+    raw = os.path.join(work, "interop_dump")
+    os.makedirs(raw, exist_ok=True)
+    run([dump, raw])
+    out = []
+    for name in sorted(n[:-5] for n in os.listdir(raw) if n.endswith(".avsc")):
+        if name.startswith("defaults"):
+            continue
+        with open(os.path.join(raw, name + ".avsc"), encoding="utf-8") as f:
+            text = f.read()
+        with open(os.path.join(raw, name + ".bin"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(raw, name + ".jsonl"), encoding="utf-8") as f:
+            ours = f.read().split("\n")[:-1]
+        frames, lines = split_and_check(parse_schema(text), data, name)
+        if len(frames) != len(ours):
+            raise Failure(f"{name}: python3-avro reads {len(frames)} datums, interop_dump wrote {len(ours)}")
+        times = -(-REPEAT_TO // len(frames))
+        out.append(("cases." + name, text, frames * times, ours * times, "tests/interop/cases.h"))
+    return out
+
+
+def random_cases(paths):
+    out = []
+    for label, path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        schema = parse_schema(text)
+        rng = random.Random(label)
+        data = b"".join(encode(schema, random_datum(schema, rng)) for _ in range(RANDOM_DATUMS))
+        frames, lines = split_and_check(schema, data, label)
+        out.append((label, text, frames, lines, path))
+    return out
+
+
+# ---- for the peer tests ---------------------------------------------------------
+
+class Checks:
+    """Counts what ran, per group, and what failed; a group below its floor fails."""
+
+    def __init__(self, peer):
+        self.peer, self.ran, self.failures, self.notes = peer, {}, [], []
+
+    def check(self, group, cond, what):
+        self.ran[group] = self.ran.get(group, 0) + 1
+        if not cond:
+            self.failures.append(f"{group}: {what}")
+        return cond
+
+    def note(self, what):
+        self.notes.append(what)
+
+    def floor(self, group, n):
+        if self.ran.get(group, 0) < n:
+            self.failures.append(f"{group}: only {self.ran.get(group, 0)} checks ran, the floor is {n}")
+
+    def finish(self):
+        for n in self.notes:
+            print("note " + n)
+        for f in self.failures:
+            print("FAIL " + f, file=sys.stderr)
+        print(f"{self.peer}: " + ", ".join(f"{g} {n}" for g, n in sorted(self.ran.items()))
+              + f"; {len(self.failures)} failed")
+        return 1 if self.failures else 0
+
+
+def load_cases(corpus):
+    """[(name, count)] of the corpus; Failure when the fixture did not write it."""
+    path = os.path.join(corpus, "cases.tsv")
+    if not os.path.exists(path):
+        raise Failure(f"no {path}: the interop_peer_corpus fixture did not run")
+    with open(path, encoding="utf-8") as f:
+        return [(row[0], int(row[1])) for row in (line.rstrip("\n").split("\t") for line in f)]
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().split("\n")[:-1]
+
+
+def manifest(testdata):
+    """[(path, expectation)] of the container files in the Apache Avro test data,
+    or [] (with a message) when it is not there."""
+    path = os.path.join(testdata or "", "MANIFEST")
+    if not testdata or not os.path.exists(path):
+        print(f"note: no Apache Avro test data at {testdata}: its files are left out")
+        return []
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            rel, expect, _ = line.rstrip("\n").split("\t")
+            if rel.endswith((".avro", ".avro12")):
+                out.append((rel, expect))
+    return out
+
+
+def schema_tests(testdata):
+    """[(label, schema text, canonical or None, CRC-64 as a signed int or None)]
+    of share/test/data/schema-tests.txt."""
+    path = os.path.join(testdata or "", "share", "test", "data", "schema-tests.txt")
+    if not testdata or not os.path.exists(path):
+        return []
+    tests, cur, key, buf = [], None, None, None
+    with open(path, encoding="utf-8") as f:
+        for line in f.read().split("\n"):
+            if key is not None:
+                if line == key:
+                    cur[key.lower()] = "\n".join(buf)
+                    key = None
+                else:
+                    buf.append(line)
+                continue
+            if line.startswith("// "):
+                cur = {"label": "schema-tests.txt " + line[3:].strip()}
+                tests.append(cur)
+            elif line.startswith("<<"):
+                k, _, v = line[2:].partition(" ")
+                if v:
+                    cur[k.lower()] = v
+                else:
+                    key, buf = k, []
+    return [(t["label"], t["input"], t.get("canonical"),
+             int(t["fingerprint"]) if "fingerprint" in t else None)
+            for t in tests if "input" in t]
+
+
+def canonical_inputs(source, corpus, testdata, work):
+    """[(label, path)]: every schema whose canonical form and fingerprints the
+    peers are held to: tests/data/schema/pass, the corpus, and from the Apache
+    Avro test data avro-c's schema_tests/pass, share/test/schemas and the
+    inputs of schema-tests.txt (written to files in work)."""
+    out = []
+    own = os.path.join(source, "tests", "data", "schema", "pass")
+    out += [("tests/data/schema/pass/" + n, os.path.join(own, n)) for n in sorted(os.listdir(own))]
+    out += [("corpus " + n, os.path.join(corpus, n + ".avsc")) for n, _ in load_cases(corpus)]
+    if testdata and os.path.isdir(testdata):
+        for d in ("lang/c/tests/schema_tests/pass", "share/test/schemas"):
+            full = os.path.join(testdata, d)
+            out += [(d + "/" + n, os.path.join(full, n)) for n in sorted(os.listdir(full))]
+        os.makedirs(work, exist_ok=True)
+        for i, (label, text, _, _) in enumerate(schema_tests(testdata)):
+            path = os.path.join(work, f"schema-test-{i:03d}.avsc")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            out.append((label, path))
+    return out
+
+
+def run_batch(cmd, tasks, work, stem):
+    """Results (lists of fields) of `cmd TASKS RESULTS` on tasks (lists of
+    fields), the files named work/STEM.tasks and work/STEM.results."""
+    task_file, result_file = os.path.join(work, stem + ".tasks"), os.path.join(work, stem + ".results")
+    with open(task_file, "w", encoding="utf-8") as f:
+        f.write("".join("\t".join(t) + "\n" for t in tasks))
+    run(cmd + [task_file, result_file])
+    results = [line.split("\t") for line in read_lines(result_file)]
+    if len(results) != len(tasks):
+        raise Failure(f"{os.path.basename(cmd[-1])} answered {len(results)} of {len(tasks)} tasks")
+    return results
+
+
+def refused_inputs(testdata):
+    """[(label, path)]: avro-c's schema_tests/fail, which every parser must refuse."""
+    d = "lang/c/tests/schema_tests/fail"
+    full = os.path.join(testdata or "", d)
+    if not testdata or not os.path.isdir(full):
+        return []
+    return [(d + "/" + n, os.path.join(full, n)) for n in sorted(os.listdir(full))]
+
+
+def peer_tool(tool, command, tasks, work, stem=""):
+    """Results of `peer_tool COMMAND` on tasks."""
+    return run_batch([tool, command], tasks, work, f"peer_tool-{command}{stem}")
+
+
+def parse_args(argv, *required):
+    p = argparse.ArgumentParser()
+    for opt in required:
+        p.add_argument(opt, required=True)
+    p.add_argument("--testdata")
+    return p.parse_args(argv)
+
+
+def peer_main(name, argv, test):
+    """The command line of java_peer.py and go_peer.py: test(args, checks)."""
+    args = parse_args(argv, "--corpus", "--work", "--avrogen", "--peer-tool", "--source")
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    c = Checks(name)
+    try:
+        test(args, c)
+    except Failure as e:
+        c.failures.append(str(e))
+    return c.finish()
+
+
+def schema_nodes(schema):
+    """(node, namespace it is in, namespace of its name) for every JSON object
+    of a JSON schema; the two namespaces differ only for named types."""
+    out, todo = [], [(schema, "")]
+    while todo:
+        s, ns = todo.pop()
+        if isinstance(s, list):
+            todo += [(b, ns) for b in s]
+            continue
+        if not isinstance(s, dict):
+            continue
+        inner = ns
+        if s.get("type") in ("record", "error", "enum", "fixed") and isinstance(s.get("name"), str):
+            name = s["name"]
+            inner = name.rpartition(".")[0] if "." in name else s.get("namespace", ns) or ""
+        out.append((s, ns, inner))
+        if isinstance(s.get("type"), (dict, list)):
+            todo.append((s["type"], inner))
+        for f in s.get("fields", []) if isinstance(s.get("fields"), list) else []:
+            todo.append((f.get("type"), inner))
+        todo += [(s[k], inner) for k in ("items", "values") if k in s]
+    return out
+
+
+def cli_sample(avrogen, canon, reads, compat):
+    """The avrogen CLI on a sample of what peer_tool did, a list of problems:
+    `canonical` and `fingerprint` ((path, peer_tool's result) pairs), `cat`
+    ((path, JSON lines path, result)), `compat` ((reader, writer, result))."""
+    problems = []
+    for path, res in canon:
+        got = ["ok", run([avrogen, "canonical", path], text=True).rstrip("\n")]
+        got += [run([avrogen, "fingerprint", path, "--algo", a], text=True).strip()
+                for a in ("crc64", "md5", "sha256")]
+        if got != res:
+            problems.append(f"avrogen canonical/fingerprint {path}: {got}, peer_tool {res}")
+    for path, lines, res in reads:
+        p = subprocess.run([avrogen, "cat", path], capture_output=True, text=True)
+        if (p.returncode == 0) != (res[0] == "ok") or p.stdout.split("\n")[:-1] != read_lines(lines):
+            problems.append(f"avrogen cat {path}: exit {p.returncode}, other lines than peer_tool's")
+    for r, w, res in compat:
+        p = subprocess.run([avrogen, "compat", "--reader", r, "--writer", w], capture_output=True)
+        if p.returncode != (0 if res[:2] == ["ok", "compatible"] else 1):
+            problems.append(f"avrogen compat {r} {w}: exit {p.returncode}, peer_tool {res}")
+    return problems
+
+
+def main(argv):
+    args = parse_args(argv, "--work", "--avrogen", "--interop-dump", "--ocf-tool", "--source")
+    os.makedirs(args.work, exist_ok=True)
+    try:
+        cases = interop_dump_cases(args.interop_dump, args.work)
+        workloads = os.path.join(args.source, "bench", "workloads")
+        schemas = [("bench." + n[:-5], os.path.join(workloads, n))
+                   for n in sorted(os.listdir(workloads)) if n.endswith(".avsc")]
+        shared = os.path.join(args.testdata or "", "share", "test", "schemas")
+        if args.testdata and os.path.isdir(shared):
+            schemas += [("avro." + n[:-5], os.path.join(shared, n))
+                        for n in sorted(os.listdir(shared)) if n.endswith(".avsc")]
+        else:
+            print(f"peer_corpus: no Apache Avro test data at {args.testdata}: "
+                  "share/test/schemas left out")
+        cases += random_cases(schemas)
+
+        rows = []
+        for name, text, frames, lines, origin in cases:
+            base = os.path.join(args.work, name)
+            with open(base + ".avsc", "w", encoding="utf-8") as f:
+                f.write(text)
+            write_frames(base + ".frames", frames)
+            with open(base + ".jsonl", "w", encoding="utf-8") as f:
+                f.write("".join(line + "\n" for line in lines))
+            bin_path = base + ".bin"
+            with open(bin_path, "wb") as f:
+                f.write(b"".join(frames))
+            printed = run([args.avrogen, "tojson", "--schema", base + ".avsc", bin_path], text=True)
+            if printed.split("\n")[:-1] != lines:
+                raise Failure(f"{name}: avrogen tojson does not print the reference JSON lines")
+            for codec in OUR_CODECS:
+                out = os.path.join(args.work, f"ours-{name}.{codec}.avro")
+                run([args.ocf_tool, "write", base + ".avsc", codec, str(BLOCK_BYTES), base + ".frames", out])
+                got = os.path.join(args.work, "check.frames")
+                run([args.ocf_tool, "read", out, got])
+                if read_frames(got) != frames:
+                    raise Failure(f"{out}: avrogen does not read back its own datums")
+            rows.append(f"{name}\t{len(frames)}\t{origin}\n")
+        with open(os.path.join(args.work, "cases.tsv"), "w", encoding="utf-8") as f:
+            f.write("".join(rows))
+    except Failure as e:
+        print(f"FAIL {e}", file=sys.stderr)
+        return 1
+    print(f"peer_corpus: {len(rows)} cases, {sum(len(c[2]) for c in cases)} datums, "
+          f"{len(rows) * len(OUR_CODECS)} container files written by avrogen")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
