@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Out-of-line halves of the writer and reader in gencode.h: buffer growth,
- * varints near the end of a buffer, error recording and UTF-8 validation. The
- * inline fast paths stay in the header; everything cold lives here.
+ * varints near the end of a buffer and error recording. The inline fast paths
+ * stay in the header; everything cold lives here (UTF-8 validation in utf8.c,
+ * bulk varints in varint.c).
  */
 #include <string.h>
 
@@ -164,117 +165,4 @@ int64_t avrogen_read_varint_slow(avrogen_reader *r, unsigned max_bytes)
     }
     avrogen_reader_fail(r, AVROGEN_E_OVERFLOW, "unreachable varint state");
     return 0;
-}
-
-/*
- * The index in an 8-byte chunk, loaded from memory with memcpy, of its first
- * byte marked in `marks` (high bits; not 0): a byte that is not ASCII, or,
- * with `nul`, one that is NUL. Only the first marked byte need be exact.
- */
-static unsigned first_marked_byte(const uint8_t *chunk, uint64_t marks, bool nul)
-{
-#if AVROGEN_LITTLE_ENDIAN && defined(__GNUC__)
-    (void)chunk;
-    (void)nul;
-    return (unsigned)__builtin_ctzll(marks) / 8;
-#else
-    (void)marks;
-    unsigned k = 0;
-    while (chunk[k] < 0x80 && !(nul && chunk[k] == 0))
-        k++;
-    return k;
-#endif
-}
-
-typedef enum text_scan { TEXT_OK, TEXT_BAD_UTF8, TEXT_NUL } text_scan;
-
-/*
- * RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. The
- * checks are those of the Unicode Standard's table of well-formed byte
- * sequences (Table 3-7): the lead byte fixes the length and the range of the
- * second byte, which is where overlong forms, surrogates and code points past
- * U+10FFFF show; every later byte is 80..BF. With `nul`, a NUL byte (valid
- * UTF-8, but not in a C string) stops the scan too: whichever comes first.
- */
-static inline text_scan scan_text(const uint8_t *s, size_t len, bool nul)
-{
-    size_t i = 0;
-    while (i < len) {
-        /* ASCII runs dominate real data: test 8 bytes at a time and step
-         * straight to the first byte that is not ASCII (or is NUL). */
-        while (len - i >= 8) {
-            uint64_t chunk;
-            memcpy(&chunk, s + i, 8);
-            uint64_t marks = nul ? avrogen_unplain64(chunk) : chunk & UINT64_C(0x8080808080808080);
-            if (marks != 0) {
-                i += first_marked_byte(s + i, marks, nul);
-                break;
-            }
-            i += 8;
-        }
-        if (i == len)
-            break;
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            if (nul && c == 0)
-                return TEXT_NUL;
-            i++;
-            continue;
-        }
-        size_t n;
-        uint8_t lo = 0x80, hi = 0xbf; /* the range of the second byte */
-        if (c >= 0xc2 && c <= 0xdf) {
-            n = 2;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 3;
-            if (c == 0xe0)
-                lo = 0xa0; /* below: overlong */
-            else if (c == 0xed)
-                hi = 0x9f; /* above: surrogates D800..DFFF */
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 4;
-            if (c == 0xf0)
-                lo = 0x90; /* below: overlong */
-            else if (c == 0xf4)
-                hi = 0x8f; /* above: past U+10FFFF */
-        } else {
-            return TEXT_BAD_UTF8; /* a continuation byte, C0, C1 (overlong) or F5..FF */
-        }
-        if (len - i < n || s[i + 1] < lo || s[i + 1] > hi)
-            return TEXT_BAD_UTF8;
-        for (size_t k = 2; k < n; k++)
-            if ((s[i + k] & 0xc0) != 0x80)
-                return TEXT_BAD_UTF8;
-        i += n;
-    }
-    return TEXT_OK;
-}
-
-bool avrogen_utf8_valid(const uint8_t *s, size_t len)
-{
-    return scan_text(s, len, false) == TEXT_OK;
-}
-
-/*
- * The rare half of avrogen_read_ctext: s holds a byte outside 0x01..0x7F
- * after its first `plain` bytes. One scan from there checks UTF-8 (when the reader does) and
- * looks for a NUL; on failure records the error at the string's first byte,
- * where r->p still is.
- */
-bool avrogen_ctext_check(avrogen_reader *r, avrogen_str s, size_t plain)
-{
-    if (r->err != AVROGEN_OK)
-        return false;
-    /* s[0, plain) is in 0x01..0x7F (avrogen_plain_prefix): a character boundary. */
-    const uint8_t *p = (const uint8_t *)s.ptr + plain;
-    size_t n = s.len - plain;
-    text_scan got = r->check_utf8             ? scan_text(p, n, true)
-                    : memchr(p, 0, n) != NULL ? TEXT_NUL
-                                              : TEXT_OK;
-    if (got == TEXT_BAD_UTF8)
-        avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
-    else if (got == TEXT_NUL)
-        avrogen_reader_fail(r, AVROGEN_E_INVALID,
-                            "string holds a NUL byte, which a NUL-terminated C string cannot");
-    return got == TEXT_OK;
 }

@@ -37,6 +37,89 @@ extern "C" {
 
 #define AVROGEN_GENCODE_ABI 3
 
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define AVROGEN_LITTLE_ENDIAN 1
+#endif
+#endif
+#ifndef AVROGEN_LITTLE_ENDIAN
+#define AVROGEN_LITTLE_ENDIAN 0
+#endif
+
+/*
+ * Words in Avro's byte order (little-endian: floats, doubles, and the bytes of
+ * a varint as the word-at-a-time decoder sees them), loaded and stored with
+ * memcpy, which compilers turn into one unaligned move at every -O level.
+ */
+static inline uint64_t avrogen_load_le64(const uint8_t *p)
+{
+    uint64_t u;
+    memcpy(&u, p, sizeof u);
+#if !AVROGEN_LITTLE_ENDIAN
+    u = (u >> 56) | (u >> 40 & 0xff00) | (u >> 24 & 0xff0000) | (u >> 8 & 0xff000000) |
+        (u & 0xff000000) << 8 | (u & 0xff0000) << 24 | (u & 0xff00) << 40 | u << 56;
+#endif
+    return u;
+}
+
+static inline uint32_t avrogen_load_le32(const uint8_t *p)
+{
+    uint32_t u;
+    memcpy(&u, p, sizeof u);
+#if !AVROGEN_LITTLE_ENDIAN
+    u = (u >> 24) | (u >> 8 & 0xff00) | (u & 0xff00) << 8 | u << 24;
+#endif
+    return u;
+}
+
+static inline void avrogen_store_le64(uint8_t *p, uint64_t u)
+{
+#if !AVROGEN_LITTLE_ENDIAN
+    u = avrogen_load_le64((const uint8_t *)&u);
+#endif
+    memcpy(p, &u, sizeof u);
+}
+
+static inline void avrogen_store_le32(uint8_t *p, uint32_t u)
+{
+#if !AVROGEN_LITTLE_ENDIAN
+    u = avrogen_load_le32((const uint8_t *)&u);
+#endif
+    memcpy(p, &u, sizeof u);
+}
+
+/* The index of the lowest set bit of u, which is not 0. */
+static inline unsigned avrogen_ctz64(uint64_t u)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(u);
+#else
+    unsigned n = 0;
+    while (!(u & 1)) {
+        u >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The index of the highest set bit of u, which is not 0. */
+static inline unsigned avrogen_log2_64(uint64_t u)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u ^ (unsigned)__builtin_clzll(u);
+#else
+    unsigned n = 0;
+    while (u >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+/* Arrays of longs or ints this short are coded inline: the call to the bulk
+ * codec (avrogen_get_longs, avrogen_put_longs, ...) would cost more than it saves. */
+#define AVROGEN_BULK_MIN 4
+
 /* Default reader limits; see avrogen_reader_init. */
 #define AVROGEN_DEFAULT_MAX_DEPTH 128u
 #define AVROGEN_DEFAULT_MAX_ITEMS ((size_t)1 << 26)
@@ -107,16 +190,19 @@ static inline int64_t avrogen_zigzag_decode(uint64_t u)
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
+/*
+ * Bytes of the varint of u, 1 to 10: one per 7 bits of its highest set bit's
+ * position (1 + log2 / 7, which (9 log2 + 73) / 64 equals for log2 in 0..63).
+ */
+static inline size_t avrogen_size_varint(uint64_t u)
+{
+    return (avrogen_log2_64(u | 1) * 9 + 73) / 64;
+}
+
 /* Encoded size of a long (or int) value: 1 to 10 bytes. */
 static inline size_t avrogen_size_long(int64_t v)
 {
-    uint64_t u = avrogen_zigzag_encode(v);
-    size_t n = 1;
-    while (u >= 0x80) {
-        u >>= 7;
-        n++;
-    }
-    return n;
+    return avrogen_size_varint(avrogen_zigzag_encode(v));
 }
 
 /* Encoded size of a string or bytes value of `len` bytes, prefix included. */
@@ -159,12 +245,8 @@ static inline void avrogen_write_float(avrogen_writer *w, float v)
     uint32_t u;
     memcpy(&u, &v, sizeof u);
     if (avrogen_writer_reserve(w, 4)) {
-        uint8_t *p = w->p;
-        p[0] = (uint8_t)u;
-        p[1] = (uint8_t)(u >> 8);
-        p[2] = (uint8_t)(u >> 16);
-        p[3] = (uint8_t)(u >> 24);
-        w->p = p + 4;
+        avrogen_store_le32(w->p, u);
+        w->p += 4;
     }
 }
 
@@ -173,10 +255,8 @@ static inline void avrogen_write_double(avrogen_writer *w, double v)
     uint64_t u;
     memcpy(&u, &v, sizeof u);
     if (avrogen_writer_reserve(w, 8)) {
-        uint8_t *p = w->p;
-        for (int i = 0; i < 8; i++)
-            p[i] = (uint8_t)(u >> (8 * i));
-        w->p = p + 8;
+        avrogen_store_le64(w->p, u);
+        w->p += 8;
     }
 }
 
@@ -303,25 +383,123 @@ static inline void avrogen_reader_leave(avrogen_reader *r)
 }
 
 /*
+ * Word-at-a-time varints. A varint's bytes carry 7 bits each, low group first,
+ * and the high bit of every byte but the last is set. Loaded as one
+ * little-endian word, the first byte with its high bit clear ends the varint
+ * (the lowest set bit of ~w & 0x80..80 is that byte's bit 7), and the value is
+ * the low 7 bits of the bytes up to it, packed together.
+ */
+#define AVROGEN_VARINT_HIGH UINT64_C(0x8080808080808080)
+#define AVROGEN_VARINT_LOW  UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+/* The 7-bit groups in the low 7 bits of each byte of x, packed into 56 bits. */
+static inline uint64_t avrogen_varint_pack(uint64_t x)
+{
+    x = (x & UINT64_C(0x007f007f007f007f)) | (x & UINT64_C(0x7f007f007f007f00)) >> 1;
+    x = (x & UINT64_C(0x00003fff00003fff)) | (x & UINT64_C(0x3fff00003fff0000)) >> 2;
+    return (x & UINT64_C(0x000000000fffffff)) | (x & UINT64_C(0x0fffffff00000000)) >> 4;
+}
+
+/*
+ * The varint at p, which has 10 readable bytes, into *out; returns its end, or
+ * NULL when it is too long (spec: a long takes at most 10 bytes, the tenth
+ * carrying only bit 63). One-byte varints (lengths, counts, indexes, small
+ * numbers) take one test; longer ones one 8-byte load and no loop, so the
+ * cost does not depend on the compiler unrolling anything.
+ */
+static inline const uint8_t *avrogen_get_varint(const uint8_t *p, uint64_t *out)
+{
+    if (AVROGEN_LIKELY(p[0] < 0x80)) {
+        *out = p[0];
+        return p + 1;
+    }
+    uint64_t w = avrogen_load_le64(p);
+    uint64_t stop = ~w & AVROGEN_VARINT_HIGH;
+    if (AVROGEN_LIKELY(stop != 0)) {
+        /* stop ^ (stop - 1): every bit up to and including the last byte's bit 7. */
+        *out = avrogen_varint_pack(w & (stop ^ (stop - 1)) & AVROGEN_VARINT_LOW);
+        return p + avrogen_ctz64(stop) / 8 + 1;
+    }
+    uint64_t u = avrogen_varint_pack(w & AVROGEN_VARINT_LOW);
+    if (p[8] < 0x80) {
+        *out = u | (uint64_t)p[8] << 56;
+        return p + 9;
+    }
+    if (p[9] > 1)
+        return NULL;
+    *out = u | (uint64_t)(p[8] & 0x7f) << 56 | (uint64_t)p[9] << 63;
+    return p + 10;
+}
+
+/*
+ * avrogen_get_varint for varints that are short where the data is valid
+ * (lengths and block counts: 2^56 bytes or items are past any input): up to 8
+ * bytes, at p with 8 readable bytes; NULL for anything longer, which the
+ * caller's checked read then decodes. Less code to inline on every string.
+ */
+static inline const uint8_t *avrogen_get_varint8(const uint8_t *p, uint64_t *out)
+{
+    if (AVROGEN_LIKELY(p[0] < 0x80)) {
+        *out = p[0];
+        return p + 1;
+    }
+    uint64_t w = avrogen_load_le64(p);
+    uint64_t stop = ~w & AVROGEN_VARINT_HIGH;
+    if (AVROGEN_UNLIKELY(stop == 0))
+        return NULL;
+    *out = avrogen_varint_pack(w & (stop ^ (stop - 1)) & AVROGEN_VARINT_LOW);
+    return p + avrogen_ctz64(stop) / 8 + 1;
+}
+
+/*
+ * The same for an int, at p with 8 readable bytes: at most 5 varint bytes, the
+ * fifth carrying only bits 28..31 (the value fits in 32 bits); NULL otherwise.
+ */
+static inline const uint8_t *avrogen_get_varint32(const uint8_t *p, uint32_t *out)
+{
+    if (AVROGEN_LIKELY(p[0] < 0x80)) {
+        *out = p[0];
+        return p + 1;
+    }
+    uint64_t w = avrogen_load_le64(p);
+    uint64_t stop = ~w & UINT64_C(0x8080808080); /* the first five bytes */
+    if (AVROGEN_UNLIKELY(stop == 0))
+        return NULL;
+    uint64_t u = avrogen_varint_pack(w & (stop ^ (stop - 1)) & AVROGEN_VARINT_LOW);
+    if (AVROGEN_UNLIKELY(u > UINT32_MAX))
+        return NULL;
+    *out = (uint32_t)u;
+    return p + avrogen_ctz64(stop) / 8 + 1;
+}
+
+/*
  * spec: a long is at most 10 varint bytes; the tenth may only carry bit 63.
  * Anything longer, or stray high bits, is AVROGEN_E_OVERFLOW.
  */
 static inline int64_t avrogen_read_long(avrogen_reader *r)
 {
-    const uint8_t *p = r->p;
-    if (AVROGEN_LIKELY(r->end - p >= 10)) {
-        uint64_t u = 0;
-        for (unsigned shift = 0; shift < 63; shift += 7) {
-            uint8_t b = *p++;
-            u |= (uint64_t)(b & 0x7f) << shift;
-            if (b < 0x80) {
-                r->p = p;
-                return avrogen_zigzag_decode(u);
-            }
+    if (AVROGEN_LIKELY(r->end - r->p >= 10)) {
+        uint64_t u;
+        const uint8_t *next = avrogen_get_varint(r->p, &u);
+        if (AVROGEN_LIKELY(next != NULL)) {
+            r->p = next;
+            return avrogen_zigzag_decode(u);
         }
-        if (*p <= 1) {
-            u |= (uint64_t)*p << 63;
-            r->p = p + 1;
+    }
+    return avrogen_read_varint_slow(r, 10);
+}
+
+/*
+ * A long that is a length or a block count: avrogen_read_long, with the 9- and
+ * 10-byte varints (2^56 and more, an error in the caller) out of line.
+ */
+static inline int64_t avrogen_read_size_long(avrogen_reader *r)
+{
+    if (AVROGEN_LIKELY(r->end - r->p >= 8)) {
+        uint64_t u;
+        const uint8_t *next = avrogen_get_varint8(r->p, &u);
+        if (AVROGEN_LIKELY(next != NULL)) {
+            r->p = next;
             return avrogen_zigzag_decode(u);
         }
     }
@@ -331,20 +509,11 @@ static inline int64_t avrogen_read_long(avrogen_reader *r)
 /* An int is at most 5 varint bytes and its value must fit in 32 bits. */
 static inline int32_t avrogen_read_int(avrogen_reader *r)
 {
-    const uint8_t *p = r->p;
-    if (AVROGEN_LIKELY(r->end - p >= 5)) {
-        uint32_t u = 0;
-        for (unsigned shift = 0; shift < 28; shift += 7) {
-            uint8_t b = *p++;
-            u |= (uint32_t)(b & 0x7f) << shift;
-            if (b < 0x80) {
-                r->p = p;
-                return (int32_t)avrogen_zigzag_decode(u);
-            }
-        }
-        if (*p <= 0x0f) {
-            u |= (uint32_t)*p << 28;
-            r->p = p + 1;
+    if (AVROGEN_LIKELY(r->end - r->p >= 8)) {
+        uint32_t u;
+        const uint8_t *next = avrogen_get_varint32(r->p, &u);
+        if (AVROGEN_LIKELY(next != NULL)) {
+            r->p = next;
             return (int32_t)avrogen_zigzag_decode(u);
         }
     }
@@ -366,11 +535,9 @@ static inline float avrogen_read_float(avrogen_reader *r)
 {
     float v = 0;
     if (AVROGEN_LIKELY(r->end - r->p >= 4)) {
-        const uint8_t *p = r->p;
-        uint32_t u =
-                (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        uint32_t u = avrogen_load_le32(r->p);
         memcpy(&v, &u, sizeof v);
-        r->p = p + 4;
+        r->p += 4;
     } else {
         avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a float");
     }
@@ -381,12 +548,9 @@ static inline double avrogen_read_double(avrogen_reader *r)
 {
     double v = 0;
     if (AVROGEN_LIKELY(r->end - r->p >= 8)) {
-        const uint8_t *p = r->p;
-        uint64_t u = 0;
-        for (int i = 0; i < 8; i++)
-            u |= (uint64_t)p[i] << (8 * i);
+        uint64_t u = avrogen_load_le64(r->p);
         memcpy(&v, &u, sizeof v);
-        r->p = p + 8;
+        r->p += 8;
     } else {
         avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a double");
     }
@@ -399,7 +563,7 @@ static inline double avrogen_read_double(avrogen_reader *r)
  */
 static inline size_t avrogen_read_len(avrogen_reader *r)
 {
-    int64_t n = avrogen_read_long(r);
+    int64_t n = avrogen_read_size_long(r);
     if (AVROGEN_LIKELY(n >= 0 && (uint64_t)n <= (uint64_t)(r->end - r->p)))
         return (size_t)n;
     if (r->err == AVROGEN_OK)
@@ -455,14 +619,14 @@ static inline avrogen_str avrogen_read_string(avrogen_reader *r)
  */
 static inline size_t avrogen_read_block_count(avrogen_reader *r)
 {
-    int64_t n = avrogen_read_long(r);
+    int64_t n = avrogen_read_size_long(r);
     if (AVROGEN_UNLIKELY(n < 0)) {
         if (n == INT64_MIN) {
             avrogen_reader_fail(r, AVROGEN_E_OVERFLOW, "block count out of range");
             return 0;
         }
         n = -n;
-        int64_t size = avrogen_read_long(r);
+        int64_t size = avrogen_read_size_long(r);
         if (size < 0) {
             avrogen_reader_fail(r, AVROGEN_E_INVALID, "negative block size");
             return 0;
@@ -624,15 +788,6 @@ struct avrogen_type {
 
 /* ---- encoding helpers of generated code (emit_c) ---------------------------- */
 
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define AVROGEN_LITTLE_ENDIAN 1
-#endif
-#endif
-#ifndef AVROGEN_LITTLE_ENDIAN
-#define AVROGEN_LITTLE_ENDIAN 0
-#endif
-
 /*
  * Runs of fields. Generated code checks capacity once for a run of fields
  * whose encoding has a known worst case (scalars, strings of known length,
@@ -674,8 +829,7 @@ static inline uint8_t *avrogen_put_float(uint8_t *p, float v)
 {
     uint32_t u;
     memcpy(&u, &v, sizeof u);
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(u >> (8 * i));
+    avrogen_store_le32(p, u);
     return p + 4;
 }
 
@@ -683,12 +837,7 @@ static inline uint8_t *avrogen_put_double(uint8_t *p, double v)
 {
     uint64_t u;
     memcpy(&u, &v, sizeof u);
-#if AVROGEN_LITTLE_ENDIAN
-    memcpy(p, &u, 8);
-#else
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(u >> (8 * i));
-#endif
+    avrogen_store_le64(p, u);
     return p + 8;
 }
 
@@ -820,11 +969,24 @@ static inline void avrogen_write_bytes_count(avrogen_writer *w, const void *data
     avrogen_write_bytes(w, data, len);
 }
 
+/*
+ * Bulk varints (runtime/src/varint.c): the n longs (ints) at v at p, which
+ * has room for 10 bytes each (ints: 5 each and 3 more); returns the end. Each
+ * item is one 8-byte store, so bytes of the room past the end may be written
+ * too.
+ */
+AVROGEN_API uint8_t *avrogen_put_longs(uint8_t *p, const int64_t *v, size_t n);
+AVROGEN_API uint8_t *avrogen_put_ints(uint8_t *p, const int32_t *v, size_t n);
+
 /* `n` longs, as the items of an array: one capacity check when the buffer has
  * room for the longest encoding of all of them, else one per item. */
 static inline void avrogen_write_longs(avrogen_writer *w, const int64_t *v, size_t n)
 {
     if (n <= (size_t)(w->end - w->p) / 10) {
+        if (n >= AVROGEN_BULK_MIN) {
+            w->p = avrogen_put_longs(w->p, v, n);
+            return;
+        }
         uint8_t *p = w->p;
         for (size_t i = 0; i < n; i++)
             p = avrogen_put_varint(p, avrogen_zigzag_encode(v[i]));
@@ -837,7 +999,12 @@ static inline void avrogen_write_longs(avrogen_writer *w, const int64_t *v, size
 
 static inline void avrogen_write_ints(avrogen_writer *w, const int32_t *v, size_t n)
 {
-    if (n <= (size_t)(w->end - w->p) / 5) {
+    /* 5 bytes an item, and 3 more: the bulk codec stores 8 bytes for the last. */
+    if (n < (size_t)(w->end - w->p) / 5) {
+        if (n >= AVROGEN_BULK_MIN) {
+            w->p = avrogen_put_ints(w->p, v, n);
+            return;
+        }
         uint8_t *p = w->p;
         for (size_t i = 0; i < n; i++)
             p = avrogen_put_varint(p, avrogen_zigzag_encode(v[i]));
@@ -1346,68 +1513,27 @@ static inline size_t avrogen_read_exact_block(avrogen_reader *r, size_t done, si
 }
 
 /*
- * The varint at p, which has 10 readable bytes (5 for an int), into *out;
- * returns its end, or NULL when it is too long (spec: a long takes at most 10
- * bytes, the tenth carrying only bit 63; an int at most 5, the fifth only bits
- * 28..31). The loop has a constant trip count so compilers unroll it.
+ * Bulk varints (runtime/src/varint.c): up to n longs (ints) from *pp into dst,
+ * each starting at least 10 (8) bytes before end, as avrogen_get_varint(32)
+ * decodes them; they stop before a varint that is too long and return how many
+ * they decoded, *pp moved past them. One implementation is chosen per call
+ * from what the CPU offers (BMI2 on x86-64, else shifts and masks).
  */
-static inline const uint8_t *avrogen_get_varint(const uint8_t *p, uint64_t *out)
-{
-    uint64_t u = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
-        uint64_t b = *p++;
-        u |= (b & 0x7f) << shift;
-        if (b < 0x80) {
-            *out = u;
-            return p;
-        }
-    }
-    if (*p > 1)
-        return NULL;
-    *out = u | (uint64_t)*p << 63;
-    return p + 1;
-}
-
-static inline const uint8_t *avrogen_get_varint32(const uint8_t *p, uint32_t *out)
-{
-    uint32_t u = 0;
-    for (unsigned shift = 0; shift < 28; shift += 7) {
-        uint32_t b = *p++;
-        u |= (b & 0x7f) << shift;
-        if (b < 0x80) {
-            *out = u;
-            return p;
-        }
-    }
-    if (*p > 0x0f)
-        return NULL;
-    *out = u | (uint32_t)*p << 28;
-    return p + 1;
-}
+AVROGEN_API size_t avrogen_get_longs(const uint8_t **pp, const uint8_t *end, int64_t *dst,
+                                     size_t n);
+AVROGEN_API size_t avrogen_get_ints(const uint8_t **pp, const uint8_t *end, int32_t *dst, size_t n);
 
 /*
- * `n` longs (ints) as the items of an array into dst. Items go in stretches
- * that the remaining input holds at their longest encoding, one bounds check
- * per stretch; near the end of the input, and at a varint that is too long
- * (which avrogen_read_long then reports), one item at a time.
+ * `n` longs (ints) as the items of an array into dst: in bulk while the input
+ * holds the longest encoding of the next item, then one checked item (which
+ * reports a varint that is too long, or the end of the input), and so on.
  */
 static inline void avrogen_read_longs(avrogen_reader *r, int64_t *dst, size_t n)
 {
     size_t i = 0;
     while (i < n && r->err == AVROGEN_OK) {
-        size_t end = i + avrogen_reader_remaining(r) / 10;
-        if (end > n)
-            end = n;
-        const uint8_t *p = r->p;
-        for (; i < end; i++) {
-            uint64_t u;
-            const uint8_t *next = avrogen_get_varint(p, &u);
-            if (next == NULL)
-                break;
-            dst[i] = avrogen_zigzag_decode(u);
-            p = next;
-        }
-        r->p = p;
+        if (n - i >= AVROGEN_BULK_MIN)
+            i += avrogen_get_longs(&r->p, r->end, dst + i, n - i);
         if (i < n)
             dst[i++] = avrogen_read_long(r);
     }
@@ -1417,19 +1543,8 @@ static inline void avrogen_read_ints(avrogen_reader *r, int32_t *dst, size_t n)
 {
     size_t i = 0;
     while (i < n && r->err == AVROGEN_OK) {
-        size_t end = i + avrogen_reader_remaining(r) / 5;
-        if (end > n)
-            end = n;
-        const uint8_t *p = r->p;
-        for (; i < end; i++) {
-            uint32_t u;
-            const uint8_t *next = avrogen_get_varint32(p, &u);
-            if (next == NULL)
-                break;
-            dst[i] = (int32_t)avrogen_zigzag_decode(u);
-            p = next;
-        }
-        r->p = p;
+        if (n - i >= AVROGEN_BULK_MIN)
+            i += avrogen_get_ints(&r->p, r->end, dst + i, n - i);
         if (i < n)
             dst[i++] = avrogen_read_int(r);
     }

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Arrays of longs and ints, the bulk halves of avrogen_read_longs/ints and
+ * avrogen_write_longs/ints in gencode.h: one call per block instead of one
+ * inline varint per item. Each item is one 8-byte load (two more bytes for the
+ * 9- and 10-byte longs) or one 8-byte store, no loop over its bytes.
+ *
+ * Two implementations of every function, chosen at run time per call:
+ *  - x86-64 with BMI2 (Intel since Haswell, AMD since Zen 3): PEXT packs the
+ *    7-bit groups of a varint, PDEP spreads them, LZCNT measures them;
+ *  - everywhere else, and on AMD Zen 1 and 2, whose PEXT and PDEP are
+ *    microcoded (tens of cycles): the same words packed and spread with
+ *    shifts and masks (avrogen_varint_pack in gencode.h).
+ * Both decode exactly what avrogen_get_varint does, so a varint either path
+ * refuses (too long, stray high bits in the last byte) is left for the caller's
+ * checked read, which reports it at its own offset.
+ *
+ * What is not here: single values (inline in gencode.h), bounds of the
+ * writer (the caller reserves 10 bytes an item), the reader's error state.
+ */
+#include "avrogen/gencode.h"
+
+#include "cpu_internal.h"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_BMI2_PATH 1
+#include <immintrin.h>
+#define TARGET_BMI2 __attribute__((target("bmi,bmi2,lzcnt")))
+#else
+#define HAVE_BMI2_PATH 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* The low 56 bits of u as 7-bit groups in the low bits of each byte. */
+static inline uint64_t spread7(uint64_t u)
+{
+    uint64_t x = u & UINT64_C(0x00ffffffffffffff);
+    x = (x & UINT64_C(0x000000000fffffff)) | (x & UINT64_C(0x00fffffff0000000)) << 4;
+    x = (x & UINT64_C(0x00003fff00003fff)) | (x & UINT64_C(0x0fffc0000fffc000)) << 2;
+    return (x & UINT64_C(0x007f007f007f007f)) | (x & UINT64_C(0x3f803f803f803f80)) << 1;
+}
+
+static inline uint64_t pack_swar(uint64_t w, uint64_t mask)
+{
+    return avrogen_varint_pack(w & mask);
+}
+
+static inline uint64_t spread_swar(uint64_t u)
+{
+    return spread7(u);
+}
+
+static inline unsigned varint_len_swar(uint64_t u)
+{
+    return (unsigned)avrogen_size_varint(u);
+}
+
+/* The high bits of the first k - 1 bytes (all 8 for k of 9 or 10): a varint's
+ * continuation bits in its first word. */
+static inline uint64_t continued_swar(unsigned k)
+{
+    return k > 8 ? AVROGEN_VARINT_HIGH : AVROGEN_VARINT_HIGH & ((UINT64_C(1) << (8 * k - 8)) - 1);
+}
+
+/*
+ * Decode up to n longs from *pp while each has 10 readable bytes before end;
+ * stops before one that is too long. `pack(w, mask)` packs the 7-bit groups of
+ * w selected by mask.
+ */
+static ALWAYS_INLINE size_t get_longs_with(const uint8_t **pp, const uint8_t *end, int64_t *dst,
+                                           size_t n, uint64_t (*pack)(uint64_t, uint64_t))
+{
+    const uint8_t *p = *pp;
+    size_t i = 0;
+    for (;;) {
+        /* The items that surely start 10 bytes or more before the end. */
+        size_t stretch = (size_t)(end - p) / 10;
+        size_t last = n - i < stretch ? n : i + stretch;
+        if (last == i)
+            break;
+        for (; i < last; i++) {
+            uint64_t w = avrogen_load_le64(p);
+            uint64_t stop = ~w & AVROGEN_VARINT_HIGH;
+            uint64_t u;
+            if (AVROGEN_LIKELY(stop != 0)) {
+                u = pack(w, (stop ^ (stop - 1)) & AVROGEN_VARINT_LOW);
+                p += avrogen_ctz64(stop) / 8 + 1;
+            } else {
+                uint64_t b8 = p[8], b9 = p[9];
+                u = pack(w, AVROGEN_VARINT_LOW) | (b8 & 0x7f) << 56;
+                if (b8 < 0x80) {
+                    p += 9;
+                } else if (b9 <= 1) {
+                    u |= b9 << 63;
+                    p += 10;
+                } else {
+                    goto out;
+                }
+            }
+            dst[i] = avrogen_zigzag_decode(u);
+        }
+    }
+out:
+    *pp = p;
+    return i;
+}
+
+/* The same for ints: each with 8 readable bytes, at most 5 varint bytes, 32 bits. */
+static ALWAYS_INLINE size_t get_ints_with(const uint8_t **pp, const uint8_t *end, int32_t *dst,
+                                          size_t n, uint64_t (*pack)(uint64_t, uint64_t))
+{
+    const uint8_t *p = *pp;
+    size_t i = 0;
+    for (;;) {
+        size_t stretch = (size_t)(end - p) / 8;
+        size_t last = n - i < stretch ? n : i + stretch;
+        if (last == i)
+            break;
+        for (; i < last; i++) {
+            uint64_t w = avrogen_load_le64(p);
+            uint64_t stop = ~w & UINT64_C(0x8080808080);
+            if (AVROGEN_UNLIKELY(stop == 0))
+                goto out;
+            uint64_t u = pack(w, (stop ^ (stop - 1)) & AVROGEN_VARINT_LOW);
+            if (AVROGEN_UNLIKELY(u > UINT32_MAX))
+                goto out;
+            p += avrogen_ctz64(stop) / 8 + 1;
+            dst[i] = (int32_t)avrogen_zigzag_decode(u);
+        }
+    }
+out:
+    *pp = p;
+    return i;
+}
+
+/* The functions one implementation encodes with. */
+typedef struct put_ops {
+    uint64_t (*spread)(uint64_t u); /* the low 56 bits of u as 7-bit groups, one a byte */
+    unsigned (*len)(uint64_t u);    /* the length of u's varint */
+    uint64_t (*continued)(unsigned k);
+} put_ops;
+
+/* The varint of zigzag value u at p, which has room for 10 bytes; returns its end.
+ * It stores 8 bytes: those past a shorter varint are the next one's, or room. */
+static ALWAYS_INLINE uint8_t *put_one(uint8_t *p, uint64_t u, put_ops ops)
+{
+    unsigned k = ops.len(u);
+    avrogen_store_le64(p, ops.spread(u) | ops.continued(k));
+    if (AVROGEN_UNLIKELY(k > 8)) {
+        p[8] = (uint8_t)((u >> 56 & 0x7f) | (k == 10 ? 0x80 : 0));
+        p[9] = (uint8_t)(u >> 63);
+    }
+    return p + k;
+}
+
+static ALWAYS_INLINE uint8_t *put_longs_with(uint8_t *p, const int64_t *v, size_t n, put_ops ops)
+{
+    for (size_t i = 0; i < n; i++)
+        p = put_one(p, avrogen_zigzag_encode(v[i]), ops);
+    return p;
+}
+
+static ALWAYS_INLINE uint8_t *put_ints_with(uint8_t *p, const int32_t *v, size_t n, put_ops ops)
+{
+    for (size_t i = 0; i < n; i++)
+        p = put_one(p, avrogen_zigzag_encode(v[i]), ops);
+    return p;
+}
+
+static const put_ops swar_ops = {spread_swar, varint_len_swar, continued_swar};
+
+#if HAVE_BMI2_PATH
+TARGET_BMI2 static inline uint64_t pack_bmi2(uint64_t w, uint64_t mask)
+{
+    return _pext_u64(w, mask);
+}
+
+TARGET_BMI2 static inline uint64_t spread_bmi2(uint64_t u)
+{
+    return _pdep_u64(u, AVROGEN_VARINT_LOW);
+}
+
+TARGET_BMI2 static inline unsigned varint_len_bmi2(uint64_t u)
+{
+    /* (9 log2 + 73) / 64 with log2 = 63 - lzcnt(u | 1), as avrogen_size_varint. */
+    return (640u - 9u * (unsigned)_lzcnt_u64(u | 1)) / 64u;
+}
+
+TARGET_BMI2 static inline uint64_t continued_bmi2(unsigned k)
+{
+    /* BZHI keeps the low 8k - 8 bits, every bit from 64 up. */
+    return _bzhi_u64(AVROGEN_VARINT_HIGH, 8 * k - 8);
+}
+
+TARGET_BMI2 static size_t get_longs_bmi2(const uint8_t **pp, const uint8_t *end, int64_t *dst,
+                                         size_t n)
+{
+    return get_longs_with(pp, end, dst, n, pack_bmi2);
+}
+
+TARGET_BMI2 static size_t get_ints_bmi2(const uint8_t **pp, const uint8_t *end, int32_t *dst,
+                                        size_t n)
+{
+    return get_ints_with(pp, end, dst, n, pack_bmi2);
+}
+
+static const put_ops bmi2_ops = {spread_bmi2, varint_len_bmi2, continued_bmi2};
+
+TARGET_BMI2 static uint8_t *put_longs_bmi2(uint8_t *p, const int64_t *v, size_t n)
+{
+    return put_longs_with(p, v, n, bmi2_ops);
+}
+
+TARGET_BMI2 static uint8_t *put_ints_bmi2(uint8_t *p, const int32_t *v, size_t n)
+{
+    return put_ints_with(p, v, n, bmi2_ops);
+}
+
+/*
+ * BMI2 is there and fast: not on AMD family 17h (Zen 1 and 2), where PEXT and
+ * PDEP take tens of cycles. __builtin_cpu_supports reads what libgcc's
+ * constructor found at load time: no state of ours.
+ */
+static bool use_bmi2(void)
+{
+    return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+           !__builtin_cpu_is("znver2");
+}
+#endif
+
+static size_t get_longs_portable(const uint8_t **pp, const uint8_t *end, int64_t *dst, size_t n)
+{
+    return get_longs_with(pp, end, dst, n, pack_swar);
+}
+
+static size_t get_ints_portable(const uint8_t **pp, const uint8_t *end, int32_t *dst, size_t n)
+{
+    return get_ints_with(pp, end, dst, n, pack_swar);
+}
+
+static uint8_t *put_longs_portable(uint8_t *p, const int64_t *v, size_t n)
+{
+    return put_longs_with(p, v, n, swar_ops);
+}
+
+static uint8_t *put_ints_portable(uint8_t *p, const int32_t *v, size_t n)
+{
+    return put_ints_with(p, v, n, swar_ops);
+}
+
+size_t avrogen_get_longs(const uint8_t **pp, const uint8_t *end, int64_t *dst, size_t n)
+{
+#if HAVE_BMI2_PATH
+    if (use_bmi2())
+        return get_longs_bmi2(pp, end, dst, n);
+#endif
+    return get_longs_portable(pp, end, dst, n);
+}
+
+size_t avrogen_get_ints(const uint8_t **pp, const uint8_t *end, int32_t *dst, size_t n)
+{
+#if HAVE_BMI2_PATH
+    if (use_bmi2())
+        return get_ints_bmi2(pp, end, dst, n);
+#endif
+    return get_ints_portable(pp, end, dst, n);
+}
+
+uint8_t *avrogen_put_longs(uint8_t *p, const int64_t *v, size_t n)
+{
+#if HAVE_BMI2_PATH
+    if (use_bmi2())
+        return put_longs_bmi2(p, v, n);
+#endif
+    return put_longs_portable(p, v, n);
+}
+
+uint8_t *avrogen_put_ints(uint8_t *p, const int32_t *v, size_t n)
+{
+#if HAVE_BMI2_PATH
+    if (use_bmi2())
+        return put_ints_bmi2(p, v, n);
+#endif
+    return put_ints_portable(p, v, n);
+}
+
+const avrogen_varint_impl *avrogen_varint_impls(size_t *n)
+{
+    static const avrogen_varint_impl impls[] = {
+        {"portable", get_longs_portable, get_ints_portable, put_longs_portable, put_ints_portable},
+#if HAVE_BMI2_PATH
+        {"bmi2", get_longs_bmi2, get_ints_bmi2, put_longs_bmi2, put_ints_bmi2},
+#endif
+    };
+    *n = sizeof impls / sizeof impls[0];
+#if HAVE_BMI2_PATH
+    /* The BMI2 entry only where the CPU has the instructions (slow or not). */
+    if (!__builtin_cpu_supports("bmi2"))
+        *n -= 1;
+#endif
+    return impls;
+}
