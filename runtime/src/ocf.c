@@ -4,10 +4,10 @@
  * reader's and writer's streaming. Compression lives in codec.c and schema
  * resolution in resolve.c / resolve_type.c; here datums are bytes, delimited by
  * avrogen_ocf_reader_next_datum with avrogen_skip, which next_value and next_as
- * then decode from exactly those bytes. The reader pulls exactly the bytes it
- * needs from its stream into one buffer that grows only as data actually
- * arrives, so neither a lying length nor a huge file makes it allocate past its
- * limits.
+ * then decode from exactly those bytes. The reader maps a regular file opened
+ * by path and reads it as memory; from a stream it pulls exactly the bytes it
+ * needs into one buffer that grows only as data actually arrives, so neither a
+ * lying length nor a huge file makes it allocate past its limits.
  */
 #include "avrogen/ocf.h"
 
@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -112,6 +114,8 @@ struct avrogen_ocf_reader {
     avrogen_alloc alloc;
     FILE *f;           /* NULL when reading memory */
     bool own_file;     /* opened by avrogen_ocf_reader_open: fclose at close */
+    void *map;         /* a regular file mapped by avrogen_ocf_reader_open, or NULL */
+    size_t map_len;    /* its length */
     bool eof;          /* f has returned end of file */
     bool pinned;       /* parsing the header: keep in[0..] where it is */
     const uint8_t *in; /* the window: the caller's memory, or buf */
@@ -510,6 +514,8 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
         return;
     if (r->own_file && r->f != NULL)
         fclose(r->f);
+    if (r->map != NULL)
+        munmap(r->map, r->map_len);
     avrogen_codec_fini(&r->codec);
     avrogen_codec_buf_free(&r->out, &r->alloc);
     avrogen_resolver_free(r->resolver);
@@ -582,17 +588,56 @@ static avrogen_status io_diag(avrogen_diag *diag, const char *what, const char *
     return AVROGEN_E_IO;
 }
 
+/*
+ * A regular file of `fd` mapped whole, read-only, or NULL (not a regular file,
+ * empty, larger than the address space, or mmap refused): then it is read
+ * through stdio. Mapped, a "null"-codec block is decoded where the page cache
+ * holds it, with no copy into a buffer.
+ */
+static void *map_file(int fd, size_t *len)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uint64_t)st.st_size > SIZE_MAX)
+        return NULL;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    /* Blocks are read front to back: read ahead, and drop pages behind. */
+    (void)posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+    *len = (size_t)st.st_size;
+    return p;
+}
+
 avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reader_options *opts,
                                        avrogen_ocf_reader **out, avrogen_diag *diag)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return io_diag(diag, "open", path);
     avrogen_ocf_reader *r;
     if (reader_new(opts, &r) != AVROGEN_OK) {
-        fclose(f);
+        close(fd);
         return nomem_diag(diag);
+    }
+    size_t len = 0;
+    void *map = map_file(fd, &len);
+    if (map != NULL) {
+        /* The mapping outlives the descriptor. */
+        close(fd);
+        r->map = map;
+        r->map_len = len;
+        r->in = map;
+        r->in_len = len;
+        return reader_start(r, out, diag);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (f == NULL) {
+        avrogen_status st = io_diag(diag, "open", path);
+        close(fd);
+        avrogen_ocf_reader_close(r);
+        return st;
     }
     r->f = f;
     r->own_file = true;

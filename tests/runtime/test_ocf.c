@@ -704,7 +704,10 @@ END_TEST
 
 /* ---- hostile files --------------------------------------------------------- */
 
-static void check_truncations(const char *codec, bool via_stream)
+/* Where check_truncations reads from: memory, a stream, a file by path (mapped). */
+enum via { VIA_MEMORY, VIA_STREAM, VIA_PATH };
+
+static void check_truncations(const char *codec, enum via via)
 {
     membuf m = {0};
     write_mem(codec, 12, 40, &m);
@@ -713,13 +716,18 @@ static void check_truncations(const char *codec, bool via_stream)
     ck_assert_uint_ge(l.n, 4);
     for (size_t len = 0; len < m.len; len++) {
         scan_result s;
-        if (via_stream) {
-            FILE *f = tmpfile();
+        if (via != VIA_MEMORY) {
+            const char *path = tmp_path("cut.avro");
+            FILE *f = via == VIA_STREAM ? tmpfile() : fopen(path, "wb");
             ck_assert_uint_eq(fwrite(m.data, 1, len, f), len);
-            rewind(f);
+            if (via == VIA_PATH)
+                ck_assert_int_eq(fclose(f), 0);
+            else
+                rewind(f);
             memset(&s, 0, sizeof s);
             avrogen_ocf_reader *r;
-            s.open_st = avrogen_ocf_reader_open_file(f, NULL, &r, &s.diag);
+            s.open_st = via == VIA_STREAM ? avrogen_ocf_reader_open_file(f, NULL, &r, &s.diag)
+                                          : avrogen_ocf_reader_open(path, NULL, &r, &s.diag);
             s.st = s.open_st;
             if (s.open_st == AVROGEN_OK) {
                 avrogen_bytes datum;
@@ -729,7 +737,8 @@ static void check_truncations(const char *codec, bool via_stream)
                 avrogen_ocf_reader_error(r, &s.diag);
                 avrogen_ocf_reader_close(r);
             }
-            fclose(f);
+            if (via == VIA_STREAM)
+                fclose(f);
         } else {
             /* A copy of exactly len bytes, so ASan sees any read past it. */
             char *copy = malloc(len + 1);
@@ -759,8 +768,11 @@ static void check_truncations(const char *codec, bool via_stream)
 
 START_TEST(truncated_everywhere)
 {
-    check_truncations(codecs[_i], false);
-    check_truncations(codecs[_i], true);
+    check_truncations(codecs[_i], VIA_MEMORY);
+    check_truncations(codecs[_i], VIA_STREAM);
+    make_tmpdir();
+    check_truncations(codecs[_i], VIA_PATH);
+    remove_tmpdir();
 }
 END_TEST
 
