@@ -39,8 +39,9 @@
 namespace
 {
 
-const bench_workload *const workloads[] = {&bench_wl_order,  &bench_wl_strings, &bench_wl_unions,
-                                           &bench_wl_arrays, &bench_wl_evolve,  &bench_wl_evolve_c};
+const bench_workload *const workloads[] = {
+        &bench_wl_order,  &bench_wl_strings, &bench_wl_strings_utf8, &bench_wl_unions,
+        &bench_wl_arrays, &bench_wl_text,    &bench_wl_evolve,       &bench_wl_evolve_c};
 
 struct Row {
     std::string name; // workload/dir/row

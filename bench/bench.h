@@ -71,6 +71,8 @@ extern const size_t bench_n_common_rows;
 
 extern const bench_workload bench_wl_order;
 extern const bench_workload bench_wl_strings;
+extern const bench_workload bench_wl_strings_utf8;
+extern const bench_workload bench_wl_text;
 extern const bench_workload bench_wl_unions;
 extern const bench_workload bench_wl_arrays;
 extern const bench_workload bench_wl_evolve;
@@ -79,6 +81,7 @@ extern const bench_workload bench_wl_evolve_c;
 /* The .avsc texts of bench/workloads, embedded at build time. */
 extern const char bench_avsc_order[];
 extern const char bench_avsc_strings[];
+extern const char bench_avsc_text[];
 extern const char bench_avsc_unions[];
 extern const char bench_avsc_arrays[];
 /* bench/workloads/earlier: Order as the evolve workloads write it. */
@@ -115,6 +118,11 @@ int64_t bench_long_of_len(bench_rng *r, unsigned len);
  * (the byte count is still exactly `len`).
  */
 char *bench_text(bench_rng *r, size_t len, bool utf8);
+/*
+ * `len` bytes of text of which about 30% of the characters are not ASCII
+ * (2-, 3- and 4-byte UTF-8), NUL-terminated, from the data arena.
+ */
+char *bench_text_intl(bench_rng *r, size_t len);
 /* A copy of `s` in the data arena. */
 char *bench_data_strdup(const char *s);
 /* Zeroed memory for the data set, freed by bench_data_free_all. */

@@ -64,6 +64,30 @@ char *bench_text(bench_rng *r, size_t len, bool utf8)
     return s;
 }
 
+char *bench_text_intl(bench_rng *r, size_t len)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:/";
+    /* Latin, Cyrillic, the euro sign, CJK and an emoji: 2, 3 and 4 bytes. */
+    static const char *const wide[] = {"\xc3\xa9", "\xd0\xb6", "\xe2\x82\xac", "\xe4\xb8\xad",
+                                       "\xf0\x9f\x98\x80"};
+    char *s = bench_data_alloc(len + 1);
+    size_t i = 0;
+    while (i < len) {
+        uint64_t x = bench_rng_next(r);
+        const char *c = wide[(x >> 8) % (sizeof wide / sizeof wide[0])];
+        size_t n = strlen(c);
+        if (x % 10 < 3 && n <= len - i) {
+            memcpy(s + i, c, n);
+            i += n;
+        } else {
+            s[i++] = alphabet[(x >> 16) % (sizeof alphabet - 1)];
+        }
+    }
+    s[len] = '\0';
+    return s;
+}
+
 /* Each block is preceded by the link to the previous one. */
 struct block {
     struct block *prev;

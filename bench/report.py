@@ -2,14 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """Turn a bench run into markdown: bench/run calls this.
 
-    report.py BENCH_JSON CALLGRIND_TSV
+    report.py DIR [DIR...]
 
-BENCH_JSON is Google Benchmark's --benchmark_out (aggregates; the medians are
-used), CALLGRIND_TSV has one `row<TAB>instructions<TAB>records` line per row
-(may be empty). Prints, per workload, the table of rows and the speed-ups of
-generated code, the schema-evolution rows (evolve, evolve_c) with their ratios
-to the direct generated read and to avro-c, then the targets with what was
-measured.
+Each DIR is one build's results: bench.json (Google Benchmark's
+--benchmark_out, aggregates; the medians are used), callgrind.tsv (one
+`row<TAB>instructions<TAB>records` line per row, may be empty) and
+functions.tsv (`row<TAB>group<TAB>instructions<TAB>records`: the bulk varint
+codecs, the UTF-8 validators and the size functions, bench/functions.awk).
+For one DIR it prints, per workload, the table of rows and the speed-ups of
+generated code; the costs of sizes, of arrays of longs per value and of UTF-8
+validation per byte; the schema-evolution rows (evolve, evolve_c) with their
+ratios to the direct generated read and to avro-c; then the targets with what
+was measured. For several, first the issue-13 targets of every build side by
+side, then each build's report.
 """
 import json
 import sys
@@ -21,9 +26,14 @@ ROWS = [
     ("generic_zc", "generic runtime, zero-copy"),
     ("gen", "generated"),
     ("gen_view", "generated, views"),
+    ("gen_sized", "generated, size then encode"),
+    ("gen_view_sized", "generated, views, size then encode"),
     ("sol", "speed of light"),
 ]
-WORKLOADS = ["order", "strings", "unions", "arrays"]
+WORKLOADS = ["order", "strings", "strings_utf8", "unions", "arrays", "text"]
+# Items of the arrays workload's long array, and bytes of the text workload's string.
+ARRAY_LONGS = 4096
+TEXT_BYTES = 4096
 DIRS = ["write", "read"]
 # Schema evolution (wl_evolve.c): the rows of its two workloads, in order.
 EVOLVE_WORKLOADS = [
@@ -41,7 +51,9 @@ EVOLVE_ROWS = [
 ]
 
 
-def load(json_path, tsv_path):
+def load(d):
+    json_path, tsv_path, fn_path = (f"{d}/{n}" for n in ("bench.json", "callgrind.tsv",
+                                                          "functions.tsv"))
     with open(json_path) as f:
         doc = json.load(f)
     runs = {}
@@ -63,7 +75,15 @@ def load(json_path, tsv_path):
         for line in f:
             name, ir, records = line.split()
             runs.setdefault(name, {})["ir"] = int(ir) / int(records)
-    return doc["context"], runs, reps
+    funcs = {}
+    try:
+        with open(fn_path) as f:
+            for line in f:
+                name, group, ir, records = line.split()
+                funcs[(name, group)] = int(ir) / int(records)
+    except FileNotFoundError:
+        pass
+    return doc["context"], runs, reps, funcs
 
 
 def fmt(v, digits=0):
@@ -132,9 +152,155 @@ def evolution(p, get):
     p("")
 
 
+def build_name(ctx):
+    comp = ctx.get("bench_compiler", "?").split()[0].replace("GNU", "gcc").replace("Clang", "clang")
+    flags = ctx.get("bench_c_flags", "")
+    opt = next((f for f in flags.split() if f.startswith("-O")), "-O?")
+    return f"{comp} {opt}"
+
+
+# The shapes whose size functions are measured: (workload, encode row, sized row).
+SIZED = [(wl, row, f"{row}_sized") for wl in WORKLOADS for row in ("gen", "gen_view")]
+
+
+def issue13(get, fn):
+    """The measures of issue 13, as (target, workload, what, measured, limit, met)."""
+    rows = []
+
+    def add(target, wl, what, value, text, ok):
+        if value is not None:
+            rows.append((target, wl, what, text, ok))
+
+    for d in DIRS:
+        r = ratio(get("order", d, "gen", "ir"), get("order", d, "sol", "ir"))
+        add("generated ≤ 1.0× speed of light (Ir)", "order", d, r, fmt_ratio(r),
+            r is not None and r <= 1.0)
+        r = ratio(get("order", d, "gen_view", "ir"), get("order", d, "sol", "ir"))
+        add("generated, views ≤ 1.0× speed of light (Ir)", "order", d, r, fmt_ratio(r),
+            r is not None and r <= 1.0)
+    for wl, enc, sized in SIZED:
+        size = fn(f"{wl}/write/{sized}", "size")
+        e = get(wl, "write", enc, "ir")
+        r = ratio(size, e)
+        add("size ≤ 25% of encode (Ir)", wl, "views" if enc == "gen_view" else "structs", r,
+            "–" if r is None else f"{100 * r:.0f}% ({fmt(size)} of {fmt(e)})",
+            r is not None and r <= 0.25)
+    per = fn("arrays/read/gen", "get_longs")
+    per = per / ARRAY_LONGS if per is not None else None
+    loop = fn("arrays/read/sol", "sol_get_longs")
+    loop = loop / ARRAY_LONGS if loop is not None else None
+    add("array of longs ≤ 25 Ir per value", "arrays", "read", per,
+        "–" if per is None else f"{per:.1f}", per is not None and per <= 25)
+    r = ratio(loop, per)
+    add("array of longs ≥ 2× fewer Ir than the byte loop", "arrays", "read", r,
+        "–" if r is None else f"{r:.2f}× ({per:.1f} vs {loop:.1f})", r is not None and r >= 2)
+    put = fn("arrays/write/gen", "put_longs")
+    sol_put = fn("arrays/write/sol", "sol_put_longs")
+    r = ratio(sol_put, put)
+    add("array of longs encode vs the byte loop (Ir per value)", "arrays", "write", r,
+        "–" if r is None else f"{r:.2f}× ({put / ARRAY_LONGS:.1f} vs {sol_put / ARRAY_LONGS:.1f})",
+        r is not None and r >= 1.5)
+    r = ratio(get("arrays", "write", "sol", "ns"), get("arrays", "write", "gen", "ns"))
+    add("arrays encode vs the byte loop (ns)", "arrays", "write", r, fmt_ratio(r),
+        r is not None and r >= 1.5)
+    for row in ("gen", "gen_view", "generic", "generic_zc"):
+        ir = get("text", "read", row, "ir")
+        per = ir / TEXT_BYTES if ir is not None else None
+        add("UTF-8 read ≤ 3 Ir per byte (30% non-ASCII, the whole read)", "text", row, per,
+            "–" if per is None else f"{per:.2f}", per is not None and per <= 3)
+    r = ratio(get("strings", "write", "generic", "ir"), get("strings", "write", "gen", "ir"))
+    rn = ratio(get("strings", "write", "generic", "ns"), get("strings", "write", "gen", "ns"))
+    add("generated char * ≥ 2× generic", "strings", "write", r,
+        f"{fmt_ratio(rn)} ns, {fmt_ratio(r)} Ir", (rn or 0) >= 2 and (r or 0) >= 2)
+    return rows
+
+
+def details(p, get, fn):
+    """Sizes, arrays of longs and UTF-8: what the issue-13 targets are made of."""
+    p("## Sizes, arrays of longs, UTF-8\n")
+    p("Size: the instructions of `<p>_avro_size` (with what it calls: strlen for `char *`) "
+      "per record, measured inside the `*_sized` rows, against the plain encode row.\n")
+    p("| workload | shape | encode Ir | size Ir | size / encode | size then encode Ir |")
+    p("|---|---|---:|---:|---:|---:|")
+    for wl, enc, sized in SIZED:
+        size = fn(f"{wl}/write/{sized}", "size")
+        if size is None:
+            continue
+        e = get(wl, "write", enc, "ir")
+        r = ratio(size, e)
+        p(f"| {wl} | {'views' if enc == 'gen_view' else 'structs'} | {fmt(e)} | {fmt(size)} | "
+          f"{'–' if r is None else f'{100 * r:.0f}%'} | {fmt(get(wl, 'write', sized, 'ir'))} |")
+    p("")
+    p(f"Arrays of longs: the instructions of the bulk codec (varint.c) and of the byte loop "
+      f"(the arrays workload's sol rows) per value, {ARRAY_LONGS} longs a record.\n")
+    p("| direction | generated Ir/value | byte loop Ir/value | generated row ns | byte loop row ns |")
+    p("|---|---:|---:|---:|---:|")
+    for d, mine, loop in (("read", "get_longs", "sol_get_longs"),
+                          ("write", "put_longs", "sol_put_longs")):
+        a, b = fn(f"arrays/{d}/gen", mine), fn(f"arrays/{d}/sol", loop)
+        if a is None and b is None:
+            continue
+        p(f"| {d} | {fmt(a / ARRAY_LONGS if a else None, 1)} | "
+          f"{fmt(b / ARRAY_LONGS if b else None, 1)} | {fmt(get('arrays', d, 'gen', 'ns'))} | "
+          f"{fmt(get('arrays', d, 'sol', 'ns'))} |")
+    p("")
+    p(f"UTF-8: the text workload's read rows per byte of its {TEXT_BYTES}-byte string (about "
+      "30% of the characters not ASCII); the validators' own instructions (utf8.c) per byte, "
+      "and per record in the strings workloads.\n")
+    p("| workload | row | row Ir/byte | validator Ir/byte | validator Ir/record |")
+    p("|---|---|---:|---:|---:|")
+    for wl in ("text", "strings", "strings_utf8"):
+        for row in ("gen", "gen_view", "generic", "generic_zc"):
+            ir, v = get(wl, "read", row, "ir"), fn(f"{wl}/read/{row}", "utf8")
+            if ir is None:
+                continue
+            per = (lambda x: fmt(x / TEXT_BYTES, 2) if x is not None else "–") \
+                if wl == "text" else (lambda x: "–")
+            p(f"| {wl} | {row} | {per(ir)} | {per(v)} | {fmt(v)} |")
+    p("")
+
+
+def summary(dirs):
+    """The issue-13 targets of several builds side by side."""
+    out = []
+    p = out.append
+    builds = []
+    for d in dirs:
+        ctx, runs, reps, funcs = load(d)
+        get = (lambda runs: lambda wl, dr, row, k: runs.get(f"{wl}/{dr}/{row}", {}).get(k))(runs)
+        fn = (lambda funcs: lambda row, g: funcs.get((row, g)))(funcs)
+        builds.append((build_name(ctx), issue13(get, fn)))
+    p("## Issue 13 targets, every build\n")
+    p("| target | workload | what | " + " | ".join(b for b, _ in builds) + " |")
+    p("|---|---|---|" + "---:|" * len(builds))
+    keys = []
+    for _, rows in builds:
+        for t, wl, what, _, _ in rows:
+            if (t, wl, what) not in keys:
+                keys.append((t, wl, what))
+    for key in keys:
+        cells = []
+        for _, rows in builds:
+            m = next(((text, ok) for t, wl, what, text, ok in rows if (t, wl, what) == key), None)
+            cells.append("–" if m is None else m[0] + ("" if m[1] else " **no**"))
+        p(f"| {key[0]} | {key[1]} | {key[2]} | " + " | ".join(cells) + " |")
+    p("")
+    return "\n".join(out)
+
+
 def main():
-    ctx, runs, reps = load(sys.argv[1], sys.argv[2])
+    if len(sys.argv) > 2:
+        print(summary(sys.argv[1:]))
+    for d in sys.argv[1:]:
+        if len(sys.argv) > 2:
+            print(f"# Build {build_name(load(d)[0])}\n")
+        print(report(d))
+
+
+def report(d):
+    ctx, runs, reps, funcs = load(d)
     get = lambda wl, d, row, k: runs.get(f"{wl}/{d}/{row}", {}).get(k)
+    fn = lambda row, g: funcs.get((row, g))
     out = []
     p = out.append
 
@@ -185,6 +351,7 @@ def main():
                 p(f"| {label} | " + " | ".join(cells) + " |")
         p("")
 
+    details(p, get, fn)
     evolution(p, get)
 
     p("## Targets\n")
@@ -243,7 +410,12 @@ def main():
             what = "encode" if d == "write" else "decode, reused arena"
             p(f"| generated {what}: 0 | {wl} | {d} | {fmt(a, 2)} | {fmt(v, 2)} | "
               f"{'yes' if ok else '**no**'} |")
-    print("\n".join(out))
+    p("")
+    p("| issue 13 target | workload | what | measured | met |")
+    p("|---|---|---|---:|---|")
+    for t, wl, what, text, ok in issue13(get, fn):
+        p(f"| {t} | {wl} | {what} | {text} | {'yes' if ok else '**no**'} |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,28 @@ void bench_stateless_close(void *st);
         return verify && avrogen_reader_remaining(&r) != 0 ? -1 : 0;                         \
     }
 
+/*
+ * Define `static fn##_sized_write`: the exact-size encode, `prefix##_avro_size`
+ * then `prefix##_avro_encode` of each record, which must write exactly the
+ * bytes the size said (always checked: a row that disagrees fails). Its cost
+ * minus fn##_write's is what the size function costs.
+ */
+#define BENCH_DEFINE_SIZED_ROW(fn, T, prefix, recs, n)                                     \
+    static size_t fn##_sized_write(void *st, uint8_t *out, size_t cap, bool verify)        \
+    {                                                                                      \
+        avrogen_writer w;                                                                  \
+        (void)st;                                                                          \
+        (void)verify;                                                                      \
+        avrogen_writer_init_fixed(&w, out, cap);                                           \
+        for (size_t i = 0; i < (n); i++) {                                                 \
+            size_t size = prefix##_avro_size(&(recs)[i]), before = avrogen_writer_len(&w); \
+            if (prefix##_avro_encode(&w, &(recs)[i]) != AVROGEN_OK ||                      \
+                avrogen_writer_len(&w) - before != size)                                   \
+                return 0;                                                                  \
+        }                                                                                  \
+        return avrogen_writer_len(&w);                                                     \
+    }
+
 /* ---- data shared between workloads --------------------------------------- */
 
 #define BENCH_ORDER_RECORDS 4

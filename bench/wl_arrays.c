@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload "arrays": two series of 4096 doubles and 4096 longs; the longs'
- * varints cycle through every length from 1 to 10 bytes.
+ * varints cycle through every length from 1 to 10 bytes. Its "sol" rows are
+ * the generated code with the longs coded by the byte loop instead (unrolled
+ * at every -O level, one bounds check per stretch of items, as gencode.h did
+ * before its bulk codec): the yardstick of the bulk codec.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -140,10 +143,137 @@ static bool decoded_eq(const series_t *v, size_t i)
 }
 
 BENCH_DEFINE_CODEC_ROWS(gen, series_t, series, records, N_RECORDS, decoded_eq)
+BENCH_DEFINE_SIZED_ROW(gen, series_t, series, records, N_RECORDS)
+
+/* ---- the byte loop ----------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SOL_UNROLL   _Pragma("GCC unroll 10")
+#define SOL_NOINLINE __attribute__((noinline))
+#else
+#define SOL_UNROLL
+#define SOL_NOINLINE
+#endif
+
+/* The varint at p, which has 10 readable bytes; NULL when it is too long. */
+static inline const uint8_t *byte_loop_varint(const uint8_t *p, uint64_t *out)
+{
+    uint64_t u = 0;
+    SOL_UNROLL
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        uint64_t b = *p++;
+        u |= (b & 0x7f) << shift;
+        if (b < 0x80) {
+            *out = u;
+            return p;
+        }
+    }
+    if (*p > 1)
+        return NULL;
+    *out = u | (uint64_t)*p << 63;
+    return p + 1;
+}
+
+/* avrogen_read_longs with the byte loop (bench/run counts its instructions). */
+SOL_NOINLINE static void sol_read_longs(avrogen_reader *r, int64_t *dst, size_t n)
+{
+    size_t i = 0;
+    while (i < n && r->err == AVROGEN_OK) {
+        size_t end = i + avrogen_reader_remaining(r) / 10;
+        if (end > n)
+            end = n;
+        const uint8_t *p = r->p;
+        for (; i < end; i++) {
+            uint64_t u;
+            const uint8_t *next = byte_loop_varint(p, &u);
+            if (next == NULL)
+                break;
+            dst[i] = avrogen_zigzag_decode(u);
+            p = next;
+        }
+        r->p = p;
+        if (i < n)
+            dst[i++] = avrogen_read_long(r);
+    }
+}
+
+/* avrogen_write_longs with the byte loop. */
+SOL_NOINLINE static void sol_write_longs(avrogen_writer *w, const int64_t *v, size_t n)
+{
+    if (n <= (size_t)(w->end - w->p) / 10) {
+        uint8_t *p = w->p;
+        for (size_t i = 0; i < n; i++)
+            p = avrogen_put_varint(p, avrogen_zigzag_encode(v[i]));
+        w->p = p;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        avrogen_write_long(w, v[i]);
+}
+
+static size_t sol_write(void *st, uint8_t *out, size_t cap, bool verify)
+{
+    avrogen_writer w;
+    (void)st;
+    (void)verify;
+    avrogen_writer_init_fixed(&w, out, cap);
+    for (size_t i = 0; i < N_RECORDS; i++) {
+        const series_t *s = &records[i];
+        size_t count = avrogen_write_array_start(&w, s->values, (int64_t)s->n_values);
+        avrogen_write_doubles(&w, s->values, count);
+        avrogen_write_block_count(&w, 0);
+        count = avrogen_write_array_start(&w, s->stamps, (int64_t)s->n_stamps);
+        sol_write_longs(&w, s->stamps, count);
+        avrogen_write_block_count(&w, 0);
+        if (w.err != AVROGEN_OK)
+            return 0;
+    }
+    return avrogen_writer_len(&w);
+}
+
+/* One array of doubles or longs, as generated code reads it. */
+static void *sol_read_array(avrogen_reader *r, avrogen_arena *a, size_t *count, bool longs)
+{
+    void *items = NULL;
+    size_t n = 0, cap = 0, b;
+    while ((b = avrogen_read_block_count(r)) != 0) {
+        items = avrogen_read_grow(r, a, items, n, &cap, b, 8, longs ? 1 : 8);
+        if (items == NULL)
+            break;
+        if (longs)
+            sol_read_longs(r, (int64_t *)items + n, b);
+        else
+            avrogen_read_doubles(r, (double *)items + n, b);
+        n += b;
+    }
+    *count = n;
+    return items;
+}
+
+static int sol_read(void *st, const uint8_t *in, size_t len, bool verify)
+{
+    avrogen_arena *a = st;
+    avrogen_reader r;
+    avrogen_reader_init(&r, in, len);
+    for (size_t i = 0; i < N_RECORDS; i++) {
+        series_t v;
+        avrogen_arena_reset(a);
+        avrogen_reader_begin_datum(&r);
+        v.values = sol_read_array(&r, a, &v.n_values, false);
+        v.stamps = sol_read_array(&r, a, &v.n_stamps, true);
+        if (r.err != AVROGEN_OK || (verify && !decoded_eq(&v, i)))
+            return -1;
+    }
+    return verify && avrogen_reader_remaining(&r) != 0 ? -1 : 0;
+}
 
 static const bench_row arrays_rows[] = {
         {"gen", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_write, NULL},
         {"gen", BENCH_READ, bench_arena_open, bench_arena_close, NULL, gen_read},
+        {"gen_sized", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_sized_write,
+         NULL},
+        {"sol", BENCH_WRITE, bench_stateless_open, bench_stateless_close, sol_write, NULL},
+        {"sol", BENCH_READ, bench_arena_open, bench_arena_close, NULL, sol_read},
 };
 
 const bench_workload bench_wl_arrays = {

@@ -320,6 +320,8 @@ static bool decoded_view_eq(const order_view_t *v, size_t i)
 
 BENCH_DEFINE_CODEC_ROWS(gen, order_t, order, records, N_RECORDS, decoded_eq)
 BENCH_DEFINE_CODEC_ROWS(gen_view, order_view_t, order_view, views, N_RECORDS, decoded_view_eq)
+BENCH_DEFINE_SIZED_ROW(gen, order_t, order, records, N_RECORDS)
+BENCH_DEFINE_SIZED_ROW(gen_view, order_view_t, order_view, views, N_RECORDS)
 
 static size_t sol_write(void *st, uint8_t *out, size_t cap, bool verify)
 {
@@ -355,6 +357,10 @@ static const bench_row order_rows[] = {
         {"gen_view", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_view_write,
          NULL},
         {"gen_view", BENCH_READ, bench_arena_open, bench_arena_close, NULL, gen_view_read},
+        {"gen_sized", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_sized_write,
+         NULL},
+        {"gen_view_sized", BENCH_WRITE, bench_stateless_open, bench_stateless_close,
+         gen_view_sized_write, NULL},
         {"sol", BENCH_WRITE, bench_stateless_open, bench_stateless_close, sol_write, NULL},
         {"sol", BENCH_READ, bench_arena_open, bench_arena_close, NULL, sol_read},
 };

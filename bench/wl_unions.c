@@ -453,6 +453,8 @@ static bool decoded_view_eq(const event_view_t *v, size_t i)
 
 BENCH_DEFINE_CODEC_ROWS(gen, event_t, event, records, N_RECORDS, decoded_eq)
 BENCH_DEFINE_CODEC_ROWS(gen_view, event_view_t, event_view, views, N_RECORDS, decoded_view_eq)
+BENCH_DEFINE_SIZED_ROW(gen, event_t, event, records, N_RECORDS)
+BENCH_DEFINE_SIZED_ROW(gen_view, event_view_t, event_view, views, N_RECORDS)
 
 static const bench_row unions_rows[] = {
         {"gen", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_write, NULL},
@@ -460,6 +462,10 @@ static const bench_row unions_rows[] = {
         {"gen_view", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_view_write,
          NULL},
         {"gen_view", BENCH_READ, bench_arena_open, bench_arena_close, NULL, gen_view_read},
+        {"gen_sized", BENCH_WRITE, bench_stateless_open, bench_stateless_close, gen_sized_write,
+         NULL},
+        {"gen_view_sized", BENCH_WRITE, bench_stateless_open, bench_stateless_close,
+         gen_view_sized_write, NULL},
 };
 
 const bench_workload bench_wl_unions = {
