@@ -7,7 +7,11 @@
 #ifndef AVROGEN_CLI_H
 #define AVROGEN_CLI_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include <time.h>
 
 #include "avrogen/status.h"
 
@@ -26,7 +30,10 @@ int cmd_fromjson(int argc, char **argv);
 
 /* Container files: gen/src/cmd_ocf.c */
 int cmd_cat(int argc, char **argv);
+int cmd_head(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 int cmd_getschema(int argc, char **argv);
+int cmd_getmeta(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 
 /* Schema compatibility: gen/src/cmd_compat.c */
@@ -80,6 +87,71 @@ int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 void cli_set_command(const char *name);
 /* Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated. */
 char *cli_slurp(const char *path, size_t *len);
+
+/* ---- options: gen/src/util.c ---- */
+
+/* One option a subcommand takes. */
+typedef struct cli_opt {
+    const char *name;   /* "--limit" */
+    const char *alias;  /* "-n", or NULL */
+    const char **value; /* where its argument goes; NULL for a flag */
+    bool *flag;         /* set for a flag */
+} cli_opt;
+
+/*
+ * Sort argv[1..argc) (argv[0] is the subcommand) into the options in `opts`
+ * (ended by a NULL name: "--name VALUE", "--name=VALUE", "ALIAS VALUE", flags;
+ * a repeated option keeps its last value) and operands, which go to
+ * operands[] (room for `max`) in order; "-" is an operand, "--" ends the
+ * options. Returns 0, or EXIT_USAGE after a usage line (an unknown option, a
+ * missing value, more than `max` operands).
+ */
+int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, int max,
+                   int *n_operands);
+
+/* A whole number for option `opt`; 0, or EXIT_USAGE after a usage line. */
+int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+
+/* At most one operand may be "-" (stdin): 0, or EXIT_USAGE after a usage line. */
+int cli_one_stdin(const char *cmd, char **operands, int n);
+
+/* ---- progress on a terminal: gen/src/util.c ---- */
+
+/* "avrogen: VERB N UNIT" on stderr, at most once a second, only when stderr is a terminal. */
+typedef struct cli_progress {
+    bool on;
+    bool shown; /* a progress line is on the screen */
+    time_t last;
+    const char *verb;
+} cli_progress;
+
+void cli_progress_init(cli_progress *p, const char *verb);
+void cli_progress_tick(cli_progress *p, uint64_t done, const char *unit);
+/* Clear the progress line, if any, before other output on stderr. */
+void cli_progress_done(cli_progress *p);
+
+/* ---- output files: gen/src/util.c ---- */
+
+/*
+ * An output file written as PATH.tmp-XXXXXX beside PATH and renamed over it
+ * at the end, so that a failed or interrupted run leaves any existing PATH as
+ * it was and no partial file: the temporary file is removed on error and on
+ * SIGINT, SIGTERM, SIGHUP and SIGPIPE (then the signal takes its course). The
+ * file gets the mode of the PATH it replaces, else 0666 less the umask, as a
+ * file made with open(2) would. PATH "-" is standard output, written as is.
+ */
+typedef struct cli_out {
+    const char *path;
+    char *tmp; /* the temporary file while one is open */
+    FILE *f;   /* where to write */
+} cli_out;
+
+/* 0, or EXIT_BAD_INPUT after an error line. */
+int cli_out_open(cli_out *o, const char *path);
+/* Flush, fsync and rename into place; 0, or EXIT_BAD_INPUT (the file removed). */
+int cli_out_commit(cli_out *o);
+/* Close and remove the temporary file (no-op for stdout or after commit). */
+void cli_out_abort(cli_out *o);
 
 /* JSON lines read one value at a time (fromjson, write). */
 struct avrogen_node;

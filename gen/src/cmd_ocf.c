@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The container-file subcommands: cat (optionally resolving records into
- * another schema's shape), getschema, write. All three stream: a file of any
- * size is read or written one block at a time. On a terminal, long runs
- * report progress on stderr.
+ * The container-file subcommands that read files and the one that writes
+ * them from JSON: cat and head (records as JSON, resolved into another schema
+ * on request, with an offset, a limit, seeded sampling, indentation), count
+ * (block headers only), getschema, getmeta, and write. All of them stream: a
+ * file of any size is read or written one block at a time (cat streams even
+ * the JSON text of one huge value). "-" reads standard input. On a terminal,
+ * long runs report progress on stderr.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,8 +15,6 @@
 #include <string.h>
 
 #include <sys/types.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "avrogen/gencode.h"
 #include "avrogen/ocf.h"
@@ -21,40 +22,6 @@
 #include "avrogen/value.h"
 
 #include "cli.h"
-
-/* Progress on stderr, at most once a second, only when stderr is a terminal. */
-struct progress {
-    bool on;
-    bool shown; /* a progress line is on the screen */
-    time_t last;
-    const char *verb;
-};
-
-static void progress_init(struct progress *p, const char *verb)
-{
-    p->on = isatty(STDERR_FILENO) != 0;
-    p->shown = false;
-    p->last = time(NULL);
-    p->verb = verb;
-}
-
-static void progress_tick(struct progress *p, uint64_t records)
-{
-    if (!p->on || (records & 0x3ff) != 0)
-        return;
-    time_t now = time(NULL);
-    if (now != p->last) {
-        p->last = now;
-        p->shown = true;
-        fprintf(stderr, "\ravrogen: %s %llu records", p->verb, (unsigned long long)records);
-    }
-}
-
-static void progress_done(struct progress *p)
-{
-    if (p->shown)
-        fputs("\r\033[K", stderr);
-}
 
 static int open_reader(const char *path, avrogen_ocf_reader **r)
 {
@@ -65,6 +32,247 @@ static int open_reader(const char *path, avrogen_ocf_reader **r)
     if (st != AVROGEN_OK)
         return cli_error("%s: %s", path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
     return 0;
+}
+
+/* The reader's sticky error as one line naming the file; 0 when there is none. */
+static int reader_error(avrogen_ocf_reader *r, const char *path)
+{
+    avrogen_diag d;
+    memset(&d, 0, sizeof d);
+    if (avrogen_ocf_reader_error(r, &d) == AVROGEN_OK)
+        return 0;
+    return cli_error("%s: %s", path, d.msg);
+}
+
+static avrogen_status write_stdout(void *ctx, const void *data, size_t len)
+{
+    (void)ctx;
+    return len == 0 || fwrite(data, 1, len, stdout) == len ? AVROGEN_OK : AVROGEN_E_IO;
+}
+
+/* ---- cat, head -------------------------------------------------------------------- */
+
+struct cat {
+    const char *cmd;
+    avrogen_schema *reader; /* --schema, or NULL */
+    uint64_t offset;        /* records to pass over first, across all files */
+    uint64_t limit;         /* records to print at most */
+    bool limited;
+    uint64_t threshold; /* --sample: a record is kept when the next draw is below this */
+    bool sampled;
+    uint64_t rng; /* splitmix64 state, from --seed */
+    unsigned flags;
+
+    uint64_t seen;    /* records passed so far (skipped, sampled out or printed) */
+    uint64_t printed; /* records printed */
+    avrogen_arena arena;
+    avrogen_writer out; /* JSON text on its way to stdout */
+    avrogen_json_sink sink;
+    cli_progress prog;
+};
+
+/* splitmix64: a fixed, portable sequence for --seed, so that a sample can be repeated. */
+static uint64_t next_draw(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static bool cat_done(const struct cat *c)
+{
+    return c->limited && c->printed >= c->limit;
+}
+
+/* Print the records of one file; 0 or EXIT_BAD_INPUT (after the records before the damage). */
+static int cat_file(struct cat *c, const char *path)
+{
+    avrogen_ocf_reader *r;
+    int rc = open_reader(path, &r);
+    if (rc != 0)
+        return rc;
+    /* With --schema, records are resolved from the file's schema into its shape
+     * (spec §Schema Resolution). The same canonical form reads as written. */
+    const avrogen_node *type = NULL;
+    if (c->reader != NULL &&
+        avrogen_schema_fingerprint64(c->reader) != avrogen_ocf_reader_fingerprint(r))
+        type = avrogen_schema_root(c->reader);
+    /* --offset: whole blocks are passed over unread, by their framing. */
+    bool ok = true;
+    if (c->seen < c->offset && !cat_done(c)) {
+        uint64_t skipped;
+        ok = avrogen_ocf_reader_skip(r, c->offset - c->seen, &skipped) == AVROGEN_OK;
+        c->seen += skipped;
+    }
+    while (ok && !cat_done(c)) {
+        if (c->sampled && next_draw(&c->rng) >= c->threshold) {
+            avrogen_bytes d;
+            if (avrogen_ocf_reader_next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
+                break;
+            c->seen++;
+            continue;
+        }
+        avrogen_value v;
+        bool got;
+        avrogen_arena_reset(&c->arena);
+        if (avrogen_ocf_reader_next_value(r, type, &v, &c->arena, &got) != AVROGEN_OK || !got)
+            break;
+        c->seen++;
+        if (avrogen_value_to_json_sink(&c->out, &v, c->flags, &c->sink) != AVROGEN_OK) {
+            rc = c->out.err == AVROGEN_E_IO
+                         ? cli_error("writing output: %s", strerror(errno))
+                         : cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen - 1,
+                                     avrogen_status_str(c->out.err));
+            break;
+        }
+        avrogen_write_raw(&c->out, "\n", 1);
+        c->printed++;
+        if ((c->printed & 0x3ff) == 0)
+            cli_progress_tick(&c->prog, c->printed, "records");
+    }
+    cli_progress_done(&c->prog);
+    if (rc == 0)
+        rc = reader_error(r, path);
+    avrogen_ocf_reader_close(r);
+    return rc;
+}
+
+static int run_cat(int argc, char **argv, bool head)
+{
+    const char *schema = NULL, *offset = NULL, *limit = head ? "10" : NULL, *rate = NULL,
+               *seed = "1";
+    bool pretty = false;
+    const cli_opt opts[] = {
+            {"--schema", NULL, &schema, NULL}, {"--offset", NULL, &offset, NULL},
+            {"--limit", "-n", &limit, NULL},   {"--sample", NULL, &rate, NULL},
+            {"--seed", NULL, &seed, NULL},     {"--pretty", NULL, NULL, &pretty},
+            {NULL, NULL, NULL, NULL},
+    };
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (files == NULL)
+        return cli_error("out of memory");
+    struct cat c;
+    memset(&c, 0, sizeof c);
+    c.cmd = argv[0];
+    int n = 0, rc = cli_parse_args(argc, argv, opts, files, argc, &n);
+    if (rc == 0 && n == 0)
+        rc = cli_usage("%s: no FILE given (- reads standard input)", c.cmd);
+    if (rc == 0)
+        rc = cli_one_stdin(c.cmd, files, n);
+    if (rc == 0 && offset != NULL)
+        rc = cli_parse_u64(c.cmd, "--offset", offset, &c.offset);
+    if (rc == 0 && limit != NULL) {
+        c.limited = true;
+        rc = cli_parse_u64(c.cmd, "--limit", limit, &c.limit);
+    }
+    if (rc == 0 && rate != NULL) {
+        char *end;
+        double x = strtod(rate, &end);
+        if (*end != '\0' || !(x > 0 && x <= 1))
+            rc = cli_usage("%s: --sample needs a rate above 0 and at most 1, not '%s'", c.cmd,
+                           rate);
+        c.sampled = x < 1;
+        c.threshold = (uint64_t)(x * 18446744073709551616.0);
+    }
+    if (rc == 0)
+        rc = cli_parse_u64(c.cmd, "--seed", seed, &c.rng);
+    if (rc == 0 && schema != NULL)
+        rc = cli_load_schema(schema, &c.reader);
+    if (rc != 0) {
+        free(files);
+        return rc;
+    }
+    c.flags = pretty ? AVROGEN_JSON_PRETTY : 0;
+    avrogen_arena_init(&c.arena, NULL);
+    avrogen_arena_set_budget(&c.arena, CLI_ARENA_BUDGET);
+    avrogen_writer_init_growable(&c.out, NULL);
+    c.sink = (avrogen_json_sink){write_stdout, NULL, 0};
+    cli_progress_init(&c.prog, "printed");
+    /* Records before a damaged block or datum are printed, then the error with
+     * its offset; the other files are printed all the same. */
+    for (int i = 0; i < n && !cat_done(&c); i++) {
+        int file_rc = cat_file(&c, files[i]);
+        if (file_rc != 0 && rc == 0)
+            rc = file_rc;
+    }
+    if (write_stdout(NULL, avrogen_writer_data(&c.out), avrogen_writer_len(&c.out)) != AVROGEN_OK ||
+        fflush(stdout) != 0) {
+        if (rc == 0)
+            rc = cli_error("writing output: %s", strerror(errno));
+    }
+    avrogen_writer_fini(&c.out);
+    avrogen_arena_fini(&c.arena);
+    avrogen_schema_free(c.reader);
+    free(files);
+    return rc;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+    return run_cat(argc, argv, false);
+}
+
+int cmd_head(int argc, char **argv)
+{
+    return run_cat(argc, argv, true);
+}
+
+/* ---- count, getmeta ------------------------------------------------------------------- */
+
+/* Walk every block of r by its framing: how many blocks hold datums, and how many datums. */
+static int count_blocks(avrogen_ocf_reader *r, const char *path, uint64_t *blocks,
+                        uint64_t *records)
+{
+    cli_progress prog;
+    cli_progress_init(&prog, "counted");
+    uint64_t n;
+    *blocks = *records = 0;
+    while (avrogen_ocf_reader_skip_block(r, &n) == AVROGEN_OK && n != 0) {
+        ++*blocks;
+        *records += n;
+        cli_progress_tick(&prog, *records, "records");
+    }
+    cli_progress_done(&prog);
+    return reader_error(r, path);
+}
+
+int cmd_count(int argc, char **argv)
+{
+    const cli_opt opts[] = {{NULL, NULL, NULL, NULL}};
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (files == NULL)
+        return cli_error("out of memory");
+    int n = 0, rc = cli_parse_args(argc, argv, opts, files, argc, &n);
+    if (rc == 0 && n == 0)
+        rc = cli_usage("count: no FILE given (- reads standard input)");
+    if (rc == 0)
+        rc = cli_one_stdin("count", files, n);
+    uint64_t total = 0;
+    for (int i = 0; i < n && (rc == 0 || rc == EXIT_BAD_INPUT); i++) {
+        avrogen_ocf_reader *r;
+        uint64_t blocks = 0, records = 0;
+        int file_rc = open_reader(files[i], &r);
+        if (file_rc == 0) {
+            file_rc = count_blocks(r, files[i], &blocks, &records);
+            avrogen_ocf_reader_close(r);
+        }
+        if (file_rc != 0) {
+            rc = file_rc;
+            continue;
+        }
+        total += records;
+        if (n == 1)
+            printf("%llu\n", (unsigned long long)records);
+        else
+            printf("%llu\t%s\n", (unsigned long long)records, files[i]);
+    }
+    if (n > 1 && rc != EXIT_USAGE)
+        printf("%llu\ttotal\n", (unsigned long long)total);
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = cli_error("writing output: %s", strerror(errno));
+    free(files);
+    return rc;
 }
 
 int cmd_getschema(int argc, char **argv)
@@ -87,106 +295,107 @@ int cmd_getschema(int argc, char **argv)
     return rc;
 }
 
-int cmd_cat(int argc, char **argv)
+/* Bytes as text: UTF-8 as it is but for control characters, anything else escaped C-style. */
+static void print_escaped(const uint8_t *p, size_t len)
 {
-    const char *path = NULL, *schema_arg = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--schema") == 0) {
-            if (i + 1 == argc)
-                return cli_usage("cat: --schema needs a value");
-            schema_arg = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage("cat: unknown option '%s'", a);
-        } else if (path == NULL) {
-            path = a;
-        } else {
-            return cli_usage("cat: too many operands");
+    for (size_t i = 0; i < len;) {
+        size_t run = i;
+        while (run < len && p[run] >= 0x20 && p[run] != 0x7f && p[run] != '\\')
+            run++;
+        /* Whole UTF-8 sequences only; a broken one is escaped byte by byte. */
+        while (run > i && !avrogen_utf8_valid(p + i, run - i))
+            run--;
+        if (run > i) {
+            fwrite(p + i, 1, run - i, stdout);
+            i = run;
+            continue;
         }
+        switch (p[i]) {
+        case '\n':
+            fputs("\\n", stdout);
+            break;
+        case '\t':
+            fputs("\\t", stdout);
+            break;
+        case '\r':
+            fputs("\\r", stdout);
+            break;
+        case '\\':
+            fputs("\\\\", stdout);
+            break;
+        default:
+            printf("\\x%02x", p[i]);
+        }
+        i++;
     }
-    if (path == NULL)
-        return cli_usage("usage: avrogen cat FILE.avro [--schema S]");
+}
 
-    avrogen_schema *reader = NULL;
-    int rc = 0;
-    if (schema_arg != NULL && (rc = cli_load_schema(schema_arg, &reader)) != 0)
+int cmd_getmeta(int argc, char **argv)
+{
+    const char *key = NULL;
+    const cli_opt opts[] = {{"--key", NULL, &key, NULL}, {NULL, NULL, NULL, NULL}};
+    char *files[1];
+    int n = 0, rc = cli_parse_args(argc, argv, opts, files, 1, &n);
+    if (rc != 0)
         return rc;
+    if (n != 1)
+        return cli_usage("getmeta: one FILE (- reads standard input)");
     avrogen_ocf_reader *r;
-    if ((rc = open_reader(path, &r)) != 0) {
-        avrogen_schema_free(reader);
+    if ((rc = open_reader(files[0], &r)) != 0)
         return rc;
-    }
-    /* With --schema, records are resolved from the file's schema into its shape
-     * (spec §Schema Resolution). The same canonical form reads as written. */
-    const avrogen_node *type = NULL;
-    if (reader != NULL && avrogen_schema_fingerprint64(reader) != avrogen_ocf_reader_fingerprint(r))
-        type = avrogen_schema_root(reader);
-    avrogen_arena arena;
-    avrogen_arena_init(&arena, NULL);
-    avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
-    avrogen_writer out;
-    avrogen_writer_init_growable(&out, NULL);
-    struct progress prog;
-    progress_init(&prog, "read");
-    uint64_t records = 0;
-    /* Records before a damaged block or datum are printed; the error names its
-     * offset. A schema that cannot be resolved fails before the first record. */
-    for (;;) {
-        avrogen_value v;
-        bool got;
-        avrogen_arena_reset(&arena);
-        if (avrogen_ocf_reader_next_value(r, type, &v, &arena, &got) != AVROGEN_OK || !got)
-            break;
-        avrogen_writer_reset(&out);
-        if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
-            rc = cli_error("%s: record %llu: %s", path, (unsigned long long)records,
-                           avrogen_status_str(out.err));
-            break;
+    avrogen_bytes value;
+    if (key != NULL) {
+        /* The value exactly as stored, for scripts. */
+        if (!avrogen_ocf_reader_meta_get(r, key, &value)) {
+            rc = cli_error("%s: no metadata key \"%s\"", files[0], key);
+        } else {
+            fwrite(value.ptr, 1, value.len, stdout);
+            putchar('\n');
         }
-        avrogen_write_raw(&out, "\n", 1);
-        size_t len = avrogen_writer_len(&out);
-        if (fwrite(avrogen_writer_data(&out), 1, len, stdout) != len) {
-            rc = cli_error("writing output: %s", strerror(errno));
-            break;
+    } else {
+        uint64_t blocks, records;
+        rc = count_blocks(r, files[0], &blocks, &records);
+        if (rc == 0) {
+            const uint8_t *sync = avrogen_ocf_reader_sync(r);
+            printf("codec: %s\nsync marker: ", avrogen_ocf_reader_codec(r));
+            for (unsigned i = 0; i < AVROGEN_OCF_SYNC_SIZE; i++)
+                printf("%02x", sync[i]);
+            printf("\nblocks: %llu\nrecords: %llu\nmetadata:\n", (unsigned long long)blocks,
+                   (unsigned long long)records);
+            const char *k;
+            size_t key_len;
+            for (size_t i = 0; avrogen_ocf_reader_meta_at(r, i, &k, &key_len, &value); i++) {
+                fputs("  ", stdout);
+                print_escaped((const uint8_t *)k, key_len);
+                fputs(": ", stdout);
+                print_escaped(value.ptr, value.len);
+                putchar('\n');
+            }
         }
-        progress_tick(&prog, ++records);
     }
-    progress_done(&prog);
-    avrogen_diag d;
-    memset(&d, 0, sizeof d);
-    if (rc == 0 && avrogen_ocf_reader_error(r, &d) != AVROGEN_OK)
-        rc = cli_error("%s: %s", path, d.msg);
     if (fflush(stdout) != 0 && rc == 0)
         rc = cli_error("writing output: %s", strerror(errno));
-    avrogen_writer_fini(&out);
-    avrogen_arena_fini(&arena);
     avrogen_ocf_reader_close(r);
-    avrogen_schema_free(reader);
     return rc;
 }
 
+/* ---- write ----------------------------------------------------------------------- */
+
 int cmd_write(int argc, char **argv)
 {
-    const char *schema_arg = NULL, *codec = "null", *in_path = NULL, *out_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if ((strcmp(a, "--schema") == 0 || strcmp(a, "--codec") == 0) && i + 1 == argc)
-            return cli_usage("write: %s needs a value", a);
-        if (strcmp(a, "--schema") == 0)
-            schema_arg = argv[++i];
-        else if (strcmp(a, "--codec") == 0)
-            codec = argv[++i];
-        else if (a[0] == '-' && a[1] != '\0')
-            return cli_usage("write: unknown option '%s'", a);
-        else if (in_path == NULL)
-            in_path = a;
-        else if (out_path == NULL)
-            out_path = a;
-        else
-            return cli_usage("write: too many operands");
-    }
-    if (schema_arg == NULL || in_path == NULL || out_path == NULL)
+    const char *schema_arg = NULL, *codec = "null";
+    const cli_opt opts[] = {
+            {"--schema", NULL, &schema_arg, NULL},
+            {"--codec", NULL, &codec, NULL},
+            {NULL, NULL, NULL, NULL},
+    };
+    char *ops[2];
+    int n = 0, rc = cli_parse_args(argc, argv, opts, ops, 2, &n);
+    if (rc != 0)
+        return rc;
+    if (schema_arg == NULL || n != 2)
         return cli_usage("usage: avrogen write --schema S [--codec C] IN.jsonl OUT.avro");
+    const char *in_path = ops[0], *out_path = ops[1];
     if (!avrogen_ocf_codec_supported(codec))
         return cli_usage("write: unknown codec '%s' (null, deflate, snappy, zstandard, xz, "
                          "bzip2)",
@@ -198,47 +407,31 @@ int cmd_write(int argc, char **argv)
         return cli_error("%s: %s", schema_arg, strerror(errno));
     FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");
     if (in == NULL) {
-        int rc = cli_error("%s: %s", in_path, strerror(errno));
+        rc = cli_error("%s: %s", in_path, strerror(errno));
         free(schema_text);
         return rc;
     }
-
-    /* Write beside the target and rename at the end: a failed run leaves any
-     * existing OUT.avro as it was and no half-written file behind. */
-    size_t tmp_len = strlen(out_path) + sizeof ".tmp-XXXXXX";
-    char *tmp = malloc(tmp_len);
-    int fd = -1;
-    FILE *out = NULL;
-    if (tmp != NULL) {
-        snprintf(tmp, tmp_len, "%s.tmp-XXXXXX", out_path);
-        fd = mkstemp(tmp);
-        out = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    }
-    int rc = 0;
-    if (out == NULL) {
-        rc = cli_error("%s: %s", out_path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
+    cli_out out;
+    if ((rc = cli_out_open(&out, out_path)) != 0)
         goto out_free;
-    }
 
     avrogen_diag d;
     memset(&d, 0, sizeof d);
-    avrogen_ocf_writer_options opts = {.codec = codec};
+    avrogen_ocf_writer_options wopts = {.codec = codec};
     avrogen_ocf_writer *w;
-    avrogen_status st = avrogen_ocf_writer_open_file(out, schema_text, schema_len, &opts, &w, &d);
+    avrogen_status st =
+            avrogen_ocf_writer_open_file(out.f, schema_text, schema_len, &wopts, &w, &d);
     if (st != AVROGEN_OK) {
         rc = cli_error("%s: %s", schema_arg, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
-        goto out_remove;
+        cli_out_abort(&out);
+        goto out_free;
     }
     const avrogen_node *type = avrogen_schema_root(avrogen_ocf_writer_schema(w));
     avrogen_arena arena;
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
-    struct progress prog;
-    progress_init(&prog, "wrote");
+    cli_progress prog;
+    cli_progress_init(&prog, "wrote");
     struct cli_jsonl j = {.in = in, .name = in_path};
     uint64_t records = 0;
     avrogen_value v;
@@ -255,9 +448,10 @@ int cmd_write(int argc, char **argv)
                            d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
             break;
         }
-        progress_tick(&prog, ++records);
+        if ((++records & 0x3ff) == 0)
+            cli_progress_tick(&prog, records, "records");
     }
-    progress_done(&prog);
+    cli_progress_done(&prog);
     if (got < 0)
         rc = EXIT_BAD_INPUT;
     free(j.line);
@@ -266,16 +460,11 @@ int cmd_write(int argc, char **argv)
     st = avrogen_ocf_writer_close(w, &d);
     if (rc == 0 && st != AVROGEN_OK)
         rc = cli_error("%s: %s", out_path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
-
-out_remove:
-    if (fclose(out) != 0 && rc == 0)
-        rc = cli_error("%s: %s", out_path, strerror(errno));
-    if (rc == 0 && rename(tmp, out_path) != 0)
-        rc = cli_error("%s: %s", out_path, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
+    if (rc == 0)
+        rc = cli_out_commit(&out);
+    else
+        cli_out_abort(&out);
 out_free:
-    free(tmp);
     if (in != stdin)
         fclose(in);
     free(schema_text);

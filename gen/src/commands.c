@@ -59,7 +59,25 @@ static const cli_option_doc fromjson_options[] = {
 };
 
 static const cli_option_doc cat_options[] = {
-        {"--schema S", "print the records shaped like S, resolved from the file's schema"},
+        {"--schema S", "print the records shaped like S, resolved from each file's schema "
+                       "(spec: Schema Resolution)"},
+        {"--offset N", "pass over the first N records (whole blocks unread)"},
+        {"--limit N", "print at most N records"},
+        {"--sample RATE", "print each record with probability RATE (above 0, at most 1)"},
+        {"--seed K", "the seed of --sample's choices (default 1): the same seed picks the same "
+                     "records"},
+        {"--pretty", "indent the JSON, two spaces a level, as Python's json.dumps(indent=2)"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc head_options[] = {
+        {"-n, --limit N", "how many records (default 10)"},
+        {"--schema S, --offset N, --sample RATE, --seed K, --pretty", "as for cat"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc getmeta_options[] = {
+        {"--key K", "print only the value of metadata key K, as stored, and a newline"},
         {NULL, NULL},
 };
 
@@ -116,19 +134,50 @@ const cli_command cli_commands[] = {
          "lines are skipped) and write their binary encodings back to back on standard output. "
          "Every record field must be present. A bad line is an error naming FILE:LINE.",
          fromjson_options, "avrogen fromjson --schema order.avsc orders.jsonl > orders.bin"},
-        {"cat", cmd_cat, "FILE.avro [--schema S]", "container file to JSON lines",
-         "Print the records of an object container file (FILE, or - for standard input) as JSON "
-         "lines. The records before a damaged block are printed, then one error line with the "
-         "block's file offset.",
-         cat_options, "avrogen cat orders.avro\navrogen cat orders.avro --schema order-v2.avsc"},
-        {"getschema", cmd_getschema, "FILE.avro", "the schema of a container file",
-         "Print the schema stored in FILE's header (avro.schema) as written.", no_options,
-         "avrogen getschema orders.avro > order.avsc"},
+        {"cat", cmd_cat, "[OPTIONS] FILE...", "container files to JSON lines",
+         "Print the records of object container files (- reads standard input) as JSON, one "
+         "record a line, the way Python's json.dumps prints them. The files are taken in order "
+         "as one sequence of records: --offset, --limit and --sample count across them. Records "
+         "are picked first by --offset, then by --sample, and --limit counts what is printed.\n\n"
+         "A damaged file prints its records up to the damage, then one error line with the "
+         "file and the block's byte offset; the other files are printed, and the exit status "
+         "is 1. Memory stays bounded by a block, and a huge value's JSON text is written out "
+         "as it is made.",
+         cat_options,
+         "avrogen cat orders.avro\navrogen cat --offset 1000 --limit 10 --pretty orders.avro\n"
+         "avrogen cat --sample 0.01 --seed 7 day1.avro day2.avro\n"
+         "avrogen cat --schema order-v2.avsc - < orders.avro"},
+        {"head", cmd_head, "[-n N] [OPTIONS] FILE...", "the first records of container files",
+         "Print the first N records (default 10) of the files taken in order, as cat prints "
+         "them; cat's options apply.",
+         head_options, "avrogen head orders.avro\navrogen head -n 3 --pretty orders.avro"},
+        {"count", cmd_count, "FILE...", "records in container files, from block headers",
+         "Print the number of records in each file, read from its block headers alone: payloads "
+         "are seeked over unread (read through on a pipe), sync markers checked, nothing "
+         "decompressed or decoded. One FILE prints the number alone; several print NUMBER<tab>FILE "
+         "lines and a NUMBER<tab>total line. A damaged file is an error line with its byte "
+         "offset (exit 1); validate checks the records themselves.",
+         no_options, "avrogen count orders.avro\navrogen count day*.avro"},
+        {"getschema", cmd_getschema, "FILE", "the schema of a container file",
+         "Print the schema stored in FILE's header (avro.schema) as written; - reads standard "
+         "input.",
+         no_options, "avrogen getschema orders.avro > order.avsc"},
+        {"getmeta", cmd_getmeta, "[--key K] FILE", "codec, sync marker, blocks and metadata",
+         "Print a container file's codec, sync marker (hex), number of blocks and records (from "
+         "the block headers, as count reads them) and every metadata entry, avro.schema and "
+         "avro.codec included, as KEY: VALUE lines; control characters and bytes that are not "
+         "UTF-8 are escaped (\\n, \\xff). With --key, only that entry's value, byte for "
+         "byte.",
+         getmeta_options,
+         "avrogen getmeta orders.avro\navrogen getmeta --key avro.codec orders.avro"},
         {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro",
          "JSON lines to a container file",
          "Write the JSON lines of IN (- for standard input) as an object container file OUT with "
-         "schema S. The file is written beside OUT and renamed into place at the end: a failed "
-         "run leaves any existing OUT as it was.",
+         "schema S (- writes standard output).\n\n"
+         "Like every command that writes a file, write makes OUT.tmp-XXXXXX beside OUT and "
+         "renames it into place at the end, so a failed or interrupted run (SIGINT, SIGTERM, "
+         "SIGHUP, SIGPIPE) leaves any existing OUT as it was and no partial file. OUT keeps the "
+         "mode of the file it replaces; a new one gets 0666 less the umask.",
          write_options,
          "avrogen write --schema order.avsc --codec zstandard orders.jsonl "
          "orders.avro"},

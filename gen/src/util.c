@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Helpers shared by the subcommands: error lines and reading whole files. */
+/*
+ * Helpers shared by the subcommands: error lines, options, reading whole
+ * files and JSON lines, progress on a terminal, and output files that appear
+ * whole or not at all.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -7,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "avrogen/value.h"
 
@@ -114,4 +122,219 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
         return -1;
     }
     return 0;
+}
+
+/* ---- options ---------------------------------------------------------------------- */
+
+int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, int max,
+                   int *n_operands)
+{
+    const char *cmd = argv[0];
+    bool options_done = false;
+    *n_operands = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (options_done || a[0] != '-' || a[1] == '\0') {
+            if (*n_operands == max)
+                return cli_usage("%s: too many operands ('%s')", cmd, a);
+            operands[(*n_operands)++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        const cli_opt *o = NULL;
+        const char *inline_value = NULL;
+        for (const cli_opt *p = opts; p->name != NULL && o == NULL; p++) {
+            size_t n = strlen(p->name);
+            if (strncmp(a, p->name, n) == 0 && (a[n] == '\0' || (a[n] == '=' && p->value))) {
+                o = p;
+                inline_value = a[n] == '=' ? a + n + 1 : NULL;
+            } else if (p->alias != NULL && strcmp(a, p->alias) == 0) {
+                o = p;
+            }
+        }
+        if (o == NULL)
+            return cli_usage("%s: unknown option '%s'", cmd, a);
+        if (o->value == NULL) {
+            *o->flag = true;
+        } else if (inline_value != NULL) {
+            *o->value = inline_value;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            return cli_usage("%s: %s needs a value", cmd, a);
+        }
+    }
+    return 0;
+}
+
+int cli_one_stdin(const char *cmd, char **operands, int n)
+{
+    int seen = 0;
+    for (int i = 0; i < n; i++)
+        seen += strcmp(operands[i], "-") == 0;
+    return seen > 1 ? cli_usage("%s: standard input (-) can be read only once", cmd) : 0;
+}
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE)
+        return cli_usage("%s: %s needs a whole number, not '%s'", cmd, opt, text);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* ---- progress ------------------------------------------------------------------ */
+
+void cli_progress_init(cli_progress *p, const char *verb)
+{
+    p->on = isatty(STDERR_FILENO) != 0;
+    p->shown = false;
+    p->last = time(NULL);
+    p->verb = verb;
+}
+
+void cli_progress_tick(cli_progress *p, uint64_t done, const char *unit)
+{
+    if (!p->on)
+        return;
+    time_t now = time(NULL);
+    if (now != p->last) {
+        p->last = now;
+        p->shown = true;
+        fprintf(stderr, "\ravrogen: %s %llu %s\033[K", p->verb, (unsigned long long)done, unit);
+    }
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = false;
+}
+
+/* ---- output files -------------------------------------------------------------------- */
+
+/*
+ * The temporary file being written, removed by a fatal signal. One at a time:
+ * the data commands write one output each.
+ */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending_set;
+
+static void remove_pending(int sig)
+{
+    if (pending_set)
+        unlink(pending_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGPIPE, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending;
+        sigemptyset(&sa.sa_mask);
+        struct sigaction old;
+        /* A signal the caller ignores (nohup) stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* The mode a new OUT gets: an existing file's, else what creat() would give (0666 & ~umask). */
+static mode_t output_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return 0;
+    }
+    size_t len = strlen(path) + sizeof ".tmp-XXXXXX";
+    if (len > sizeof pending_tmp)
+        return cli_error("%s: %s", path, strerror(ENAMETOOLONG));
+    o->tmp = malloc(len);
+    if (o->tmp == NULL)
+        return cli_error("%s: %s", path, strerror(ENOMEM));
+    snprintf(o->tmp, len, "%s.tmp-XXXXXX", path);
+    catch_signals();
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int rc = cli_error("%s: %s", path, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        return rc;
+    }
+    memcpy(pending_tmp, o->tmp, len);
+    pending_set = 1;
+    if (fchmod(fd, output_mode(path)) != 0 || (o->f = fdopen(fd, "wb")) == NULL) {
+        int rc = cli_error("%s: %s", o->tmp, strerror(errno));
+        close(fd);
+        cli_out_abort(o);
+        return rc;
+    }
+    return 0;
+}
+
+int cli_out_commit(cli_out *o)
+{
+    if (o->tmp == NULL) {
+        if (fflush(o->f) != 0)
+            return cli_error("writing output: %s", strerror(errno));
+        return 0;
+    }
+    int rc = 0;
+    /* On disk before it replaces anything: a crash leaves the old file or the new one. */
+    if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
+        rc = cli_error("%s: %s", o->path, strerror(errno));
+    if (fclose(o->f) != 0 && rc == 0)
+        rc = cli_error("%s: %s", o->path, strerror(errno));
+    o->f = NULL;
+    if (rc == 0 && rename(o->tmp, o->path) != 0)
+        rc = cli_error("%s: %s", o->path, strerror(errno));
+    if (rc != 0) {
+        cli_out_abort(o);
+        return rc;
+    }
+    pending_set = 0;
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+void cli_out_abort(cli_out *o)
+{
+    if (o->tmp == NULL)
+        return;
+    if (o->f != NULL)
+        fclose(o->f);
+    o->f = NULL;
+    unlink(o->tmp);
+    pending_set = 0;
+    free(o->tmp);
+    o->tmp = NULL;
 }

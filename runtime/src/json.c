@@ -51,10 +51,37 @@ typedef struct jout {
     size_t comma_len;
     const char *colon;
     size_t colon_len;
+    unsigned indent;               /* AVROGEN_JSON_PRETTY: spaces per level, else 0 */
+    unsigned level;                /* containers open around the current value */
+    const avrogen_json_sink *sink; /* NULL: everything stays in w */
+    size_t chunk;
 } jout;
+
+/* Hand what w holds to the sink and empty w. */
+static void drain(jout *o)
+{
+    size_t len = avrogen_writer_len(o->w);
+    if (len == 0 || o->w->err != AVROGEN_OK)
+        return;
+    avrogen_status st = o->sink->write(o->sink->ctx, avrogen_writer_data(o->w), len);
+    avrogen_writer_reset(o->w);
+    if (st != AVROGEN_OK)
+        avrogen_writer_fail(o->w, st);
+}
 
 static void put(jout *o, const char *s, size_t n)
 {
+    if (o->sink != NULL && avrogen_writer_len(o->w) + n > o->chunk) {
+        drain(o);
+        if (n >= o->chunk) {
+            /* A long run (a big string or bytes value) goes out without a copy. */
+            avrogen_status st =
+                    o->w->err == AVROGEN_OK ? o->sink->write(o->sink->ctx, s, n) : o->w->err;
+            if (st != AVROGEN_OK)
+                avrogen_writer_fail(o->w, st);
+            return;
+        }
+    }
     avrogen_write_raw(o->w, s, n);
 }
 
@@ -277,6 +304,43 @@ static void put_long(jout *o, int64_t x)
     put(o, buf, (size_t)n);
 }
 
+/* With indentation: a new line, indented to the current level. */
+static void newline(jout *o)
+{
+    static const char spaces[] = "                                ";
+    if (o->indent == 0)
+        return;
+    put(o, "\n", 1);
+    for (size_t n = (size_t)o->level * o->indent; n != 0;) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        put(o, spaces, k);
+        n -= k;
+    }
+}
+
+/* Before item i of a container: the separator, then (indenting) a new line. */
+static void item(jout *o, size_t i)
+{
+    if (i != 0)
+        put(o, o->comma, o->comma_len);
+    newline(o);
+}
+
+static void open_container(jout *o, const char *bracket)
+{
+    put(o, bracket, 1);
+    o->level++;
+}
+
+/* After `count` items: indenting, a non-empty container closes on a line of its own. */
+static void close_container(jout *o, const char *bracket, size_t count)
+{
+    o->level--;
+    if (count != 0)
+        newline(o);
+    put(o, bracket, 1);
+}
+
 static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
 {
     if (v->type != t) {
@@ -333,61 +397,82 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
             return;
         }
         const char *name = avrogen_node_name(b);
-        put(o, "{", 1);
+        open_container(o, "{");
+        item(o, 0);
         put_string(o, name, strlen(name));
         put(o, o->colon, o->colon_len);
         emit(o, b, v->branch.value);
-        put(o, "}", 1);
+        close_container(o, "}", 1);
         return;
     }
     case AVROGEN_KIND_RECORD:
-        put(o, "{", 1);
+        open_container(o, "{");
         for (size_t i = 0; i < t->n_fields && o->w->err == AVROGEN_OK; i++) {
-            if (i != 0)
-                put(o, o->comma, o->comma_len);
+            item(o, i);
             put_string(o, t->fields[i].name, strlen(t->fields[i].name));
             put(o, o->colon, o->colon_len);
             emit(o, t->fields[i].type, &v->fields[i]);
         }
-        put(o, "}", 1);
+        close_container(o, "}", t->n_fields);
         return;
     case AVROGEN_KIND_ARRAY:
-        put(o, "[", 1);
+        open_container(o, "[");
         for (size_t i = 0; i < v->array.count && o->w->err == AVROGEN_OK; i++) {
-            if (i != 0)
-                put(o, o->comma, o->comma_len);
+            item(o, i);
             emit(o, t->items, &v->array.items[i]);
         }
-        put(o, "]", 1);
+        close_container(o, "]", v->array.count);
         return;
     case AVROGEN_KIND_MAP:
-        put(o, "{", 1);
+        open_container(o, "{");
         for (size_t i = 0; i < v->map.count && o->w->err == AVROGEN_OK; i++) {
             const avrogen_map_entry *e = &v->map.entries[i];
-            if (i != 0)
-                put(o, o->comma, o->comma_len);
+            item(o, i);
             put_string(o, e->key.ptr, e->key.len);
             put(o, o->colon, o->colon_len);
             emit(o, t->items, &e->value);
         }
-        put(o, "}", 1);
+        close_container(o, "}", v->map.count);
         return;
     }
     avrogen_writer_fail(o->w, AVROGEN_E_ARG);
 }
 
-avrogen_status avrogen_value_to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags)
+/* Default sink chunk: what stdio and pipes move in one go. */
+#define JSON_SINK_CHUNK ((size_t)64 * 1024)
+
+static avrogen_status to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags,
+                              const avrogen_json_sink *sink)
 {
-    bool compact = (flags & AVROGEN_JSON_COMPACT) != 0;
+    /* Python's json.dumps: ", " between items, or "," when indenting. */
+    bool pretty = (flags & AVROGEN_JSON_PRETTY) != 0;
+    bool compact = (flags & AVROGEN_JSON_COMPACT) != 0 || pretty;
     jout o = {w,
               (flags & AVROGEN_JSON_UTF8) == 0,
               compact ? "," : ", ",
               compact ? 1u : 2u,
-              compact ? ":" : ": ",
-              compact ? 1u : 2u};
+              (flags & AVROGEN_JSON_COMPACT) != 0 ? ":" : ": ",
+              (flags & AVROGEN_JSON_COMPACT) != 0 ? 1u : 2u,
+              pretty ? 2u : 0u,
+              0,
+              sink,
+              sink != NULL && sink->chunk != 0 ? sink->chunk : JSON_SINK_CHUNK};
     if (w->err == AVROGEN_OK)
         emit(&o, v->type, v);
     return w->err;
+}
+
+avrogen_status avrogen_value_to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags)
+{
+    return to_json(w, v, flags, NULL);
+}
+
+avrogen_status avrogen_value_to_json_sink(avrogen_writer *w, const avrogen_value *v, unsigned flags,
+                                          const avrogen_json_sink *sink)
+{
+    if (sink == NULL || sink->write == NULL)
+        return avrogen_writer_fail(w, AVROGEN_E_ARG);
+    return to_json(w, v, flags, sink);
 }
 
 /* ---- JSON text -> value ------------------------------------------------------ */

@@ -140,10 +140,16 @@ struct avrogen_ocf_reader {
     avrogen_codec_buf out; /* the decompressed block */
 
     uint64_t block_offset; /* stream offset of the current block */
-    avrogen_reader cur;    /* next_datum's block */
-    uint64_t datums_left;  /* datums of cur next_datum has not handed out */
-    uint64_t datum_index;  /* index within its block of the next datum */
-    bool in_block;         /* cur holds a block next_datum is walking */
+    /* Framing of the current block, for raw access and recovery (resync). */
+    const uint8_t *raw; /* its payload as stored (compressed), while in the window; or NULL */
+    size_t raw_len;
+    uint64_t block_end;   /* stream offset after its sync marker once checked, else 0 */
+    uint64_t bad_sync_at; /* stream offset of its sync marker when that did not match, else 0 */
+    bool fatal;           /* err is no damage to the data: resync cannot help */
+    avrogen_reader cur;   /* next_datum's block */
+    uint64_t datums_left; /* datums of cur next_datum has not handed out */
+    uint64_t datum_index; /* index within its block of the next datum */
+    bool in_block;        /* cur holds a block next_datum is walking */
 
     const avrogen_node *res_node; /* the reader node `resolver` reads as (next_value) */
     avrogen_resolver *resolver;   /* file schema -> res_node; NULL until needed */
@@ -650,6 +656,9 @@ avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reade
 static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, bool *end)
 {
     r->block_offset = rpos(r);
+    r->raw = NULL;
+    r->raw_len = 0;
+    r->block_end = r->bad_sync_at = 0;
     *end = false;
     if (r->err != AVROGEN_OK)
         return false;
@@ -711,9 +720,14 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
         if (!need(r, sz + SYNC_SIZE, at, "a block"))
             return r->err;
         const uint8_t *payload = r->in + r->in_pos;
-        if (!check_sync(r, payload + sz, at))
+        if (!check_sync(r, payload + sz, at)) {
+            r->bad_sync_at = rpos(r) + sz;
             return r->err;
+        }
         r->in_pos += sz + SYNC_SIZE;
+        r->block_end = rpos(r);
+        r->raw = payload;
+        r->raw_len = sz;
 
         const uint8_t *data = payload;
         size_t len = sz;
@@ -760,6 +774,19 @@ avrogen_status avrogen_ocf_reader_next_block(avrogen_ocf_reader *r, uint64_t *co
  * The next datum as a view into r->cur (datum->ptr NULL at the clean end). On
  * success r->datum_index is one past the datum's index in its block.
  */
+/* Leave the block next_datum has walked to its end: no byte may be left over. */
+static avrogen_status end_block(avrogen_ocf_reader *r)
+{
+    size_t rest = avrogen_reader_remaining(&r->cur);
+    if (r->in_block && r->datums_left == 0 && rest != 0)
+        return rfail(r, AVROGEN_E_INVALID, r->block_offset,
+                     "block at offset %" PRIu64 " has %zu bytes after its last object",
+                     r->block_offset, rest);
+    r->in_block = false;
+    r->datums_left = 0;
+    return r->err;
+}
+
 static avrogen_status next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
 {
     datum->ptr = NULL;
@@ -767,12 +794,8 @@ static avrogen_status next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
     if (r->err != AVROGEN_OK)
         return r->err;
     while (r->datums_left == 0) {
-        size_t rest = avrogen_reader_remaining(&r->cur);
-        if (r->in_block && rest != 0)
-            return rfail(r, AVROGEN_E_INVALID, r->block_offset,
-                         "block at offset %" PRIu64 " has %zu bytes after its last object",
-                         r->block_offset, rest);
-        r->in_block = false;
+        if (end_block(r) != AVROGEN_OK)
+            return r->err;
         uint64_t n;
         avrogen_status st = read_block(r, &n, &r->cur);
         if (st != AVROGEN_OK || n == 0)
@@ -811,6 +834,7 @@ avrogen_status avrogen_ocf_reader_next_datum(avrogen_ocf_reader *r, avrogen_byte
 static avrogen_status mismatch(avrogen_ocf_reader *r, avrogen_status st, const avrogen_diag *why,
                                const char *reader_name)
 {
+    r->fatal = r->err == AVROGEN_OK;
     if (st == AVROGEN_E_NOMEM)
         return rfail(r, st, 0, "out of memory resolving the file's schema");
     rfail(r, st, 0, "the file's schema cannot be read as %s: %s%s%s", reader_name, why->path,
@@ -1033,6 +1057,61 @@ bool avrogen_ocf_reader_meta_get(const avrogen_ocf_reader *r, const char *key, a
 }
 
 /*
+ * Move past `n` bytes of the stream from the current position, inside the
+ * block at `at`: within the window, by seeking where the stream can seek, else
+ * by reading and dropping them. A seek past the end shows at the next read.
+ */
+static bool skip_bytes(avrogen_ocf_reader *r, uint64_t n, uint64_t at)
+{
+    size_t avail = r->in_len - r->in_pos;
+    if (n <= avail) {
+        r->in_pos += (size_t)n;
+        return true;
+    }
+    if (r->f == NULL) {
+        r->in_pos = r->in_len;
+        rfail(r, AVROGEN_E_TRUNCATED, at, "file ends inside a block at offset %" PRIu64, at);
+        return false;
+    }
+    n -= avail;
+    r->in_base += r->in_len;
+    r->in_len = r->in_pos = 0;
+    off_t delta = (off_t)n;
+    if (delta >= 0 && (uint64_t)delta == n && fseeko(r->f, delta, SEEK_CUR) == 0) {
+        r->in_base += n;
+        r->eof = false;
+        return true;
+    }
+    /* A pipe: read the bytes and drop them, a buffer at a time. */
+    while (n != 0) {
+        size_t want = n < READ_MIN_CAP ? (size_t)n : READ_MIN_CAP;
+        if (fill(r, want) < want) {
+            if (r->err == AVROGEN_OK)
+                rfail(r, AVROGEN_E_TRUNCATED, at, "file ends inside a block at offset %" PRIu64,
+                      at);
+            return false;
+        }
+        r->in_pos += want;
+        n -= want;
+    }
+    return true;
+}
+
+/* The sync marker that ends the block at `at`, at the current position. */
+static bool block_sync(avrogen_ocf_reader *r, uint64_t at)
+{
+    if (!need(r, SYNC_SIZE, at, "a block"))
+        return false;
+    if (!check_sync(r, r->in + r->in_pos, at)) {
+        r->bad_sync_at = rpos(r);
+        return false;
+    }
+    r->in_pos += SYNC_SIZE;
+    r->block_end = rpos(r);
+    return true;
+}
+
+/*
  * For append: walk every block checking its framing (count, size, sync marker)
  * without reading payloads, seeking over them, so that the file is known to
  * end exactly after its last block.
@@ -1044,32 +1123,209 @@ static avrogen_status verify_blocks(avrogen_ocf_reader *r)
         bool end;
         if (!block_header(r, &n, &size, &end))
             return end ? AVROGEN_OK : r->err;
-        uint64_t at = r->block_offset;
-        uint64_t skip = (uint64_t)size;
-        size_t avail = r->in_len - r->in_pos;
-        if (skip <= avail) {
-            r->in_pos += (size_t)skip;
-        } else {
-            skip -= avail;
-            off_t delta = (off_t)skip;
-            if (delta < 0 || (uint64_t)delta != skip)
-                return rfail(r, AVROGEN_E_INVALID, at,
-                             "block at offset %" PRIu64 " is larger than any file", at);
-            r->in_base += r->in_len;
-            r->in_len = r->in_pos = 0;
-            if (fseeko(r->f, delta, SEEK_CUR) != 0) {
-                char text[96];
-                errno_text(errno, text, sizeof text);
-                return rfail(r, AVROGEN_E_IO, at,
-                             "cannot seek over the block at offset %" PRIu64 ": %s", at, text);
-            }
-            r->in_base += skip;
-            r->eof = false;
-        }
-        if (!need(r, SYNC_SIZE, at, "a block") || !check_sync(r, r->in + r->in_pos, at))
+        if (!skip_bytes(r, (uint64_t)size, r->block_offset) || !block_sync(r, r->block_offset))
             return r->err;
-        r->in_pos += SYNC_SIZE;
     }
+}
+
+/*
+ * Move past the block at the current position by its framing alone, reading
+ * its payload only where the stream cannot seek; *count is its object count,
+ * *end true at the clean end of the file.
+ */
+static bool frame_block(avrogen_ocf_reader *r, uint64_t *count, bool *end)
+{
+    int64_t n, size;
+    *count = 0;
+    if (!block_header(r, &n, &size, end))
+        return false;
+    uint64_t at = r->block_offset;
+    if ((uint64_t)size > r->max_block) {
+        rfail(r, AVROGEN_E_LIMIT, at,
+              "block at offset %" PRIu64 " is %" PRId64 " bytes, more than max_block_size (%zu)",
+              at, size, r->max_block);
+        return false;
+    }
+    /* What read_block checks of the count, where that needs no decompression. */
+    if (r->codec.id == AVROGEN_CODEC_NULL && !r->datum_may_be_empty && n > size) {
+        rfail(r, AVROGEN_E_INVALID, at,
+              "block at offset %" PRIu64 " claims %" PRId64 " objects in %" PRId64 " bytes", at, n,
+              size);
+        return false;
+    }
+    if (!skip_bytes(r, (uint64_t)size, at) || !block_sync(r, at))
+        return false;
+    *count = (uint64_t)n;
+    return true;
+}
+
+avrogen_status avrogen_ocf_reader_skip_block(avrogen_ocf_reader *r, uint64_t *count)
+{
+    bool end = false;
+    *count = 0;
+    if (end_block(r) != AVROGEN_OK)
+        return r->err;
+    while (*count == 0) {
+        if (!frame_block(r, count, &end))
+            return end ? AVROGEN_OK : r->err;
+    }
+    return AVROGEN_OK;
+}
+
+/*
+ * The object count of the block at the current position, read without
+ * consuming anything; false when its header is not all there or not valid
+ * (reading the block says why).
+ */
+static bool peek_count(avrogen_ocf_reader *r, uint64_t *count)
+{
+    size_t avail = fill(r, 20);
+    const uint8_t *p = r->in + r->in_pos;
+    uint64_t u = 0;
+    for (size_t i = 0; i < avail && i < 9; i++) {
+        u |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (p[i] < 0x80) {
+            int64_t v = avrogen_zigzag_decode(u);
+            *count = (uint64_t)v;
+            return v >= 0;
+        }
+    }
+    return false;
+}
+
+avrogen_status avrogen_ocf_reader_skip(avrogen_ocf_reader *r, uint64_t n, uint64_t *skipped)
+{
+    avrogen_bytes d;
+    *skipped = 0;
+    /* The rest of the current block datum by datum, whole blocks by their framing. */
+    while (*skipped < n && r->datums_left != 0) {
+        if (next_datum(r, &d) != AVROGEN_OK)
+            return r->err;
+        ++*skipped;
+    }
+    if (end_block(r) != AVROGEN_OK)
+        return r->err;
+    uint64_t count;
+    bool end = false;
+    while (*skipped < n && peek_count(r, &count) && count <= n - *skipped) {
+        if (!frame_block(r, &count, &end))
+            return end ? AVROGEN_OK : r->err;
+        *skipped += count;
+    }
+    while (*skipped < n) {
+        if (next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
+            return r->err;
+        ++*skipped;
+    }
+    return AVROGEN_OK;
+}
+
+bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r, avrogen_bytes *payload)
+{
+    if (r->err != AVROGEN_OK || r->raw == NULL)
+        return false;
+    payload->ptr = r->raw;
+    payload->len = r->raw_len;
+    return true;
+}
+
+uint64_t avrogen_ocf_reader_position(const avrogen_ocf_reader *r)
+{
+    return rpos(r);
+}
+
+/*
+ * Whether a block starts `dist` bytes past the current position: its header
+ * parses within the reader's limits and the sync marker follows its payload,
+ * or the input ends exactly there. Consumes nothing.
+ */
+static bool block_starts_at(avrogen_ocf_reader *r, size_t dist)
+{
+    size_t avail = fill(r, dist + 20);
+    if (avail == dist)
+        return r->err == AVROGEN_OK; /* the end of the file */
+    if (avail < dist)
+        return false;
+    const uint8_t *p = r->in + r->in_pos + dist;
+    int64_t v[2];
+    size_t at = 0;
+    for (int k = 0; k < 2; k++) {
+        uint64_t u = 0;
+        size_t i = 0;
+        for (;; i++) {
+            if (i == 9 || dist + at + i >= avail)
+                return false;
+            u |= (uint64_t)(p[at + i] & 0x7f) << (7 * i);
+            if (p[at + i] < 0x80)
+                break;
+        }
+        v[k] = avrogen_zigzag_decode(u);
+        at += i + 1;
+    }
+    if (v[0] < 0 || (uint64_t)v[0] > r->max_count || v[1] < 0 || (uint64_t)v[1] > r->max_block)
+        return false;
+    size_t end = dist + at + (size_t)v[1];
+    if (fill(r, end + SYNC_SIZE) < end + SYNC_SIZE)
+        return false;
+    return memcmp(r->in + r->in_pos + end, r->sync, SYNC_SIZE) == 0;
+}
+
+/* Move to just after the next copy of the sync marker, or to the end of the input. */
+static void scan_for_sync(avrogen_ocf_reader *r)
+{
+    for (;;) {
+        size_t avail = fill(r, READ_MIN_CAP);
+        const uint8_t *p = r->in + r->in_pos;
+        for (size_t i = 0; i + SYNC_SIZE <= avail; i++) {
+            const uint8_t *hit = memchr(p + i, r->sync[0], avail - SYNC_SIZE + 1 - i);
+            if (hit == NULL)
+                break;
+            i = (size_t)(hit - p);
+            if (memcmp(hit, r->sync, SYNC_SIZE) == 0) {
+                r->in_pos += i + SYNC_SIZE;
+                return;
+            }
+        }
+        if (avail < READ_MIN_CAP || r->err != AVROGEN_OK) {
+            r->in_pos += avail;
+            return;
+        }
+        r->in_pos += avail - (SYNC_SIZE - 1);
+    }
+}
+
+avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r, uint64_t *from, uint64_t *to)
+{
+    uint64_t start = r->block_offset;
+    if (from != NULL)
+        *from = rpos(r);
+    if (to != NULL)
+        *to = rpos(r);
+    if (r->err == AVROGEN_OK)
+        return AVROGEN_OK;
+    if (r->fatal || r->err == AVROGEN_E_IO || r->err == AVROGEN_E_NOMEM)
+        return r->err;
+    r->err = AVROGEN_OK;
+    memset(&r->diag, 0, sizeof r->diag);
+    r->in_block = false;
+    r->datums_left = 0;
+    avrogen_reader_init(&r->cur, NULL, 0);
+    if (r->block_end != 0) {
+        /* The block's framing held (its marker matched): the next block follows it. */
+    } else if (r->bad_sync_at >= rpos(r) && r->bad_sync_at - rpos(r) <= r->max_block &&
+               block_starts_at(r, (size_t)(r->bad_sync_at - rpos(r)) + SYNC_SIZE)) {
+        /* Only the marker is damaged: the next block is where it said. */
+        r->in_pos += (size_t)(r->bad_sync_at - rpos(r)) + SYNC_SIZE;
+    } else {
+        scan_for_sync(r);
+    }
+    r->raw = NULL;
+    r->block_end = r->bad_sync_at = 0;
+    if (from != NULL)
+        *from = start;
+    if (to != NULL)
+        *to = rpos(r);
+    return r->err;
 }
 
 /* ---- writer --------------------------------------------------------------------- */
@@ -1141,6 +1397,19 @@ static avrogen_status emit(avrogen_ocf_writer *w, const void *data, size_t len)
 }
 
 /* spec: a block is its object count, its byte size after the codec, the bytes, the sync marker. */
+static avrogen_status emit_block(avrogen_ocf_writer *w, uint64_t count, const void *payload,
+                                 size_t len)
+{
+    uint8_t head[20];
+    avrogen_writer hw;
+    avrogen_writer_init_fixed(&hw, head, sizeof head);
+    avrogen_write_long(&hw, (int64_t)count);
+    avrogen_write_long(&hw, (int64_t)len);
+    if (emit(w, head, avrogen_writer_len(&hw)) == AVROGEN_OK && emit(w, payload, len) == AVROGEN_OK)
+        emit(w, w->sync, SYNC_SIZE);
+    return w->err;
+}
+
 static avrogen_status flush_block(avrogen_ocf_writer *w)
 {
     if (w->err != AVROGEN_OK || w->block_count == 0)
@@ -1156,13 +1425,7 @@ static avrogen_status flush_block(avrogen_ocf_writer *w)
         payload = w->packed.data;
         len = w->packed.len;
     }
-    uint8_t head[20];
-    avrogen_writer hw;
-    avrogen_writer_init_fixed(&hw, head, sizeof head);
-    avrogen_write_long(&hw, (int64_t)w->block_count);
-    avrogen_write_long(&hw, (int64_t)len);
-    if (emit(w, head, avrogen_writer_len(&hw)) == AVROGEN_OK && emit(w, payload, len) == AVROGEN_OK)
-        emit(w, w->sync, SYNC_SIZE);
+    emit_block(w, w->block_count, payload, len);
     if (w->in_datum && w->block.start != NULL) {
         size_t open = avrogen_writer_len(&w->block) - w->datum_mark;
         memmove(w->block.start, w->block.start + w->datum_mark, open);
@@ -1205,6 +1468,17 @@ avrogen_status avrogen_ocf_writer_write(avrogen_ocf_writer *w, const void *datum
 {
     avrogen_write_raw(avrogen_ocf_writer_datum_begin(w), datum, len);
     return avrogen_ocf_writer_datum_end(w);
+}
+
+avrogen_status avrogen_ocf_writer_write_block(avrogen_ocf_writer *w, uint64_t count,
+                                              const void *payload, size_t len)
+{
+    if (w->in_datum || count == 0 || count > INT64_MAX || (uint64_t)len > INT64_MAX ||
+        (payload == NULL && len != 0))
+        return AVROGEN_E_ARG;
+    if (flush_block(w) != AVROGEN_OK)
+        return w->err;
+    return emit_block(w, count, payload, len);
 }
 
 static avrogen_status flush_stream(avrogen_ocf_writer *w)

@@ -22,20 +22,11 @@ import shutil
 import subprocess
 import sys
 
-failures = 0
-checks = 0
+import clitest
+from clitest import check
 
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-
-
-def run(args, **kw):
-    return subprocess.run([AVROGEN] + args, capture_output=True, text=True, **kw)
+def run(args):
+    return clitest.run(args, text=True)
 
 
 def words(text):
@@ -136,7 +127,7 @@ if __name__ == "__main__":
     if len(sys.argv) != 4:
         print(__doc__)
         sys.exit(2)
-    AVROGEN, MAN_PAGE, ROOT = sys.argv[1:]
+    clitest.AVROGEN, MAN_PAGE, ROOT = sys.argv[1:]
     if shutil.which("groff") is None or shutil.which("man") is None:
         print("help_test: groff and man are needed (scripts/bootstrap installs them)")
         sys.exit(1)
@@ -144,5 +135,4 @@ if __name__ == "__main__":
     test_commands(man_text)
     test_docs(ROOT)
     test_usage_errors()
-    print(f"cli help: {checks - failures} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+    sys.exit(clitest.summary("cli help"))

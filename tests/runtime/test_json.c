@@ -58,6 +58,46 @@ static char *to_json(const avrogen_value *v, unsigned flags)
     return s;
 }
 
+/* What avrogen_value_to_json_sink hands over, in order; pieces and the buffer checked. */
+typedef struct pieces {
+    char *text;
+    size_t len;
+    size_t chunk;
+    avrogen_writer *w;
+    int fail_at; /* fail this piece (1-based); 0 never */
+    int n;
+} pieces;
+
+static avrogen_status take_piece(void *ctx, const void *data, size_t len)
+{
+    pieces *p = ctx;
+    ck_assert_uint_gt(len, 0);
+    ck_assert_uint_le(avrogen_writer_len(p->w), p->chunk);
+    if (++p->n == p->fail_at)
+        return AVROGEN_E_IO;
+    p->text = realloc(p->text, p->len + len + 1);
+    memcpy(p->text + p->len, data, len);
+    p->len += len;
+    p->text[p->len] = '\0';
+    return AVROGEN_OK;
+}
+
+/* Our JSON for v through a sink of `chunk` bytes, in a fixed writer that size. */
+static char *to_json_sink(const avrogen_value *v, unsigned flags, size_t chunk)
+{
+    uint8_t buf[64];
+    ck_assert_uint_le(chunk, sizeof buf);
+    avrogen_writer w;
+    avrogen_writer_init_fixed(&w, buf, chunk);
+    pieces p = {strdup(""), 0, chunk, &w, 0, 0};
+    avrogen_json_sink sink = {take_piece, &p, chunk};
+    ck_assert_int_eq(avrogen_value_to_json_sink(&w, v, flags, &sink), AVROGEN_OK);
+    if (avrogen_writer_len(&w) != 0)
+        ck_assert_int_eq(take_piece(&p, avrogen_writer_data(&w), avrogen_writer_len(&w)),
+                         AVROGEN_OK);
+    return p.text;
+}
+
 static avrogen_status from_json(const char *text, const avrogen_node *t, avrogen_value *v,
                                 avrogen_diag *d)
 {
@@ -83,6 +123,7 @@ static char *python_redump(const char *lines, const char *mode)
              "mode = sys.argv[1]\n"
              "kw = {\"ensure_ascii\": mode != \"utf8\"}\n"
              "if mode == \"compact\": kw[\"separators\"] = (\",\", \":\")\n"
+             "if mode == \"pretty\": kw[\"indent\"] = 2\n"
              "for line in open(sys.argv[2], encoding=\"utf-8\"):\n"
              "    out = json.dumps(json.loads(line), **kw) + \"\\n\"\n"
              "    sys.stdout.buffer.write(out.encode(\"utf-8\"))\n"
@@ -174,19 +215,30 @@ START_TEST(round_trip_cases)
     avrogen_diag d;
     ck_assert_msg(from_json(cases[_i].json, t, &v, &d) == AVROGEN_OK, "%s: %s", d.path, d.msg);
 
-    /* Formatting: for all three styles, what Python prints for the same JSON. */
+    /* Formatting: for every style, what Python prints for the same JSON. */
     static const struct {
         unsigned flags;
         const char *mode;
-    } styles[] = {{0, "default"}, {AVROGEN_JSON_COMPACT, "compact"}, {AVROGEN_JSON_UTF8, "utf8"}};
-    for (size_t k = 0; k < 3; k++) {
+    } styles[] = {{0, "default"},
+                  {AVROGEN_JSON_COMPACT, "compact"},
+                  {AVROGEN_JSON_UTF8, "utf8"},
+                  {AVROGEN_JSON_PRETTY, "pretty"}};
+    char *one_line = to_json(&v, 0);
+    for (size_t k = 0; k < sizeof styles / sizeof styles[0]; k++) {
         char *ours = to_json(&v, styles[k].flags);
         size_t n = strlen(ours);
         char *line = malloc(n + 2);
         memcpy(line, ours, n);
         memcpy(line + n, "\n", 2);
-        char *py = python_redump(line, styles[k].mode);
+        char *input = malloc(strlen(one_line) + 2);
+        sprintf(input, "%s\n", one_line);
+        char *py = python_redump(input, styles[k].mode);
+        free(input);
         ck_assert_str_eq(line, py);
+        /* Through a sink, in pieces of at most 5 bytes (and longer runs): the same text. */
+        char *piecewise = to_json_sink(&v, styles[k].flags, 5);
+        ck_assert_str_eq(piecewise, ours);
+        free(piecewise);
         /* And it reads back to the same value. */
         ck_assert_int_eq(from_json(ours, t, &back, NULL), AVROGEN_OK);
         ck_assert(avrogen_value_equal(&v, &back));
@@ -194,6 +246,7 @@ START_TEST(round_trip_cases)
         free(line);
         free(ours);
     }
+    free(one_line);
 
     /* Through the binary encoding and back gives the same JSON. */
     avrogen_writer w;
@@ -206,6 +259,38 @@ START_TEST(round_trip_cases)
     ck_assert_str_eq(a, b);
     free(a);
     free(b);
+    avrogen_writer_fini(&w);
+    avrogen_schema_free(s);
+}
+END_TEST
+
+START_TEST(sink_errors)
+{
+    avrogen_schema *s = parse("{\"type\":\"array\",\"items\":\"string\"}");
+    avrogen_value v;
+    ck_assert_int_eq(from_json("[\"a long string, longer than a piece\", \"b\", \"c\"]",
+                               avrogen_schema_root(s), &v, NULL),
+                     AVROGEN_OK);
+    /* The sink's own failure stops the text with its status, at every piece. */
+    for (int fail = 1;; fail++) {
+        uint8_t buf[8];
+        avrogen_writer w;
+        avrogen_writer_init_fixed(&w, buf, sizeof buf);
+        pieces p = {strdup(""), 0, sizeof buf, &w, fail, 0};
+        avrogen_json_sink sink = {take_piece, &p, sizeof buf};
+        avrogen_status st = avrogen_value_to_json_sink(&w, &v, 0, &sink);
+        free(p.text);
+        if (p.n < fail) {
+            ck_assert_int_eq(st, AVROGEN_OK);
+            ck_assert_int_gt(fail, 3);
+            break;
+        }
+        ck_assert_int_eq(st, AVROGEN_E_IO);
+        ck_assert_int_eq(w.err, AVROGEN_E_IO);
+    }
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(avrogen_value_to_json_sink(&w, &v, 0, NULL), AVROGEN_E_ARG);
     avrogen_writer_fini(&w);
     avrogen_schema_free(s);
 }
@@ -573,6 +658,7 @@ static Suite *json_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, round_trip_cases, 0, N_CASES);
     tcase_add_test(tc, doubles_exact);
+    tcase_add_test(tc, sink_errors);
     tcase_add_test(tc, latin1_bytes);
     suite_add_tcase(s, tc);
 

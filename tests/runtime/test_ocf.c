@@ -5,7 +5,9 @@
  * ones (every truncation, flipped sync, block-header and payload bytes, lying
  * lengths and counts, decompression bombs), allocation-failure injection,
  * bounded memory while streaming a large file, and datums decoded as values of
- * the file's schema or resolved into another's (next_value). What other implementations make
+ * the file's schema or resolved into another's (next_value), blocks by their
+ * framing alone (skip_block, skip), raw block copies, and recovery from damage
+ * (resync) read from memory, a stream and a pipe. What other implementations make
  * of our files, and we of theirs, is tested in tests/ocf/ against python3-avro
  * and avro-c.
  */
@@ -15,6 +17,7 @@
 
 #include <check.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "avrogen/ocf.h"
@@ -1851,6 +1854,402 @@ START_TEST(values_alloc_failures)
 }
 END_TEST
 
+/* ---- framing only, raw blocks, recovery ------------------------------------ */
+
+/* Ways to read a file held in memory: in place, as a seekable stream, through a pipe. */
+enum { SRC_MEMORY, SRC_STREAM, SRC_PIPE, N_SOURCES };
+
+typedef struct source {
+    avrogen_ocf_reader *r;
+    FILE *f;
+    pid_t child;
+} source;
+
+static void source_open(source *s, const membuf *m, int how)
+{
+    memset(s, 0, sizeof *s);
+    s->child = -1;
+    avrogen_diag d;
+    if (how == SRC_MEMORY) {
+        ck_assert_int_eq(avrogen_ocf_reader_open_memory(m->data, m->len, NULL, &s->r, &d),
+                         AVROGEN_OK);
+        return;
+    }
+    if (how == SRC_STREAM) {
+        s->f = fmemopen(m->data, m->len, "rb");
+    } else {
+        int fd[2];
+        ck_assert_int_eq(pipe(fd), 0);
+        s->child = fork();
+        ck_assert_int_ge(s->child, 0);
+        if (s->child == 0) {
+            close(fd[0]);
+            /* Dribble the file in small writes, so reads see it arrive piecewise. */
+            for (size_t at = 0; at < m->len;) {
+                size_t n = m->len - at < 997 ? m->len - at : 997;
+                ssize_t k = write(fd[1], m->data + at, n);
+                if (k <= 0)
+                    _exit(1);
+                at += (size_t)k;
+            }
+            _exit(0);
+        }
+        close(fd[1]);
+        s->f = fdopen(fd[0], "rb");
+    }
+    ck_assert_ptr_nonnull(s->f);
+    ck_assert_int_eq(avrogen_ocf_reader_open_file(s->f, NULL, &s->r, &d), AVROGEN_OK);
+}
+
+static void source_close(source *s)
+{
+    avrogen_ocf_reader_close(s->r);
+    if (s->f != NULL)
+        fclose(s->f);
+    if (s->child > 0)
+        waitpid(s->child, NULL, 0);
+}
+
+/* The index of the record whose encoding `d` is (encode_rec), checking every byte. */
+static int64_t rec_index(avrogen_bytes d)
+{
+    avrogen_reader r;
+    avrogen_reader_init(&r, d.ptr, d.len);
+    int64_t i = (avrogen_read_long(&r) + 1000000) / 7919;
+    uint8_t want[128];
+    size_t n = rec_bytes(i, want, sizeof want);
+    CHECK_FAST(d.len == n && memcmp(d.ptr, want, n) == 0);
+    return i;
+}
+
+START_TEST(skip_block_counts)
+{
+    const char *codec = codecs[_i / N_SOURCES];
+    membuf m = {0};
+    write_mem(codec, 2000, 4000, &m);
+    layout l;
+    get_layout(&m, &l);
+    source s;
+    source_open(&s, &m, _i % N_SOURCES);
+    uint64_t count, total = 0;
+    size_t blocks = 0;
+    while (avrogen_ocf_reader_skip_block(s.r, &count) == AVROGEN_OK && count != 0) {
+        ck_assert_uint_lt(blocks, l.n);
+        ck_assert_uint_eq(avrogen_ocf_reader_block_offset(s.r), l.start[blocks]);
+        ck_assert_int_eq((int64_t)count, l.count[blocks]);
+        ck_assert_uint_eq(avrogen_ocf_reader_position(s.r), l.end[blocks]);
+        avrogen_bytes p;
+        ck_assert(!avrogen_ocf_reader_block_payload(s.r, &p));
+        total += count;
+        blocks++;
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_error(s.r, NULL), AVROGEN_OK);
+    ck_assert_uint_eq(blocks, l.n);
+    ck_assert_uint_eq(total, 2000);
+    source_close(&s);
+
+    /* Mixed with next_datum: skip_block drops the rest of the block being walked. */
+    source_open(&s, &m, _i % N_SOURCES);
+    avrogen_bytes d;
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(avrogen_ocf_reader_next_datum(s.r, &d), AVROGEN_OK);
+        ck_assert_int_eq(rec_index(d), k);
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_skip_block(s.r, &count), AVROGEN_OK);
+    ck_assert_int_eq((int64_t)count, l.count[1]);
+    ck_assert_int_eq(avrogen_ocf_reader_next_datum(s.r, &d), AVROGEN_OK);
+    ck_assert_int_eq(rec_index(d), l.before[2]);
+    source_close(&s);
+    membuf_free(&m);
+}
+END_TEST
+
+START_TEST(skip_records)
+{
+    const char *codec = codecs[_i / N_SOURCES];
+    membuf m = {0};
+    write_mem(codec, 2000, 4000, &m);
+    layout l;
+    get_layout(&m, &l);
+    int64_t c0 = l.count[0];
+    const int64_t ns[] = {0,    1,    c0 - 1, c0,     c0 + 1, l.before[3], l.before[3] + 2,
+                          1999, 2000, 2001,   1 << 20};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        source s;
+        source_open(&s, &m, _i % N_SOURCES);
+        uint64_t skipped;
+        ck_assert_int_eq(avrogen_ocf_reader_skip(s.r, (uint64_t)ns[k], &skipped), AVROGEN_OK);
+        int64_t want = ns[k] < 2000 ? ns[k] : 2000;
+        ck_assert_int_eq((int64_t)skipped, want);
+        avrogen_bytes d;
+        ck_assert_int_eq(avrogen_ocf_reader_next_datum(s.r, &d), AVROGEN_OK);
+        if (want == 2000)
+            ck_assert_ptr_null(d.ptr);
+        else
+            ck_assert_int_eq(rec_index(d), want);
+        source_close(&s);
+    }
+    /* Successive skips, starting inside a block. */
+    source s;
+    source_open(&s, &m, _i % N_SOURCES);
+    uint64_t a, b;
+    ck_assert_int_eq(avrogen_ocf_reader_skip(s.r, 3, &a), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_reader_skip(s.r, (uint64_t)c0 + 5, &b), AVROGEN_OK);
+    ck_assert_uint_eq(a + b, (uint64_t)c0 + 8);
+    avrogen_bytes d;
+    ck_assert_int_eq(avrogen_ocf_reader_next_datum(s.r, &d), AVROGEN_OK);
+    ck_assert_int_eq(rec_index(d), c0 + 8);
+    source_close(&s);
+    membuf_free(&m);
+}
+END_TEST
+
+START_TEST(raw_block_copy)
+{
+    const char *codec = codecs[_i];
+    membuf a = {0}, b = {0};
+    write_mem(codec, 2000, 4000, &a);
+    layout l;
+    get_layout(&a, &l);
+
+    /* B: three datums of its own, every block of A as it is, one more datum. */
+    FILE *f = open_memstream(&b.data, &b.len);
+    avrogen_ocf_writer_options o = {0};
+    o.codec = codec;
+    avrogen_ocf_writer *w;
+    ck_assert_int_eq(avrogen_ocf_writer_open_file(f, rec_schema, strlen(rec_schema), &o, &w, NULL),
+                     AVROGEN_OK);
+    for (int64_t i = 5000; i < 5003; i++)
+        add_rec(w, i);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(a.data, a.len, NULL, &r, NULL), AVROGEN_OK);
+    uint64_t count;
+    avrogen_reader block;
+    size_t blocks = 0;
+    while (avrogen_ocf_reader_next_block(r, &count, &block) == AVROGEN_OK && count != 0) {
+        avrogen_bytes p;
+        ck_assert(avrogen_ocf_reader_block_payload(r, &p));
+        /* The bytes between the block's size and its sync marker. */
+        ck_assert_ptr_eq(p.ptr + p.len + 16, (const uint8_t *)a.data + l.end[blocks]);
+        if (strcmp(codec, "null") == 0)
+            ck_assert(p.ptr == block.start && p.len == avrogen_reader_remaining(&block));
+        ck_assert_int_eq(avrogen_ocf_writer_write_block(w, count, p.ptr, p.len), AVROGEN_OK);
+        blocks++;
+    }
+    ck_assert_uint_eq(blocks, l.n);
+    avrogen_bytes p;
+    ck_assert(!avrogen_ocf_reader_block_payload(r, &p));
+    avrogen_ocf_reader_close(r);
+    add_rec(w, 6000);
+    /* Misuse is refused and leaves the writer usable. */
+    ck_assert_int_eq(avrogen_ocf_writer_write_block(w, 0, "", 0), AVROGEN_E_ARG);
+    ck_assert_int_eq(avrogen_ocf_writer_write_block(w, 1, NULL, 1), AVROGEN_E_ARG);
+    (void)avrogen_ocf_writer_datum_begin(w);
+    ck_assert_int_eq(avrogen_ocf_writer_write_block(w, 1, "x", 1), AVROGEN_E_ARG);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
+    fclose(f);
+
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(b.data, b.len, NULL, &r, NULL), AVROGEN_OK);
+    int64_t want[2004], n = 0;
+    for (int64_t i = 5000; i < 5003; i++)
+        want[n++] = i;
+    for (int64_t i = 0; i < 2000; i++)
+        want[n++] = i;
+    want[n++] = 6000;
+    avrogen_bytes d;
+    for (int64_t k = 0; k < n; k++) {
+        CHECK_FAST(avrogen_ocf_reader_next_datum(r, &d) == AVROGEN_OK && d.ptr != NULL);
+        CHECK_FAST(rec_index(d) == want[k]);
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &d), AVROGEN_OK);
+    ck_assert_ptr_null(d.ptr);
+    avrogen_ocf_reader_close(r);
+    membuf_free(&a);
+    membuf_free(&b);
+}
+END_TEST
+
+/* What reading `m` datum by datum, resyncing after every error, gives. */
+typedef struct recovery {
+    bool seen[2000];
+    int64_t records;
+    size_t n_drops;
+    uint64_t drop[8][2];
+} recovery;
+
+static void recover(const membuf *m, int how, recovery *out)
+{
+    memset(out, 0, sizeof *out);
+    source s;
+    source_open(&s, m, how);
+    for (;;) {
+        avrogen_bytes d;
+        if (avrogen_ocf_reader_next_datum(s.r, &d) == AVROGEN_OK) {
+            if (d.ptr == NULL)
+                break;
+            int64_t i = rec_index(d);
+            CHECK_FAST(i >= 0 && i < 2000 && !out->seen[i]);
+            out->seen[i] = true;
+            out->records++;
+            continue;
+        }
+        ck_assert_uint_lt(out->n_drops, 8);
+        uint64_t *drop = out->drop[out->n_drops++];
+        ck_assert_int_eq(avrogen_ocf_reader_resync(s.r, &drop[0], &drop[1]), AVROGEN_OK);
+        ck_assert_uint_gt(drop[1], drop[0]);
+        ck_assert_uint_eq(avrogen_ocf_reader_position(s.r), drop[1]);
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_error(s.r, NULL), AVROGEN_OK);
+    source_close(&s);
+}
+
+/* Every record is back except those of blocks [lo, hi), and `drops` ranges were dropped. */
+static void expect_recovered(const recovery *got, const layout *l, size_t lo, size_t hi)
+{
+    for (size_t b = 0; b < l->n; b++) {
+        bool lost = b >= lo && b < hi;
+        for (int64_t k = 0; k < l->count[b]; k++)
+            ck_assert_msg(got->seen[l->before[b] + k] != lost, "block %zu record %lld", b,
+                          (long long)k);
+    }
+}
+
+/* Damage of every kind to a middle block (and the last), from every source. */
+START_TEST(resync_after_damage)
+{
+    const char *codec = codecs[_i / N_SOURCES];
+    int how = _i % N_SOURCES;
+    membuf m = {0};
+    write_mem(codec, 2000, 4000, &m);
+    layout l;
+    get_layout(&m, &l);
+    ck_assert_uint_ge(l.n, 8);
+    const size_t k = 4, last = l.n - 1;
+    recovery got;
+
+    /* Nothing wrong: nothing to do. */
+    recover(&m, how, &got);
+    ck_assert_int_eq(got.records, 2000);
+    ck_assert_uint_eq(got.n_drops, 0);
+
+    /* A count one too high: the framing holds, the datums run out. */
+    avrogen_reader hr;
+    avrogen_reader_init(&hr, m.data + l.start[k], 10);
+    int64_t count = avrogen_read_long(&hr);
+    ck_assert_int_eq(count, l.count[k]);
+    size_t count_len = avrogen_reader_offset(&hr);
+    char saved[16];
+    memcpy(saved, m.data + l.start[k], count_len);
+    avrogen_writer cw;
+    avrogen_writer_init_fixed(&cw, m.data + l.start[k], count_len);
+    avrogen_write_long(&cw, count + 1);
+    ck_assert_int_eq(cw.err, AVROGEN_OK);
+    recover(&m, how, &got);
+    memcpy(m.data + l.start[k], saved, count_len);
+    ck_assert_uint_eq(got.n_drops, 1);
+    ck_assert_uint_eq(got.drop[0][0], l.start[k]);
+    ck_assert_uint_eq(got.drop[0][1], l.end[k]);
+    ck_assert_int_eq(got.records, 2000); /* the block's datums came out before the damage showed */
+
+    /* A damaged sync marker: that block only, the next one is found where it starts. */
+    const size_t marked[] = {k, last};
+    for (size_t j = 0; j < 2; j++) {
+        size_t b = marked[j];
+        m.data[l.end[b] - 7] ^= 0x10;
+        recover(&m, how, &got);
+        m.data[l.end[b] - 7] ^= 0x10;
+        ck_assert_uint_eq(got.n_drops, 1);
+        ck_assert_uint_eq(got.drop[0][0], l.start[b]);
+        ck_assert_uint_eq(got.drop[0][1], l.end[b]);
+        expect_recovered(&got, &l, b, b + 1);
+    }
+
+    /* A damaged size (one byte longer): the marker is not where it says; the scan finds it. */
+    avrogen_reader_init(&hr, m.data + l.start[k], 20);
+    (void)avrogen_read_long(&hr);
+    size_t size_at = avrogen_reader_offset(&hr);
+    int64_t size = avrogen_read_long(&hr);
+    size_t size_len = avrogen_reader_offset(&hr) - size_at;
+    memcpy(saved, m.data + l.start[k] + size_at, size_len);
+    avrogen_writer_init_fixed(&cw, m.data + l.start[k] + size_at, size_len);
+    avrogen_write_long(&cw, size + 1);
+    ck_assert_int_eq(cw.err, AVROGEN_OK);
+    recover(&m, how, &got);
+    memcpy(m.data + l.start[k] + size_at, saved, size_len);
+    ck_assert_uint_eq(got.n_drops, 1);
+    ck_assert_uint_eq(got.drop[0][0], l.start[k]);
+    ck_assert_uint_eq(got.drop[0][1], l.end[k]);
+    expect_recovered(&got, &l, k, k + 1);
+
+    /* An overlong count varint: the header is unreadable; the scan finds the block's marker. */
+    memcpy(saved, m.data + l.start[k], 1);
+    m.data[l.start[k]] = (char)0xff;
+    recover(&m, how, &got);
+    m.data[l.start[k]] = saved[0];
+    ck_assert_uint_ge(got.n_drops, 1);
+    ck_assert_uint_eq(got.drop[0][0], l.start[k]);
+    ck_assert_uint_eq(got.drop[got.n_drops - 1][1], l.end[k]);
+    expect_recovered(&got, &l, k, k + 1);
+
+    /* Garbage between two blocks hides the start of the second: both are lost. */
+    membuf g = {0};
+    g.len = m.len + 100;
+    g.data = malloc(g.len);
+    memcpy(g.data, m.data, l.end[k]);
+    for (size_t i = 0; i < 100; i++)
+        g.data[l.end[k] + i] = (char)(i * 37 + 11);
+    memcpy(g.data + l.end[k] + 100, m.data + l.end[k], m.len - l.end[k]);
+    recover(&g, how, &got);
+    ck_assert_uint_ge(got.n_drops, 1);
+    ck_assert_uint_eq(got.drop[0][0], l.end[k]);
+    ck_assert_uint_eq(got.drop[got.n_drops - 1][1], l.end[k + 1] + 100);
+    expect_recovered(&got, &l, k + 1, k + 2);
+    membuf_free(&g);
+
+    /* Cut inside a block: everything before it, then the end of the file. */
+    membuf t = {0};
+    t.len = (l.start[k] + l.end[k]) / 2;
+    t.data = malloc(t.len);
+    memcpy(t.data, m.data, t.len);
+    recover(&t, how, &got);
+    ck_assert_uint_eq(got.n_drops, 1);
+    ck_assert_uint_eq(got.drop[0][0], l.start[k]);
+    ck_assert_uint_eq(got.drop[0][1], t.len);
+    expect_recovered(&got, &l, k, l.n);
+    membuf_free(&t);
+    membuf_free(&m);
+}
+END_TEST
+
+START_TEST(resync_refuses_what_is_no_damage)
+{
+    membuf m = {0};
+    write_mem("null", 100, 0, &m);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    uint64_t from = 1, to = 2;
+    ck_assert_int_eq(avrogen_ocf_reader_resync(r, &from, &to), AVROGEN_OK);
+    ck_assert_uint_eq(from, to);
+    /* A reader schema the file's cannot be resolved into: that stays. */
+    avrogen_schema *other;
+    const char *text = "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"id\", "
+                       "\"type\": \"string\"}]}";
+    ck_assert_int_eq(avrogen_schema_parse(text, strlen(text), NULL, &other, NULL), AVROGEN_OK);
+    avrogen_arena arena;
+    avrogen_arena_init(&arena, NULL);
+    avrogen_value v;
+    bool got;
+    ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(other), &v, &arena, &got),
+                     AVROGEN_E_MISMATCH);
+    ck_assert_int_eq(avrogen_ocf_reader_resync(r, NULL, NULL), AVROGEN_E_MISMATCH);
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, NULL), AVROGEN_E_MISMATCH);
+    avrogen_arena_fini(&arena);
+    avrogen_schema_free(other);
+    avrogen_ocf_reader_close(r);
+    membuf_free(&m);
+}
+END_TEST
+
 static Suite *ocf_suite(void)
 {
     Suite *s = suite_create("ocf");
@@ -1896,6 +2295,14 @@ static Suite *ocf_suite(void)
     tcase_add_test(tc, values_datum_errors);
     tcase_add_loop_test(tc, values_truncated_everywhere, 0, N_CODECS);
     tcase_add_loop_test(tc, values_alloc_failures, 0, N_CODECS);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("raw");
+    tcase_add_loop_test(tc, skip_block_counts, 0, N_CODECS * N_SOURCES);
+    tcase_add_loop_test(tc, skip_records, 0, N_CODECS * N_SOURCES);
+    tcase_add_loop_test(tc, raw_block_copy, 0, N_CODECS);
+    tcase_add_loop_test(tc, resync_after_damage, 0, N_CODECS * N_SOURCES);
+    tcase_add_test(tc, resync_refuses_what_is_no_damage);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("streaming");

@@ -166,6 +166,22 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_write(avrogen_oc
                                                                       size_t len);
 
 /*
+ * Append a whole block as it is to go in the file: `count` datums of the
+ * file's schema, encoded, concatenated and compressed with w's codec into the
+ * `len` bytes at `payload` (what avrogen_ocf_reader_block_payload hands back
+ * for a file with the same schema and codec: concatenating files without
+ * recompressing). The current block is written first, so datums stay in
+ * order; the payload goes out with w's own sync marker. Nothing in the payload
+ * is checked: that is the caller's business. E_ARG (not sticky) for count 0 or
+ * above INT64_MAX, a NULL payload with len != 0, or a datum begun and not
+ * ended; sticky E_IO / E_NOMEM as for datum_end.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_write_block(avrogen_ocf_writer *w,
+                                                                            uint64_t count,
+                                                                            const void *payload,
+                                                                            size_t len);
+
+/*
  * End the current block (if it holds any finished datum), write it, and fflush
  * the stream, so that a reader sees every datum ended so far; with `durable`,
  * also fsync the file descriptor (E_IO for a stream without one). A datum begun
@@ -285,6 +301,85 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_datum(avrog
                                                                            avrogen_bytes *datum);
 
 /*
+ * The next block by its framing alone, without its payload: *count is the
+ * number of datums the block claims (0 once the file has ended cleanly; blocks
+ * holding no datum are passed over), read from its header; the payload is
+ * skipped unread, seeked over where the stream can seek (read and dropped on a
+ * pipe), and the sync marker after it checked. Counting a file's records this
+ * way reads a few bytes per block. Nothing checks the count against the
+ * payload, except for a "null"-codec file whose datums cannot be empty (at
+ * least one byte each, as next_block checks). Errors as next_block's, but for
+ * decompression: E_TRUNCATED, E_INVALID (negative count or size, sync
+ * mismatch), E_OVERFLOW, E_LIMIT (max_block_size, max_block_count), E_IO;
+ * sticky, with the block's file offset. Drops the rest of a block next_datum
+ * was walking (an error if its last datum was read and bytes are left over).
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_skip_block(avrogen_ocf_reader *r,
+                                                                           uint64_t *count);
+
+/*
+ * Skip the next `n` datums without decoding them: the rest of the current
+ * block datum by datum (as next_datum delimits them), then every block that
+ * lies wholly within the n by its framing alone (as skip_block), then the
+ * first datums of the block where the n end. *skipped says how many were
+ * skipped: n, or fewer when the file ended cleanly or on error (the errors of
+ * next_datum and skip_block, sticky). The next next_datum, next_value or
+ * next_as returns datum n. Skipped blocks are not decompressed.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_skip(avrogen_ocf_reader *r,
+                                                                     uint64_t n, uint64_t *skipped);
+
+/*
+ * The block next_block last returned (or next_datum is walking) as stored in
+ * the file: the `len` bytes between its byte size and its sync marker, still
+ * compressed with the file's codec (for a "null" file, the datums). A view
+ * into r's buffer, valid until the next call on r. False when there is no
+ * such block: before the first, after skip_block or skip, or on error.
+ */
+AVROGEN_API bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r,
+                                                  avrogen_bytes *payload);
+
+/*
+ * Go on reading after damage: clear r's error and move to where the next
+ * block should begin, so that later calls read the blocks after a bad one
+ * (repairing or checking a damaged file). *from and *to (may be NULL) get the
+ * file offsets of the bytes given up: from the damaged block's first byte to
+ * where reading resumes.
+ *
+ *   - The block's framing held (its sync marker matched) but its payload
+ *     would not decompress, its count did not fit, or a datum in it was bad:
+ *     reading resumes right after its sync marker.
+ *   - Its sync marker did not match, but a block whose own marker matches
+ *     starts right after it (or the file ends there): only the marker was
+ *     damaged, and reading resumes there.
+ *   - Otherwise (a damaged header or size, a truncated block) the file is
+ *     scanned forward for the next copy of the sync marker, and reading
+ *     resumes after it; at the end of the file when there is none.
+ *
+ * The scan and the look-ahead hold at most two blocks in memory. Returns
+ * AVROGEN_OK (with *from == *to) when r has no error, AVROGEN_OK after
+ * recovering, or r's error, still sticky, when it is no damage in the file:
+ * E_IO, E_NOMEM, and schemas that cannot be resolved (next_value, next_as).
+ *
+ *     for (;;) {
+ *         uint64_t n, from, to;
+ *         avrogen_reader block;
+ *         if (avrogen_ocf_reader_next_block(r, &n, &block) == AVROGEN_OK) {
+ *             if (n == 0)
+ *                 break;
+ *             use(&block, n);
+ *         } else if (avrogen_ocf_reader_resync(r, &from, &to) != AVROGEN_OK) {
+ *             break;                        // cannot go on: avrogen_ocf_reader_error
+ *         } else {
+ *             report_dropped(from, to);
+ *         }
+ *     }
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r,
+                                                                       uint64_t *from,
+                                                                       uint64_t *to);
+
+/*
  * The next datum of the file decoded as a value of `reader`, a node of any
  * parsed schema (NULL: the file's own schema). When `reader` is not the file's
  * schema, the datum is resolved from the file's schema into reader's shape
@@ -360,6 +455,9 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_next_as(avrogen_
 
 /* File offset of the first byte of the block last returned (or being read). */
 AVROGEN_API uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r);
+
+/* File offset of the next byte r will read: after the last block read, or where resync left it. */
+AVROGEN_API uint64_t avrogen_ocf_reader_position(const avrogen_ocf_reader *r);
 
 /* The first (sticky) error of r, or AVROGEN_OK; `diag` (may be NULL) gets its text and offset. */
 AVROGEN_API avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r,

@@ -288,6 +288,9 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_skip(avrogen_reader *r,
 /* avrogen_value_to_json flags. */
 #define AVROGEN_JSON_COMPACT 0x1u /* "," and ":" with no space after them */
 #define AVROGEN_JSON_UTF8    0x2u /* non-ASCII text as UTF-8 instead of \u escapes */
+/* Indented, what Python's json.dumps(obj, indent=2) prints: each item on a line
+ * of its own, two spaces per level, "," after items, empty containers as [] {}. */
+#define AVROGEN_JSON_PRETTY 0x4u
 
 /*
  * Append the Avro JSON encoding of v to w as one line (no newline, no NUL).
@@ -316,6 +319,29 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_skip(avrogen_reader *r,
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_value_to_json(avrogen_writer *w,
                                                                    const avrogen_value *v,
                                                                    unsigned flags);
+
+/* Where avrogen_value_to_json_sink hands its text. */
+typedef struct avrogen_json_sink {
+    /* Take `len` bytes of text; AVROGEN_OK, or the status to stop with (E_IO). */
+    avrogen_status (*write)(void *ctx, const void *data, size_t len);
+    void *ctx;
+    size_t chunk; /* hand text over once w holds this many bytes; 0: 64 KiB */
+} avrogen_json_sink;
+
+/*
+ * avrogen_value_to_json in bounded memory, for values of any size (a 64 MiB
+ * bytes value is up to 384 MiB of JSON): the text is appended to w, and
+ * whenever w would hold more than sink->chunk bytes, what it holds goes to
+ * sink->write and w is emptied; a run of text longer than that (a long
+ * string) goes to sink->write directly. What is left in w at the end is the
+ * caller's to write, or to append more to: successive calls share w, so text
+ * from several values goes out in big pieces and in order. Same text, flags
+ * and statuses as avrogen_value_to_json, plus the status write returns (set
+ * as w->err); E_ARG for a NULL sink or write. w may be fixed or growable; it
+ * holds at most chunk bytes plus the largest escape (12 bytes) extra.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_value_to_json_sink(
+        avrogen_writer *w, const avrogen_value *v, unsigned flags, const avrogen_json_sink *sink);
 
 /*
  * Parse `len` bytes of JSON text holding one Avro JSON-encoded value of `type`
