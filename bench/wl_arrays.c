@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rows.h"
+#include "sol_order.h"
 #include "workloads/arrays.avro.h"
 #include "workloads/arrays.h"
 
@@ -148,31 +149,10 @@ BENCH_DEFINE_SIZED_ROW(gen, series_t, series, records, N_RECORDS)
 /* ---- the byte loop ----------------------------------------------------------- */
 
 #if defined(__GNUC__) || defined(__clang__)
-#define SOL_UNROLL   _Pragma("GCC unroll 10")
 #define SOL_NOINLINE __attribute__((noinline))
 #else
-#define SOL_UNROLL
 #define SOL_NOINLINE
 #endif
-
-/* The varint at p, which has 10 readable bytes; NULL when it is too long. */
-static inline const uint8_t *byte_loop_varint(const uint8_t *p, uint64_t *out)
-{
-    uint64_t u = 0;
-    SOL_UNROLL
-    for (unsigned shift = 0; shift < 63; shift += 7) {
-        uint64_t b = *p++;
-        u |= (b & 0x7f) << shift;
-        if (b < 0x80) {
-            *out = u;
-            return p;
-        }
-    }
-    if (*p > 1)
-        return NULL;
-    *out = u | (uint64_t)*p << 63;
-    return p + 1;
-}
 
 /* avrogen_read_longs with the byte loop (bench/run counts its instructions). */
 SOL_NOINLINE static void sol_read_longs(avrogen_reader *r, int64_t *dst, size_t n)
@@ -185,7 +165,7 @@ SOL_NOINLINE static void sol_read_longs(avrogen_reader *r, int64_t *dst, size_t 
         const uint8_t *p = r->p;
         for (; i < end; i++) {
             uint64_t u;
-            const uint8_t *next = byte_loop_varint(p, &u);
+            const uint8_t *next = sol_varint10(p, &u);
             if (next == NULL)
                 break;
             dst[i] = avrogen_zigzag_decode(u);

@@ -728,6 +728,12 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
                            const char *count)
 {
     uint64_t c = 0;
+    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(t->items) : NULL;
+    if (bulk != NULL && (strcmp(bulk, "longs") == 0 || strcmp(bulk, "ints") == 0)) {
+        /* One call for the lot (varint.c counts them with vector compares). */
+        ec_line(g, "n += avrogen_size_%s(%s, %s);", bulk, arr, count);
+        return 0;
+    }
     char *i = ec_loop_index(g);
     char *e = ec_local(g, "e");
     struct capture body;

@@ -15,11 +15,13 @@
 #include <stdint.h>
 
 typedef struct avrogen_varint_impl {
-    const char *name; /* "portable", "bmi2" */
+    const char *name; /* "portable", "bmi2", "bmi2+avx2" (sizes with AVX2) */
     size_t (*get_longs)(const uint8_t **pp, const uint8_t *end, int64_t *dst, size_t n);
     size_t (*get_ints)(const uint8_t **pp, const uint8_t *end, int32_t *dst, size_t n);
     uint8_t *(*put_longs)(uint8_t *p, const int64_t *v, size_t n);
     uint8_t *(*put_ints)(uint8_t *p, const int32_t *v, size_t n);
+    size_t (*size_longs)(const int64_t *v, size_t n);
+    size_t (*size_ints)(const int32_t *v, size_t n);
 } avrogen_varint_impl;
 
 /* The implementations of avrogen_get_longs & co. this CPU runs; *n of them. */

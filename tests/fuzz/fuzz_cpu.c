@@ -8,7 +8,8 @@
  *  - as varints: avrogen_read_longs/ints give the byte loop's items, error and
  *    offset, and each bulk decoder decodes exactly the items the byte loop
  *    does, stopping only where it may;
- *  - as 64-bit values: each bulk encoder writes the byte loop's bytes.
+ *  - as 64-bit values: each bulk encoder writes the byte loop's bytes, and
+ *    each bulk size function counts them.
  * Any disagreement aborts.
  */
 #include <stdint.h>
@@ -139,6 +140,8 @@ static void check_writes(const uint8_t *data, size_t size)
         for (size_t m = 0; m < n_impls; m++) {
             uint8_t *end = ints ? impls[m].put_ints(got, v32, n) : impls[m].put_longs(got, v, n);
             if ((size_t)(end - got) != len || memcmp(got, want, len) != 0)
+                abort();
+            if ((ints ? impls[m].size_ints(v32, n) : impls[m].size_longs(v, n)) != len)
                 abort();
         }
     }

@@ -301,6 +301,32 @@ START_TEST(bulk_encoders_agree)
 }
 END_TEST
 
+/* Each bulk size function counts the bytes the byte loop writes, and so does
+ * the dispatched one. */
+START_TEST(bulk_sizes_agree)
+{
+    size_t n_impls;
+    const avrogen_varint_impl *impls = avrogen_varint_impls(&n_impls);
+    rng_state = 7;
+    int64_t v[STREAM_MAX];
+    int32_t v32[STREAM_MAX];
+    uint8_t buf[10];
+    for (int round = 0; round < 2000; round++) {
+        bool ints = round % 2 != 0;
+        size_t n = (size_t)(rng() % STREAM_MAX);
+        fill_values(v, n, ints);
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) {
+            v32[i] = (int32_t)v[i];
+            want += put_ref(buf, avrogen_zigzag_encode(v[i]));
+        }
+        for (size_t m = 0; m < n_impls; m++)
+            ck_assert_uint_eq(ints ? impls[m].size_ints(v32, n) : impls[m].size_longs(v, n), want);
+        ck_assert_uint_eq(ints ? avrogen_size_ints(v32, n) : avrogen_size_longs(v, n), want);
+    }
+}
+END_TEST
+
 /* avrogen_write_longs/ints give the byte loop's bytes into buffers of every
  * size around the exact one (fast path, per-item path, E_NOSPACE). */
 START_TEST(array_writes_match_byte_loop)
@@ -437,6 +463,7 @@ int main(void)
     tcase_add_test(tc, array_reads_match_byte_loop);
     tcase_add_test(tc, bulk_decoders_agree);
     tcase_add_test(tc, bulk_encoders_agree);
+    tcase_add_test(tc, bulk_sizes_agree);
     tcase_add_test(tc, array_writes_match_byte_loop);
     suite_add_tcase(s, tc);
     tc = tcase_create("utf8");

@@ -205,10 +205,14 @@ static inline size_t avrogen_size_long(int64_t v)
     return avrogen_size_varint(avrogen_zigzag_encode(v));
 }
 
-/* Encoded size of a string or bytes value of `len` bytes, prefix included. */
+/* Encoded size of a string or bytes value of `len` bytes (< 2^63), prefix included. */
 static inline size_t avrogen_size_bytes(size_t len)
 {
-    return avrogen_size_long((int64_t)len) + len;
+    /* Most strings are shorter than 64 bytes: their length takes one byte. The
+     * zigzag form of a length is twice it. */
+    if (AVROGEN_LIKELY(len < 64))
+        return len + 1;
+    return avrogen_size_varint((uint64_t)len << 1) + len;
 }
 
 /* spec: int and long are written as zigzag varints; an int is a long that fits. */
@@ -977,6 +981,13 @@ static inline void avrogen_write_bytes_count(avrogen_writer *w, const void *data
  */
 AVROGEN_API uint8_t *avrogen_put_longs(uint8_t *p, const int64_t *v, size_t n);
 AVROGEN_API uint8_t *avrogen_put_ints(uint8_t *p, const int32_t *v, size_t n);
+
+/*
+ * Bytes of the varints of the n longs (ints) at v (runtime/src/varint.c, with
+ * AVX2 where the CPU has it): the size of an array's items.
+ */
+AVROGEN_API size_t avrogen_size_longs(const int64_t *v, size_t n);
+AVROGEN_API size_t avrogen_size_ints(const int32_t *v, size_t n);
 
 /* `n` longs, as the items of an array: one capacity check when the buffer has
  * room for the longest encoding of all of them, else one per item. */

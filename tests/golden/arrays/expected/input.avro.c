@@ -113,8 +113,7 @@ static size_t shapes_avro_measure(const struct shapes *v)
     {
         size_t count = avrogen_item_count(v->ids, (int64_t)v->n_ids);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_long(v->ids[i]);
+        n += avrogen_size_longs(v->ids, count);
     }
     {
         size_t count = avrogen_item_count(v->names, (int64_t)v->n_names);

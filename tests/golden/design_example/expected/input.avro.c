@@ -122,8 +122,7 @@ static size_t order_avro_measure(const order_t *v)
         for (size_t i = 0; i < count; i++)
             n += line_avro_measure(&v->lines[i]);
     }
-    for (size_t i = 0; i < 64; i++)
-        n += avrogen_size_long(v->counters[i]);
+    n += avrogen_size_longs(v->counters, 64);
     {
         size_t count = avrogen_item_count(v->tags, (int64_t)v->n_tags);
         n += avrogen_size_array_frame(count);

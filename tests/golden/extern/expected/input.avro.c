@@ -59,8 +59,7 @@ static size_t vendor_point_avro_measure(const struct vendor_point *v)
     {
         size_t count = avrogen_item_count(v->history, (int64_t)v->n_history);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_long(v->history[i]);
+        n += avrogen_size_ints(v->history, count);
     }
     return n;
 }

@@ -47,8 +47,7 @@ static size_t times_avro_measure(const struct times *v)
     {
         size_t count = avrogen_item_count(v->samples, (int64_t)v->n_samples);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_long(v->samples[i]);
+        n += avrogen_size_longs(v->samples, count);
     }
     return n;
 }

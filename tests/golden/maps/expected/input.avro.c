@@ -94,8 +94,7 @@ static size_t metrics_avro_measure(const struct metrics *v)
             {
                 size_t count1 = avrogen_item_count(e->value, (int64_t)e->n);
                 n += avrogen_size_array_frame(count1);
-                for (size_t j = 0; j < count1; j++)
-                    n += avrogen_size_long(e->value[j]);
+                n += avrogen_size_ints(e->value, count1);
             }
         }
     }

@@ -103,8 +103,7 @@ static size_t maybe_avro_measure(const struct maybe *v)
     if (v->values != NULL) {
         size_t count = avrogen_item_count(v->values, (int64_t)v->n_values);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_long(v->values[i]);
+        n += avrogen_size_longs(v->values, count);
     }
     if (v->digest != NULL)
         n += 8;
