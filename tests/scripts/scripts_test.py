@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The scripts a newcomer runs first, where they can break without a build.
 
-usage: scripts_test.py format-export --source DIR --work DIR
+usage: scripts_test.py format-export|build-dirs --source DIR --work DIR
 
   format-export  scripts/format (the format step of scripts/test) in an export
                  of the tree without .git and with no git on PATH: it checks
@@ -12,6 +12,13 @@ usage: scripts_test.py format-export --source DIR --work DIR
                  is not formatted. The export holds the files git tracks or
                  would add, as they are in the working tree; in a tree that is
                  already an export (no .git) the test runs on a copy of it.
+  build-dirs     in such an export, beside the Makefiles build/ README has
+                 users create, scripts/demo, scripts/test and bench/run run
+                 with a cmake that records where it is asked to build and
+                 fails every build like a compiler error: each configures only
+                 its own tree under .build/ (or AVROGEN_BUILD_ROOT), never
+                 touches build/, and scripts/demo and scripts/test show the
+                 compiler's error.
 """
 
 import argparse
@@ -45,12 +52,15 @@ def write(path, text):
         f.write(text)
 
 
-def cmd_format_export(args):
+def export(args):
+    """A fresh --work holding tree/, the source tree without .git; the files
+    of the checkout (or None when the source is no checkout)."""
     shutil.rmtree(args.work, ignore_errors=True)
     tree = os.path.join(args.work, "tree")
     files = tracked_files(args.source)
     if files is None:
         print("no git checkout: exporting the whole source tree as it is")
+
         def build_trees(d, names):
             return [n for n in names if os.path.exists(os.path.join(d, n, "CMakeCache.txt"))]
         shutil.copytree(args.source, tree, symlinks=True, ignore=build_trees)
@@ -60,14 +70,23 @@ def cmd_format_export(args):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(args.source, f), dst, follow_symlinks=False)
     check(not os.path.exists(os.path.join(tree, ".git")), "the export has a .git")
+    return tree, files
 
-    # git, if anything calls it, fails loudly.
+
+def shims(args, tools):
+    """Environment whose PATH starts with --work/bin, holding a shell script
+    per tool; git, if anything calls it, fails loudly."""
+    tools = dict(tools, git="echo 'git called in a git-less export' >&2\nexit 127")
     shim = os.path.join(args.work, "bin")
-    write(os.path.join(shim, "git"),
-          "#!/bin/sh\necho 'git called in a git-less export' >&2\nexit 127\n")
-    os.chmod(os.path.join(shim, "git"), stat.S_IRWXU)
-    env = {"PATH": shim + os.pathsep + os.environ.get("PATH", ""),
-           "GIT_CEILING_DIRECTORIES": args.work}
+    for name, body in tools.items():
+        write(os.path.join(shim, name), "#!/bin/sh\n" + body + "\n")
+        os.chmod(os.path.join(shim, name), stat.S_IRWXU)
+    return {"PATH": shim + os.pathsep + os.environ.get("PATH", ""), "GIT_CEILING_DIRECTORIES": args.work}
+
+
+def cmd_format_export(args):
+    tree, files = export(args)
+    env = shims(args, {})
 
     # Not sources: README's build tree, a hidden folder.
     ugly = "int  f( void ){return 0 ;}\n"
@@ -98,14 +117,71 @@ def cmd_format_export(args):
     run([fmt], cwd=tree, extra_env=env)
 
 
+def cmd_build_dirs(args):
+    tree, _ = export(args)
+    # The build/ README's "Using it in a CMake project" makes (Makefiles).
+    readme_build = os.path.join(tree, "build")
+    write(os.path.join(readme_build, "CMakeCache.txt"),
+          "CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_HOME_DIRECTORY:INTERNAL=%s\n" % tree)
+    before = open(os.path.join(readme_build, "CMakeCache.txt")).read()
+    log = os.path.join(args.work, "cmake.log")
+    env = shims(args, {"cmake": f"""echo "$*" >> '{log}'
+case " $* " in
+*" --build "*)
+    echo "[1/2] Building C object runtime/x.o"
+    echo "FAILED: runtime/x.o"
+    echo "x.c:1:1: error: boom from the fake compiler"
+    echo "ninja: build stopped: subcommand failed."
+    exit 1 ;;
+esac"""})
+
+    def trees():
+        """The -B folders the scripts gave cmake since the last call."""
+        with open(log) as f:
+            lines = f.read().splitlines()
+        os.remove(log)
+        return [ln.split()[ln.split().index("-B") + 1] for ln in lines if "-B" in ln.split()]
+
+    # scripts/demo: its own tree, and the compiler's error when the build fails.
+    out = run([os.path.join(tree, "scripts", "demo")], cwd=tree, extra_env=env, fail=True)
+    check("error: boom from the fake compiler" in out and "FAILED: runtime/x.o" in out,
+          "scripts/demo does not show the failing build's output")
+    got = trees()
+    check(got == [os.path.join(tree, ".build", "default")], f"scripts/demo configured {got}")
+
+    # scripts/test: the format step, then its own tree.
+    out = run([os.path.join(tree, "scripts", "test")], cwd=tree, extra_env=env, fail=True)
+    check("== format" in out and "error: boom from the fake compiler" in out,
+          "scripts/test did not run the format step, or hid the build's output")
+    got = trees()
+    check(got == [os.path.join(tree, ".build", "default")], f"scripts/test configured {got}")
+
+    # AVROGEN_BUILD_ROOT moves them; bench/run has its tree and makes it with Ninja.
+    elsewhere = os.path.join(args.work, "elsewhere")
+    run([os.path.join(tree, "scripts", "demo")], cwd=tree, extra_env=dict(env, AVROGEN_BUILD_ROOT=elsewhere),
+        fail=True)
+    got = trees()
+    check(got == [os.path.join(elsewhere, "default")], f"AVROGEN_BUILD_ROOT: scripts/demo configured {got}")
+    run([os.path.join(tree, "bench", "run"), "--no-callgrind"], cwd=tree, extra_env=env, fail=True)
+    with open(log) as f:
+        configure = f.readline().split()
+    got = trees()
+    check(got == [os.path.join(tree, ".build", "bench")] and "Ninja" in configure,
+          f"bench/run configured {got} ({' '.join(configure)})")
+
+    with open(os.path.join(readme_build, "CMakeCache.txt")) as f:
+        check(f.read() == before and os.listdir(readme_build) == ["CMakeCache.txt"],
+              "a script touched README's build/")
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("command", choices=["format-export"])
+    p.add_argument("command", choices=["format-export", "build-dirs"])
     p.add_argument("--source", required=True)
     p.add_argument("--work", required=True)
     args = p.parse_args()
     try:
-        {"format-export": cmd_format_export}[args.command](args)
+        {"format-export": cmd_format_export, "build-dirs": cmd_build_dirs}[args.command](args)
     except Failure as e:
         print("FAIL: " + str(e))
         return 1
