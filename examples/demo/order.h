@@ -18,7 +18,7 @@ struct AVRO_RECORD(namespace = "com.acme.shop") line {
 };
 
 /** Where an order is in its life. */
-enum AVRO_ENUM() order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
+enum AVRO_ENUM(strip_prefix = "ORDER_") order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
 
 /** A customer's order. */
 typedef struct AVRO_RECORD(name = "Order", namespace = "com.acme.shop") order {

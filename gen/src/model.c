@@ -191,6 +191,18 @@ static const struct cannot *find_head(struct builder *b, const struct cdecl *d, 
     return head;
 }
 
+/* "'a', 'b' and 'c'": the member or enumerator names of d, for messages. */
+static char *member_list(const struct cdecl *d)
+{
+    size_t n = d->kind == CDECL_ENUM ? d->n_enumerators : d->n_members;
+    char *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = d->kind == CDECL_ENUM ? d->enumerators[i].name : d->members[i].name;
+        name_list_add(&out, i, n, name[0] ? name : "(anonymous)");
+    }
+    return out ? out : xstrdup("none");
+}
+
 static bool check_markers(struct builder *b)
 {
     bool ok = true;
@@ -201,9 +213,14 @@ static bool check_markers(struct builder *b)
                             : mk->kind == CMARKER_ENUM ? "AVRO_EXTERN_ENUM"
                                                        : "AVRO_EXTERN_FIELD";
         bool want_enum = mk->kind == CMARKER_ENUM;
-        if (!d || (want_enum ? d->kind != CDECL_ENUM : d->kind != CDECL_STRUCT)) {
+        bool fits = d && (mk->kind == CMARKER_FIELD ? d->kind != CDECL_UNION
+                          : want_enum               ? d->kind == CDECL_ENUM
+                                                    : d->kind == CDECL_STRUCT);
+        if (!fits) {
             diag_error(b->d, &mk->loc, "%s: '%s' is not %s type", macro, mk->target_spelling,
-                       want_enum ? "an enum" : "a struct");
+                       want_enum                   ? "an enum"
+                       : mk->kind == CMARKER_FIELD ? "a struct or enum"
+                                                   : "a struct");
             ok = false;
         } else if (!d->complete) {
             diag_error(b->d, &mk->loc,
@@ -211,23 +228,29 @@ static bool check_markers(struct builder *b)
                        macro, mk->target_spelling);
             ok = false;
         } else if (mk->kind == CMARKER_FIELD) {
-            if (!find_member(d, mk->member, NULL)) {
-                diag_error(b->d, &mk->loc, "%s: '%s' has no member '%s'", macro,
-                           mk->target_spelling, mk->member);
+            bool is_enum = d->kind == CDECL_ENUM;
+            if (is_enum ? !find_enumerator(d, mk->member) : !find_member(d, mk->member, NULL)) {
+                char *names = member_list(d);
+                diag_error(b->d, &mk->loc, "%s: '%s' has no %s '%s'; it has %s", macro,
+                           mk->target_spelling, is_enum ? "enumerator" : "member", mk->member,
+                           names);
+                free(names);
                 ok = false;
             }
+            const char *head = is_enum ? "enum" : "record";
             bool annotated = false;
             for (size_t j = 0; j < b->u->n_markers; j++) {
                 const struct cmarker *o = &b->u->markers[j];
-                annotated = annotated || (o->kind == CMARKER_RECORD && o->target == d);
+                annotated = annotated || (o->kind == (is_enum ? CMARKER_ENUM : CMARKER_RECORD) &&
+                                          o->target == d);
             }
             for (size_t j = 0; j < d->n_annots; j++)
-                annotated = annotated || strcmp(d->annots[j].kind, "record") == 0;
+                annotated = annotated || strcmp(d->annots[j].kind, head) == 0;
             if (!annotated) {
                 diag_error(b->d, &mk->loc,
-                           "%s: '%s' is not annotated as a record; add "
-                           "AVRO_EXTERN_RECORD(%s) first",
-                           macro, mk->target_spelling, mk->target_spelling);
+                           "%s: '%s' is not annotated as %s; add AVRO_EXTERN_%s(%s) first", macro,
+                           mk->target_spelling, is_enum ? "an enum" : "a record",
+                           is_enum ? "ENUM" : "RECORD", mk->target_spelling);
                 ok = false;
             }
         }
@@ -268,8 +291,6 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
     for (size_t i = 0; i < u->n_decls; i++) {
         const struct cdecl *cd = decls[i];
         struct decl_info *info = &b.info[cd->order];
-        if (cd->in_system_header)
-            continue;
         info->head = find_head(&b, cd, &ok);
         if (!info->head)
             continue;

@@ -201,3 +201,14 @@ void free_type(struct model_type *t)
     free(t->branches);
     free(t);
 }
+
+void name_list_add(char **list, size_t i, size_t n, const char *name)
+{
+    char *next = xasprintf("%s%s'%s'", *list ? *list : "",
+                           i == 0       ? ""
+                           : i + 1 == n ? " and "
+                                        : ", ",
+                           name);
+    free(*list);
+    *list = next;
+}

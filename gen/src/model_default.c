@@ -142,6 +142,14 @@ static bool default_fits(const struct model_type *t, const struct annot_option *
     }
 }
 
+/* After a default named no symbol of e: which ones there are. */
+static void note_symbols(struct builder *b, const struct model_enum *e)
+{
+    char *symbols = enum_symbol_list(e);
+    diag_note(b->d, &e->loc, "the symbols of '%s' are %s", e->name.fullname, symbols);
+    free(symbols);
+}
+
 /* Check AVRO_FIELD(default = ...) against the field's type; for a nullable
  * field a non-null default puts "null" second (the spec matches a union's
  * default against its first branch). */
@@ -165,6 +173,8 @@ bool check_default(struct builder *b, const struct model_field *f, const struct 
                "default %s of field '%s' does not match its type %s%s: expected %s", def->json,
                f->c_name, avrogen_kind_name(target->kind),
                t->storage == MODEL_STORAGE_TAGGED ? " (the union's first branch)" : "", want);
+    if (target->kind == AVROGEN_KIND_ENUM && target->enumeration)
+        note_symbols(b, target->enumeration);
     return false;
 }
 
@@ -187,9 +197,10 @@ bool check_default(struct builder *b, const struct model_field *f, const struct 
 #define FIT_MAX_DEPTH 64 /* deeper defaults are left to the runtime's check */
 
 struct fit {
-    const char *p;  /* cursor into the compact default JSON */
-    char path[160]; /* where in the default: "", ".code", "[2].name" */
-    char why[240];  /* the first problem, once found */
+    const char *p;                     /* cursor into the compact default JSON */
+    char path[160];                    /* where in the default: "", ".code", "[2].name" */
+    char why[240];                     /* the first problem, once found */
+    const struct model_enum *bad_enum; /* why names a value that is none of its symbols */
 };
 
 /* Skip one compact JSON value (annot.c validated the text). */
@@ -555,6 +566,7 @@ static bool fit_value(struct fit *f, const struct model_type *t, int depth)
                 if (strlen(sym) + 2 == len && strncmp(start + 1, sym, len - 2) == 0)
                     return true;
             }
+            f->bad_enum = t->enumeration;
             return fit_fail(f, "%s is not a symbol of '%s'", lit, t->enumeration->c_type);
         }
         break;
@@ -583,6 +595,8 @@ bool check_default_fit(struct builder *b)
                        "default %.*s%s of field '%s' does not fit its C type: %s%s%s%s",
                        len > 60 ? 56 : (int)len, mf->default_json, len > 60 ? " ..." : "",
                        mf->c_name, f.path[0] ? "at " : "", f.path, f.path[0] ? ", " : "", f.why);
+            if (f.bad_enum)
+                note_symbols(b, f.bad_enum);
             ok = false;
         }
     }

@@ -86,6 +86,8 @@ bool is_view(const struct ctype *t, const char *name);
 bool is_const_storage(const struct ctype *t);
 char *type_for_message(const struct ctype *t);
 char *decl_name(const struct cdecl *d);
+/* Add `name` as item i of n to *list, "'a', 'b' and 'c'" (malloc'd; NULL to start). */
+void name_list_add(char **list, size_t i, size_t n, const char *name);
 void sibling_fini(struct sibling *sib);
 struct model_loc member_loc(const struct site *s);
 struct model_type *new_type(avrogen_kind kind, enum model_storage storage, const struct ctype *t);
@@ -139,6 +141,8 @@ bool check_default(struct builder *b, const struct model_field *f, const struct 
 bool check_default_fit(struct builder *b);
 
 /* model_enum.c */
+const struct cenumerator *find_enumerator(const struct cdecl *d, const char *name);
+char *enum_symbol_list(const struct model_enum *e);
 struct model_enum *create_enum(struct builder *b, const struct cdecl *d, const struct cannot *head);
 bool fill_enum(struct builder *b, const struct cdecl *d, struct model_enum *e,
                const struct cannot *head);

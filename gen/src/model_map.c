@@ -18,12 +18,19 @@ static void error_unannotated(const struct site *s, const struct ctype *t)
     struct model_loc at = member_loc(s);
     const struct cdecl *decl = t->decl;
     bool is_enum = decl->kind == CDECL_ENUM;
-    if (decl->in_system_header || !decl->complete) {
+    if (!decl->complete) {
         diag_error(b->d, &at,
-                   "%s '%s' has type '%s', which has no Avro mapping; AVRO_SKIP it, or use a "
-                   "type of your own annotated with %s",
-                   s->what, s->member->name, t->spelling,
-                   is_enum ? "AVRO_ENUM()" : "AVRO_RECORD()");
+                   "%s '%s' has type '%s', which is incomplete here; include the header that "
+                   "defines it, or AVRO_SKIP the member",
+                   s->what, s->member->name, t->spelling);
+        return;
+    }
+    if (decl->in_system_header) {
+        /* Its definition is not the user's to edit, and the path tells nothing. */
+        diag_error(b->d, &at,
+                   "%s '%s' has type '%s', which is not annotated; annotate it out of line with "
+                   "AVRO_EXTERN_%s(%s) in your header, or AVRO_SKIP the member",
+                   s->what, s->member->name, t->spelling, is_enum ? "ENUM" : "RECORD", t->spelling);
         return;
     }
     diag_error(b->d, &at,
@@ -110,11 +117,20 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
         return NULL;
     }
     if ((e->kind == CTYPE_STRUCT || e->kind == CTYPE_UNION || e->kind == CTYPE_ENUM) &&
+        !b->info[e->decl->order].record && !b->info[e->decl->order].enumeration &&
         (e->decl->in_system_header || !e->decl->complete) && !is_view(e, "avrogen_str") &&
         !is_view(e, "avrogen_bytes")) {
-        diag_error(b->d, &at,
-                   "%s '%s' is a pointer to '%s', which has no Avro mapping; AVRO_SKIP it", s->what,
-                   s->member->name, e->spelling);
+        if (!e->decl->complete || e->kind == CTYPE_UNION)
+            diag_error(b->d, &at,
+                       "%s '%s' is a pointer to '%s', which has no Avro mapping; AVRO_SKIP it",
+                       s->what, s->member->name, e->spelling);
+        else
+            diag_error(b->d, &at,
+                       "%s '%s' is a pointer to '%s', which is not annotated; AVRO_SKIP it, or "
+                       "annotate the type out of line with AVRO_EXTERN_%s(%s) and the member "
+                       "AVRO_NULLABLE or AVRO_ARRAY(count_field)",
+                       s->what, s->member->name, e->spelling,
+                       e->kind == CTYPE_ENUM ? "ENUM" : "RECORD", e->spelling);
         return NULL;
     }
     diag_error(b->d, &at,

@@ -86,6 +86,21 @@ static bool field_options(struct builder *b, struct model_field *f, struct membe
     return ok;
 }
 
+/* A record annotated out of line has its members in a header the user does
+ * not edit: say where their annotations go instead. */
+static void note_extern_member(struct builder *b, const struct cdecl *d, const struct cmember *m)
+{
+    const struct cannot *head = b->info[d->order].head;
+    if (!head || strcmp(head->kind, "extern_record") != 0 || member_is_annotated(b, d, m))
+        return;
+    char *type = decl_name(d);
+    diag_note(b->d, &head->loc,
+              "'%s' is annotated out of line here; annotate its member there with "
+              "AVRO_EXTERN_FIELD(%s, %s, ...)",
+              type, type, m->name);
+    free(type);
+}
+
 bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *r)
 {
     bool ok = true;
@@ -140,10 +155,13 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
             f->avro_name = xstrdup(m->name);
             f->doc = m->doc ? xstrdup(m->doc) : NULL;
             char *base = xasprintf("%s_%s", r->name.name, m->name);
+            unsigned before = b->d->errors;
             f->type = map_member(b, d, i, &ma, "field", base, r->name.space, &sib[i]);
             free(base);
             if (!f->type)
                 ok = false;
+            if (b->d->errors != before)
+                note_extern_member(b, d, m);
             if (!field_options(b, f, &ma))
                 ok = false;
             f->avro_index = r->n_avro_fields++;

@@ -40,18 +40,28 @@
  *    above INT64_MAX read back negative elsewhere); AVRO_DECIMAL(20, 0)
  *    stores all of them exactly as bytes.
  *
- * Out of line, for headers that cannot be edited (file scope, in any header the
- * tool parses; the type must be complete there):
+ *  - Enum symbols are the enumerator names as written, less the prefix
+ *    AVRO_ENUM(strip_prefix = "MODE_") states; an enumerator that cannot lose
+ *    it (MODE_3D) is named with AVRO_FIELD(name = "FIX_3D") after it. No
+ *    symbol depends on the other enumerators.
+ *
+ * Out of line, for headers that cannot be edited, system headers included
+ * (file scope, in any header the tool parses; the type must be complete there):
  *
  *     #include <vendor/point.h>
+ *     #include <cjson/cJSON.h>
  *     AVRO_EXTERN_RECORD(struct point, name = "Point", namespace = "geo");
  *     AVRO_EXTERN_FIELD(struct point, next, AVRO_NULLABLE);
  *     AVRO_EXTERN_FIELD(struct point, tags, AVRO_ARRAY(n_tags) AVRO_FIELD(doc = "labels"));
- *     AVRO_EXTERN_ENUM(enum vendor_color, name = "Color");
+ *     AVRO_EXTERN_ENUM(enum vendor_color, name = "Color", strip_prefix = "VENDOR_");
+ *     AVRO_EXTERN_FIELD(enum vendor_color, VENDOR_GREEN, AVRO_FIELD(name = "GO"));
+ *     AVRO_EXTERN_RECORD(cJSON, name = "JsonNode");
+ *     AVRO_EXTERN_FIELD(cJSON, next, AVRO_NULLABLE);
  *
  * The first argument names the type as C would (`struct point`, `point_t`,
  * `enum vendor_color`); the rest are exactly the options or annotations that
- * would otherwise be written in place.
+ * would otherwise be written in place (for AVRO_EXTERN_FIELD, on the member or
+ * enumerator named second).
  */
 #ifndef AVROGEN_ANNOTATE_H
 #define AVROGEN_ANNOTATE_H
@@ -77,7 +87,8 @@ typedef struct avrogen_bytes {
 #define AVROGEN_ANNOTATE(kind, text) __attribute__((annotate("avrogen:" kind ":" text)))
 
 /* Records and enums: between `struct`/`enum` and the tag.
- * Options: name, namespace, doc, aliases, c_prefix; enums also default. */
+ * Options: name, namespace, doc, aliases, c_prefix; enums also default and
+ * strip_prefix. */
 #define AVRO_RECORD(...) AVROGEN_ANNOTATE("record", #__VA_ARGS__)
 #define AVRO_ENUM(...)   AVROGEN_ANNOTATE("enum", #__VA_ARGS__)
 

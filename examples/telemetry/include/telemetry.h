@@ -16,7 +16,8 @@
 #include "geo.h"
 
 /** What a sample measures. */
-enum AVRO_ENUM(name = "Metric", namespace = "com.example.telemetry") metric {
+enum AVRO_ENUM(name = "Metric", namespace = "com.example.telemetry",
+               strip_prefix = "METRIC_") metric {
     METRIC_TEMPERATURE, /**< degrees Celsius */
     METRIC_HUMIDITY,    /**< percent relative humidity */
     METRIC_PRESSURE,    /**< hectopascal */

@@ -17,7 +17,7 @@
 #include <avrogen/annotate.h>
 
 /* Earlier: the symbols in another order, plus CRITICAL (read as the default). */
-enum AVRO_ENUM(namespace = "aot", default = "UNKNOWN") aot_level {
+enum AVRO_ENUM(namespace = "aot", default = "UNKNOWN", strip_prefix = "AOT_LEVEL_") aot_level {
     AOT_LEVEL_UNKNOWN,
     AOT_LEVEL_LOW,
     AOT_LEVEL_MID,
@@ -25,7 +25,7 @@ enum AVRO_ENUM(namespace = "aot", default = "UNKNOWN") aot_level {
 };
 
 /* Earlier: another order, plus PINK; no default, so PINK fails the datum. */
-enum AVRO_ENUM(namespace = "aot") aot_color { AOT_RED, AOT_GREEN, AOT_BLUE };
+enum AVRO_ENUM(namespace = "aot", strip_prefix = "AOT_") aot_color { AOT_RED, AOT_GREEN, AOT_BLUE };
 
 /* Earlier: {x: int, y: int}; the weight came later, with a default. */
 struct AVRO_RECORD(namespace = "aot") aot_point {

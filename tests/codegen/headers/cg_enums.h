@@ -9,10 +9,11 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "cg") cg_color { CG_COLOR_RED, CG_COLOR_GREEN, CG_COLOR_BLUE };
+enum AVRO_ENUM(namespace = "cg",
+               strip_prefix = "CG_COLOR_") cg_color { CG_COLOR_RED, CG_COLOR_GREEN, CG_COLOR_BLUE };
 
 /* Values with gaps, negative ones, and not in declaration order. */
-enum AVRO_ENUM(namespace = "cg") cg_code {
+enum AVRO_ENUM(namespace = "cg", strip_prefix = "CG_CODE_") cg_code {
     CG_CODE_OK = 200,
     CG_CODE_MOVED = 301,
     CG_CODE_LOW = -5,
@@ -20,7 +21,7 @@ enum AVRO_ENUM(namespace = "cg") cg_code {
     CG_CODE_HIGH = 100000
 };
 
-typedef enum AVRO_ENUM(namespace = "cg") {
+typedef enum AVRO_ENUM(namespace = "cg", strip_prefix = "BIG_") {
     BIG_S00, BIG_S01, BIG_S02, BIG_S03, BIG_S04, BIG_S05, BIG_S06, BIG_S07, BIG_S08, BIG_S09,
     BIG_S10, BIG_S11, BIG_S12, BIG_S13, BIG_S14, BIG_S15, BIG_S16, BIG_S17, BIG_S18, BIG_S19,
     BIG_S20, BIG_S21, BIG_S22, BIG_S23, BIG_S24, BIG_S25, BIG_S26, BIG_S27, BIG_S28, BIG_S29,

@@ -11,8 +11,12 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "cg.ev", aliases = ["cg.ev_old.ev_status"], default = "UNKNOWN")
-        ev_status { EV_STATUS_UNKNOWN = -1, EV_STATUS_NEW = 10, EV_STATUS_DONE = 20 };
+enum AVRO_ENUM(namespace = "cg.ev", aliases = ["cg.ev_old.ev_status"], default = "UNKNOWN",
+               strip_prefix = "EV_STATUS_") ev_status {
+    EV_STATUS_UNKNOWN = -1,
+    EV_STATUS_NEW = 10,
+    EV_STATUS_DONE = 20
+};
 
 struct AVRO_RECORD(namespace = "cg.ev", aliases = ["cg.ev_old.ev_point"]) ev_point {
     int64_t x;

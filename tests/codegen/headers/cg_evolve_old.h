@@ -74,9 +74,12 @@ struct AVRO_RECORD(name = "maybe_texts", namespace = "cg") maybe_texts_w {
 };
 
 /* The reader's symbols in another order, or some of them. */
-enum AVRO_ENUM(name = "cg_color", namespace = "cg") w_color { W_COLOR_BLUE, W_COLOR_RED, W_COLOR_GREEN };
-enum AVRO_ENUM(name = "cg_code", namespace = "cg") w_code { W_CODE_HIGH, W_CODE_OK, W_CODE_LOW };
-enum AVRO_ENUM(name = "cg_big_t", namespace = "cg") w_big { W_BIG_S69, W_BIG_S00, W_BIG_S33 };
+enum AVRO_ENUM(name = "cg_color", namespace = "cg",
+               strip_prefix = "W_COLOR_") w_color { W_COLOR_BLUE, W_COLOR_RED, W_COLOR_GREEN };
+enum AVRO_ENUM(name = "cg_code", namespace = "cg",
+               strip_prefix = "W_CODE_") w_code { W_CODE_HIGH, W_CODE_OK, W_CODE_LOW };
+enum AVRO_ENUM(name = "cg_big_t", namespace = "cg",
+               strip_prefix = "W_BIG_") w_big { W_BIG_S69, W_BIG_S00, W_BIG_S33 };
 
 struct w_code_entry {
     char key[6];
@@ -212,7 +215,8 @@ struct AVRO_RECORD(name = "pinned", namespace = "cg") pinned_w {
 };
 
 /* Writers of cg_evolve.h's rich, through the reader's aliases. */
-enum AVRO_ENUM(name = "ev_status", namespace = "cg.ev_old") ev_old_status {
+enum AVRO_ENUM(name = "ev_status", namespace = "cg.ev_old",
+               strip_prefix = "EV_OLD_") ev_old_status {
     EV_OLD_LOST, /* not a reader symbol: its default, UNKNOWN */
     EV_OLD_NEW,
     EV_OLD_ARCHIVED,

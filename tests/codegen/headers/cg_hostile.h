@@ -9,7 +9,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "cg") h_level { H_LOW, H_MID, H_HIGH };
+enum AVRO_ENUM(namespace = "cg", strip_prefix = "H_") h_level { H_LOW, H_MID, H_HIGH };
 
 struct AVRO_RECORD(namespace = "cg") h_enum { enum h_level level; };
 struct AVRO_RECORD(namespace = "cg") h_union { char *s AVRO_NULLABLE; };

@@ -7,7 +7,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "shop", default = "NEW") order_status {
+enum AVRO_ENUM(namespace = "shop", default = "NEW", strip_prefix = "STATUS_") order_status {
     STATUS_NEW,
     STATUS_PAID,
     STATUS_SHIPPED

@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() color { COLOR_RED, COLOR_GREEN, COLOR_BLUE };
+enum AVRO_ENUM(strip_prefix = "COLOR_") color { COLOR_RED, COLOR_GREEN, COLOR_BLUE };
 
 struct AVRO_RECORD() point {
     int32_t x;

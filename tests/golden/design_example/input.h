@@ -13,7 +13,7 @@ struct AVRO_RECORD() line {
     double price;
 };
 
-enum AVRO_ENUM() order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
+enum AVRO_ENUM(strip_prefix = "ORDER_") order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
 
 struct tag { char *key; int64_t value; };   // map entry: key + value, no annotation
 

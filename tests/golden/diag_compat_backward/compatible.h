@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() status { STATUS_NEW, STATUS_PAID, STATUS_SHIPPED };
+enum AVRO_ENUM(strip_prefix = "STATUS_") status { STATUS_NEW, STATUS_PAID, STATUS_SHIPPED };
 
 struct AVRO_RECORD() line {
     int64_t sku;

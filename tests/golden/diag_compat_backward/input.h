@@ -6,7 +6,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() status { STATUS_NEW, STATUS_PAID }; /* v1 also had SHIPPED */
+enum AVRO_ENUM(strip_prefix = "STATUS_") status { STATUS_NEW, STATUS_PAID }; /* v1 also had SHIPPED */
 
 struct AVRO_RECORD() line {
     int64_t sku;

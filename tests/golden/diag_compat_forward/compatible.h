@@ -3,7 +3,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() status { STATUS_NEW, STATUS_PAID };
+enum AVRO_ENUM(strip_prefix = "STATUS_") status { STATUS_NEW, STATUS_PAID };
 
 struct AVRO_RECORD() address {
     char *city;

@@ -5,7 +5,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() status { STATUS_NEW, STATUS_PAID, STATUS_SHIPPED, STATUS_LOST }; /* LOST: new */
+enum AVRO_ENUM(strip_prefix = "STATUS_") status { STATUS_NEW, STATUS_PAID, STATUS_SHIPPED, STATUS_LOST }; /* LOST: new */
 
 struct AVRO_RECORD() address {
     char *city; /* v1 also had "zip", without a default */

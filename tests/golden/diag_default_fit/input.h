@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() tone { TONE_LOW, TONE_HIGH };
+enum AVRO_ENUM(strip_prefix = "TONE_") tone { TONE_LOW, TONE_HIGH };
 
 struct AVRO_RECORD() inner {
     char code[4];

@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() mode { MODE_A, MODE_B };
+enum AVRO_ENUM(strip_prefix = "MODE_") mode { MODE_A, MODE_B };
 
 struct AVRO_RECORD() config {
     int32_t a AVRO_FIELD(default = "zero");

@@ -5,7 +5,7 @@
 
 struct AVRO_RECORD(name = "Thing") first { int32_t v; };
 struct AVRO_RECORD(name = "Thing") second { int32_t w; };
-enum AVRO_ENUM(name = "twice") kind { KIND_A };
+enum AVRO_ENUM(name = "twice", strip_prefix = "KIND_") kind { KIND_A };
 
 struct AVRO_RECORD() twice {
     int32_t a;

@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM() level { LEVEL_LOW, LEVEL_HIGH };
+enum AVRO_ENUM(strip_prefix = "LEVEL_") level { LEVEL_LOW, LEVEL_HIGH };
 
 struct AVRO_RECORD() detail {
     char *text;

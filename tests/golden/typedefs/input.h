@@ -7,7 +7,7 @@
 typedef int64_t micros_t;
 typedef micros_t stamp_t;                  /* still int64_t underneath: long */
 
-typedef enum AVRO_ENUM() { MODE_OFF, MODE_ON } mode_t_;
+typedef enum AVRO_ENUM(strip_prefix = "MODE_") { MODE_OFF, MODE_ON } mode_t_;
 
 /** A 2D point. */
 typedef struct AVRO_RECORD() {

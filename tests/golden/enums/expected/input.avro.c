@@ -2,12 +2,13 @@
 #include "input.avro.h"
 
 /* The layout the generator saw; a mismatch means this file is stale. */
-AVROGEN_STATIC_ASSERT(sizeof(struct signal) == 20, "struct signal changed size: rerun avrogen");
+AVROGEN_STATIC_ASSERT(sizeof(struct signal) == 24, "struct signal changed size: rerun avrogen");
 AVROGEN_LAYOUT(struct signal, light, 0, 4);
 AVROGEN_LAYOUT(struct signal, shape, 4, 4);
 AVROGEN_LAYOUT(struct signal, status, 8, 4);
 AVROGEN_LAYOUT(struct signal, place, 12, 4);
-AVROGEN_LAYOUT(struct signal, direction, 16, 4);
+AVROGEN_LAYOUT(struct signal, mode, 16, 4);
+AVROGEN_LAYOUT(struct signal, direction, 20, 4);
 
 /* enum light <-> Avro enum light: symbol i is the i-th enumerator below. */
 static int32_t light_avro_index(enum light e)
@@ -95,6 +96,29 @@ static enum place place_avro_read(avrogen_reader *r)
     return values[avrogen_read_symbol(r, 2)];
 }
 
+/* enum gps_mode <-> Avro enum gps_mode: symbol i is the i-th enumerator below. */
+static int32_t gps_mode_avro_index(enum gps_mode e)
+{
+    switch (e) {
+    case MODE_NOT_SEEN:
+        return 0;
+    case MODE_NO_FIX:
+        return 1;
+    case MODE_2D:
+        return 2;
+    case MODE_3D:
+        return 3;
+    default:
+        return -1;
+    }
+}
+
+static enum gps_mode gps_mode_avro_read(avrogen_reader *r)
+{
+    static const enum gps_mode values[4] = {MODE_NOT_SEEN, MODE_NO_FIX, MODE_2D, MODE_3D};
+    return values[avrogen_read_symbol(r, 4)];
+}
+
 /* direction_t <-> Avro enum direction_t: symbol i is the i-th enumerator below. */
 static int32_t direction_avro_index(direction_t e)
 {
@@ -120,7 +144,7 @@ static direction_t direction_avro_read(avrogen_reader *r)
 static size_t signal_avro_measure(const struct signal *v)
 {
     (void)v;
-    return 5;
+    return 6;
 }
 
 static void signal_avro_write(avrogen_writer *w, const struct signal *v)
@@ -129,13 +153,15 @@ static void signal_avro_write(avrogen_writer *w, const struct signal *v)
     int32_t idx_shape = avrogen_writer_index(w, shape_avro_index(v->shape));
     int32_t idx_status = avrogen_writer_index(w, http_status_avro_index(v->status));
     int32_t idx_place = avrogen_writer_index(w, place_avro_index(v->place));
+    int32_t idx_mode = avrogen_writer_index(w, gps_mode_avro_index(v->mode));
     int32_t idx_direction = avrogen_writer_index(w, direction_avro_index(v->direction));
-    if (avrogen_writer_room(w, 5)) {
+    if (avrogen_writer_room(w, 6)) {
         uint8_t *p = w->p;
         p = avrogen_put_long(p, idx_light);
         p = avrogen_put_long(p, idx_shape);
         p = avrogen_put_long(p, idx_status);
         p = avrogen_put_long(p, idx_place);
+        p = avrogen_put_long(p, idx_mode);
         p = avrogen_put_long(p, idx_direction);
         w->p = p;
     } else {
@@ -143,6 +169,7 @@ static void signal_avro_write(avrogen_writer *w, const struct signal *v)
         avrogen_write_int(w, idx_shape);
         avrogen_write_int(w, idx_status);
         avrogen_write_int(w, idx_place);
+        avrogen_write_int(w, idx_mode);
         avrogen_write_int(w, idx_direction);
     }
 }
@@ -154,6 +181,7 @@ static void signal_avro_read(avrogen_reader *r, struct signal *v, avrogen_arena 
     v->shape = shape_avro_read(r);
     v->status = http_status_avro_read(r);
     v->place = place_avro_read(r);
+    v->mode = gps_mode_avro_read(r);
     v->direction = direction_avro_read(r);
 }
 
@@ -235,6 +263,19 @@ const char signal_avro_schema[] = "{\n"
                                   "      }\n"
                                   "    },\n"
                                   "    {\n"
+                                  "      \"name\": \"mode\",\n"
+                                  "      \"type\": {\n"
+                                  "        \"type\": \"enum\",\n"
+                                  "        \"name\": \"gps_mode\",\n"
+                                  "        \"symbols\": [\n"
+                                  "          \"NOT_SEEN\",\n"
+                                  "          \"NO_FIX\",\n"
+                                  "          \"FIX_2D\",\n"
+                                  "          \"FIX_3D\"\n"
+                                  "        ]\n"
+                                  "      }\n"
+                                  "    },\n"
+                                  "    {\n"
                                   "      \"name\": \"direction\",\n"
                                   "      \"type\": {\n"
                                   "        \"type\": \"enum\",\n"
@@ -266,10 +307,13 @@ static const struct {
     avrogen_type place_enum;
     const char *place_symbols[2];
     int64_t place_values[2];
+    avrogen_type gps_mode_enum;
+    const char *gps_mode_symbols[4];
+    int64_t gps_mode_values[4];
     avrogen_type direction_enum;
     const char *direction_symbols[3];
     int64_t direction_values[3];
-    avrogen_field_desc signal_fields[5];
+    avrogen_field_desc signal_fields[6];
 } signal_avro_tables = {
         /* light_enum: enum light */
         {AVROGEN_KIND_ENUM, "light", NULL, NULL, 0, sizeof(enum light), NULL, 0,
@@ -292,6 +336,11 @@ static const struct {
          signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2, NULL, NULL, 0},
         {"PLACE_1ST", "PLACE_2ND"},
         {PLACE_1ST, PLACE_2ND},
+        /* gps_mode_enum: enum gps_mode */
+        {AVROGEN_KIND_ENUM, "gps_mode", NULL, NULL, 0, sizeof(enum gps_mode), NULL, 0,
+         signal_avro_tables.gps_mode_symbols, signal_avro_tables.gps_mode_values, 4, NULL, NULL, 0},
+        {"NOT_SEEN", "NO_FIX", "FIX_2D", "FIX_3D"},
+        {MODE_NOT_SEEN, MODE_NO_FIX, MODE_2D, MODE_3D},
         /* direction_enum: direction_t */
         {AVROGEN_KIND_ENUM, "direction_t", NULL, NULL, 0, sizeof(direction_t), NULL, 0,
          signal_avro_tables.direction_symbols, signal_avro_tables.direction_values, 3, NULL, NULL,
@@ -317,6 +366,10 @@ static const struct {
                  AVROGEN_SIZEOF_MEMBER(struct signal, place), AVROGEN_KIND_ENUM,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_ENUM, AVROGEN_SCALAR_U32, 0, 0, 0,
                  AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &signal_avro_tables.place_enum, NULL},
+                {"mode", offsetof(struct signal, mode), AVROGEN_SIZEOF_MEMBER(struct signal, mode),
+                 AVROGEN_KIND_ENUM, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_ENUM, AVROGEN_SCALAR_U32,
+                 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &signal_avro_tables.gps_mode_enum,
+                 NULL},
                 {"direction", offsetof(struct signal, direction),
                  AVROGEN_SIZEOF_MEMBER(struct signal, direction), AVROGEN_KIND_ENUM,
                  AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_ENUM, AVROGEN_SCALAR_I32, 0, 0, 0,
@@ -331,9 +384,11 @@ static const char signal_avro_canonical[] =
         "\"symbols\":[\"CIRCLE\",\"SQUARE\",\"TRIANGLE\"]}},{\"name\":\"status\","
         "\"type\":{\"name\":\"net.http.HttpStatus\",\"type\":\"enum\",\"symbols\":[\"OK\","
         "\"NOT_FOUND\",\"TEAPOT\"]}},{\"name\":\"place\",\"type\":{\"name\":\"place\","
-        "\"type\":\"enum\",\"symbols\":[\"PLACE_1ST\",\"PLACE_2ND\"]}},"
-        "{\"name\":\"direction\",\"type\":{\"name\":\"direction_t\",\"type\":\"enum\","
-        "\"symbols\":[\"DOWN\",\"Still\",\"UP\"]}}]}";
+        "\"type\":\"enum\",\"symbols\":[\"PLACE_1ST\",\"PLACE_2ND\"]}},{\"name\":\"mode\","
+        "\"type\":{\"name\":\"gps_mode\",\"type\":\"enum\",\"symbols\":[\"NOT_SEEN\","
+        "\"NO_FIX\",\"FIX_2D\",\"FIX_3D\"]}},{\"name\":\"direction\","
+        "\"type\":{\"name\":\"direction_t\",\"type\":\"enum\",\"symbols\":[\"DOWN\","
+        "\"Still\",\"UP\"]}}]}";
 
 /* signal_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
@@ -350,7 +405,7 @@ const avrogen_type signal_avro_type = {
         SIGNAL_AVRO_FINGERPRINT,
         sizeof(struct signal),
         signal_avro_tables.signal_fields,
-        5,
+        6,
         NULL,
         NULL,
         0,

@@ -32,7 +32,7 @@ extern "C" {
 
 /* struct signal: Avro record signal */
 extern const char signal_avro_schema[];
-#define SIGNAL_AVRO_FINGERPRINT UINT64_C(0x95d6d53959d26440)
+#define SIGNAL_AVRO_FINGERPRINT UINT64_C(0x207c9e2fde731325)
 extern const avrogen_type signal_avro_type;
 size_t signal_avro_size(const struct signal *v);
 AVROGEN_NODISCARD avrogen_status signal_avro_encode(avrogen_writer *w, const struct signal *v);

@@ -200,7 +200,7 @@ const char vendor_point_avro_schema[] = "{\n"
                                         "        \"name\": \"Color\",\n"
                                         "        \"symbols\": [\n"
                                         "          \"RED\",\n"
-                                        "          \"GREEN\"\n"
+                                        "          \"GO\"\n"
                                         "        ]\n"
                                         "      }\n"
                                         "    }\n"
@@ -224,7 +224,7 @@ static const struct {
         {AVROGEN_KIND_ENUM, "com.vendor.Color", NULL, NULL, 0, sizeof(enum vendor_color), NULL, 0,
          vendor_point_avro_tables.vendor_color_symbols,
          vendor_point_avro_tables.vendor_color_values, 2, NULL, NULL, 0},
-        {"RED", "GREEN"},
+        {"RED", "GO"},
         {VENDOR_COLOR_RED, VENDOR_COLOR_GREEN},
         /* vendor_point_fields: struct vendor_point */
         {
@@ -285,7 +285,7 @@ static const char vendor_point_avro_canonical[] =
         "\"type\":[\"null\",\"string\"]},{\"name\":\"next\",\"type\":[\"null\","
         "\"com.vendor.Point\"]},{\"name\":\"history\",\"type\":{\"type\":\"array\","
         "\"items\":\"int\"}},{\"name\":\"color\",\"type\":{\"name\":\"com.vendor.Color\","
-        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GREEN\"]}}]}";
+        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GO\"]}}]}";
 
 /* vendor_point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status

@@ -32,7 +32,7 @@ extern "C" {
 
 /* struct vendor_point: Avro record com.vendor.Point */
 extern const char vendor_point_avro_schema[];
-#define VENDOR_POINT_AVRO_FINGERPRINT UINT64_C(0x6592a7fa23b15e20)
+#define VENDOR_POINT_AVRO_FINGERPRINT UINT64_C(0xff737908547701e0)
 extern const avrogen_type vendor_point_avro_type;
 size_t vendor_point_avro_size(const struct vendor_point *v);
 AVROGEN_NODISCARD avrogen_status vendor_point_avro_encode(avrogen_writer *w,

@@ -5,7 +5,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "com.acme.common") unit { UNIT_PIECE, UNIT_KG };
+enum AVRO_ENUM(namespace = "com.acme.common", strip_prefix = "UNIT_") unit { UNIT_PIECE, UNIT_KG };
 
 /** One line. */
 struct AVRO_RECORD(namespace = "com.acme.common") line {

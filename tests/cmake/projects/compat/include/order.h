@@ -8,7 +8,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(name = "Status") order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
+enum AVRO_ENUM(name = "Status", strip_prefix = "ORDER_") order_status { ORDER_NEW, ORDER_PAID, ORDER_SHIPPED };
 
 struct AVRO_RECORD(name = "Order", namespace = "com.acme.shop") order {
     int64_t id;
