@@ -22,6 +22,11 @@ usage: cmake_test.py COMMAND --work DIR [options]
                header that parses only with the target's own flags
                (tests/cmake/projects/flags)
   misuse       wrong calls stop configuring with a clear FATAL_ERROR
+  system       structs of installed headers (cJSON's node from libcjson-dev,
+               glibc's struct group and struct inotify_event) annotated out of
+               line (tests/cmake/projects/system): real values encoded by the
+               generated code decode in python3-avro to what Python's own json
+               and grp modules say, and encode again to the same bytes
   compat       COMPAT_WITH (tests/cmake/projects/compat): compatible changes
                build, breaking ones fail in exactly the modes python3-avro's
                checker says, with the error at the member in order.h; edited,
@@ -607,6 +612,85 @@ def cmd_compat(args):
     check(t.reran(t.build("default")), "COMPAT changed to backward, avrogen did not re-run")
 
 
+# cJSON's item types (cJSON.h), as Python's json module tells them apart.
+CJSON_FALSE, CJSON_TRUE, CJSON_NULL, CJSON_NUMBER = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+CJSON_STRING, CJSON_ARRAY, CJSON_OBJECT = 1 << 4, 1 << 5, 1 << 6
+
+
+def cjson_node(value, key=None, next_node=None):
+    """The JsonNode datum of the cJSON item cJSON_Parse makes of value."""
+    node = {"next": next_node, "child": None, "type": 0, "valuestring": None, "valueint": 0,
+            "valuedouble": 0.0, "key": key}
+    if isinstance(value, bool):
+        node["type"] = CJSON_TRUE if value else CJSON_FALSE
+        node["valueint"] = int(value)  # cJSON's parser sets it for true
+    elif value is None:
+        node["type"] = CJSON_NULL
+    elif isinstance(value, (int, float)):
+        node["type"] = CJSON_NUMBER
+        node["valuedouble"] = float(value)
+        node["valueint"] = max(-2**31, min(2**31 - 1, int(value)))
+    elif isinstance(value, str):
+        node["type"] = CJSON_STRING
+        node["valuestring"] = value
+    else:
+        items = list(value.items()) if isinstance(value, dict) else [(None, v) for v in value]
+        node["type"] = CJSON_OBJECT if isinstance(value, dict) else CJSON_ARRAY
+        child = None
+        for k, v in reversed(items):
+            child = cjson_node(v, k, child)
+        node["child"] = child
+    return node
+
+
+def cmd_system(args):
+    import avro.io
+    import avro.schema
+    import grp
+    import io
+    import json
+
+    work = fresh(args.work)
+    src = os.path.join(PROJECTS, "system")
+    b = os.path.join(work, "build")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
+    build(args, b)
+    datums = os.path.join(work, "datums.jsonl")
+    config = os.path.join(src, "config.json")
+    run([os.path.join(b, "host_dump"), config, fresh(os.path.join(work, "scratch")), datums])
+
+    with open(config) as f:
+        tree = cjson_node(json.load(f))
+    g = grp.getgrgid(os.getegid())
+    group = {"gr_name": g.gr_name, "gr_passwd": g.gr_passwd, "gr_gid": g.gr_gid}
+    schema_dir = os.path.join(b, "avrogen", "host_dump", "schemas")
+    with open(datums) as f:
+        lines = [json.loads(line) for line in f]
+    check([d["schema"] for d in lines] == ["org.cjson.JsonNode", "posix.Group",
+                                           "linux.InotifyEvent", "linux.InotifyEvent",
+                                           "com.example.host.HostReport"],
+          "host_dump wrote other datums: %s" % [d["schema"] for d in lines])
+    events = lines[-1]["events"]
+    check(events[0]["mask"] & 0x100 and events[1]["mask"] & 0x200,
+          "inotify reported %s, not IN_CREATE then IN_DELETE" % events)
+    expected = {"org.cjson.JsonNode": tree, "posix.Group": group,
+                "com.example.host.HostReport": {"owner": group, "config": tree,
+                                                "events": events}}
+    for d in lines:
+        with open(os.path.join(schema_dir, d["schema"] + ".avsc")) as f:
+            schema = avro.schema.parse(f.read())
+        data = bytes.fromhex(d["hex"])
+        decoder = avro.io.BinaryDecoder(io.BytesIO(data))
+        got = avro.io.DatumReader(schema).read(decoder)
+        want = expected.get(d["schema"], d["events"][0] if d["events"] else None)
+        check(got == want, "python3-avro decodes %s to\n%s\nexpected\n%s"
+              % (d["schema"], got, want))
+        out = io.BytesIO()
+        avro.io.DatumWriter(schema).write(got, avro.io.BinaryEncoder(out))
+        check(out.getvalue() == data, "python3-avro encodes %s to other bytes" % d["schema"])
+    print("python3-avro: %d datums decode to the expected values and encode alike" % len(lines))
+
+
 def configure_fail(args, src, b, case):
     print("---- CASE=" + case, flush=True)
     return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
@@ -616,7 +700,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["install", "package", "installed", "subdir",
-                                       "incremental", "error", "flags", "misuse", "compat"])
+                                       "incremental", "error", "flags", "misuse", "compat",
+                                       "system"])
     p.add_argument("--work", help="scratch folder, emptied first")
     p.add_argument("--prefix", help="the install prefix (the fixture)")
     p.add_argument("--build-dir", help="install: the project's build tree")

@@ -35,6 +35,7 @@
 #include "cg_prims.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
+#include "cg_system.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_util.h"
 
@@ -61,14 +62,19 @@ CG_ADAPTERS(cell_item, struct cell_item)
 CG_ADAPTERS(sheet, struct sheet)
 CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
+CG_ADAPTERS(cJSON, cJSON)
+CG_ADAPTERS(group, struct group)
+CG_ADAPTERS(inotify_event, struct inotify_event)
+CG_ADAPTERS(sys_report, struct sys_report)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),   CG_CASE(logicals),   CG_CASE(texts),     CG_CASE(maybe_texts),
-        CG_CASE(palette), CG_CASE(cg_point),   CG_CASE(cg_money),  CG_CASE(segment),
-        CG_CASE(drawing), CG_CASE(node),       CG_CASE(tree),      CG_CASE(company),
-        CG_CASE(person),  CG_CASE(item),       CG_CASE(arrays),    CG_CASE(maps),
-        CG_CASE(hollows), CG_CASE(amount),     CG_CASE(shape),     CG_CASE(cell_item),
-        CG_CASE(sheet),   CG_CASE(nf5_record), CG_CASE(nic_stats),
+        CG_CASE(prims),   CG_CASE(logicals),      CG_CASE(texts),      CG_CASE(maybe_texts),
+        CG_CASE(palette), CG_CASE(cg_point),      CG_CASE(cg_money),   CG_CASE(segment),
+        CG_CASE(drawing), CG_CASE(node),          CG_CASE(tree),       CG_CASE(company),
+        CG_CASE(person),  CG_CASE(item),          CG_CASE(arrays),     CG_CASE(maps),
+        CG_CASE(hollows), CG_CASE(amount),        CG_CASE(shape),      CG_CASE(cell_item),
+        CG_CASE(sheet),   CG_CASE(nf5_record),    CG_CASE(nic_stats),  CG_CASE(cJSON),
+        CG_CASE(group),   CG_CASE(inotify_event), CG_CASE(sys_report),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Codegen test types: structs of installed headers (libcjson-dev's node,
+ * glibc's struct group and struct inotify_event), annotated out of line, alone
+ * and inside a record of our own. */
+#ifndef CG_SYSTEM_H
+#define CG_SYSTEM_H
+
+#include <cjson/cJSON.h>
+#include <grp.h>
+#include <stdint.h>
+#include <sys/inotify.h>
+
+#include <avrogen/annotate.h>
+
+AVRO_EXTERN_RECORD(cJSON, name = "JsonNode", namespace = "cg.sys");
+AVRO_EXTERN_FIELD(cJSON, next, AVRO_NULLABLE);
+AVRO_EXTERN_FIELD(cJSON, prev, AVRO_SKIP); /* points back: next covers the chain */
+AVRO_EXTERN_FIELD(cJSON, child, AVRO_NULLABLE);
+AVRO_EXTERN_FIELD(cJSON, valuestring, AVRO_NULLABLE);
+AVRO_EXTERN_FIELD(cJSON, string, AVRO_NULLABLE AVRO_FIELD(name = "key"));
+
+AVRO_EXTERN_RECORD(struct group, name = "Group", namespace = "cg.sys");
+AVRO_EXTERN_FIELD(struct group, gr_passwd, AVRO_NULLABLE);
+AVRO_EXTERN_FIELD(struct group, gr_mem, AVRO_SKIP); /* a NULL-terminated list */
+
+AVRO_EXTERN_RECORD(struct inotify_event, name = "InotifyEvent", namespace = "cg.sys");
+AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_SKIP); /* len bytes past the struct */
+
+struct AVRO_RECORD(namespace = "cg.sys") sys_report {
+    int32_t wd;
+    struct group owner;
+    cJSON *config AVRO_NULLABLE;
+};
+
+#endif /* CG_SYSTEM_H */
