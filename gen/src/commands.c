@@ -17,7 +17,8 @@
 #include "cli.h"
 
 static const cli_option_doc schema_options[] = {
-        {"-o, --output DIR", "write DIR/<fullname>.avsc for each record instead of printing"},
+        {"-o, --output DIR",
+         "write DIR/<fullname>.avsc for each record instead of printing; DIR is made if missing"},
         {"--schema-dir DIR", "with -o: write the .avsc files into DIR instead"},
         {"--compat-with PATH", "check each derived schema against the earlier .avsc files in PATH "
                                "(a file or a directory; repeatable)"},
@@ -28,7 +29,8 @@ static const cli_option_doc schema_options[] = {
 };
 
 static const cli_option_doc generate_options[] = {
-        {"-o, --output DIR", "where HEADER.avro.h, HEADER.avro.c and the schemas go (required)"},
+        {"-o, --output DIR",
+         "where HEADER.avro.h, HEADER.avro.c and the schemas go (required; made if missing)"},
         {"--depfile F", "write a Make-syntax depfile of every header read"},
         {"--include-as REL", "how the generated .avro.h includes the header (one HEADER only)"},
         {"--schema-dir DIR", "write the .avsc files into DIR instead of the output directory"},
