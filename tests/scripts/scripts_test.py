@@ -43,7 +43,9 @@ def tracked_files(source):
     out = subprocess.run(["git", "-C", source, "ls-files", "-z", "--cached", "--others",
                           "--exclude-standard"], check=True,
                          stdout=subprocess.PIPE).stdout.decode()
-    return [f for f in out.split("\0") if f and os.path.lexists(os.path.join(source, f))]
+    # A nested repository or worktree shows up as "dir/": not a file to copy.
+    return [f for f in out.split("\0")
+            if f and not f.endswith("/") and os.path.lexists(os.path.join(source, f))]
 
 
 def write(path, text):
