@@ -224,6 +224,7 @@ void cli_progress_done(cli_progress *p)
  * The temporary file being written, removed by a fatal signal. One at a time:
  * the data commands write one output each.
  */
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGPIPE, SIGHUP};
 static char pending_tmp[4096];
 static volatile sig_atomic_t pending_set;
 
@@ -241,17 +242,16 @@ static void catch_signals(void)
     if (installed)
         return;
     installed = true;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGPIPE, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = remove_pending;
         sigemptyset(&sa.sa_mask);
         struct sigaction old;
         /* A signal the caller ignores (nohup) stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(fatal_signals[i], &sa, NULL);
     }
 }
 
@@ -282,15 +282,26 @@ int cli_out_open(cli_out *o, const char *path)
         return cli_error("%s: %s", path, strerror(ENOMEM));
     snprintf(o->tmp, len, "%s.tmp-XXXXXX", path);
     catch_signals();
+    /* A signal between mkstemp() and the handler learning the name would leave
+     * the file behind: hold the signals until both are done. */
+    sigset_t fatal, old;
+    sigemptyset(&fatal);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+        sigaddset(&fatal, fatal_signals[i]);
+    sigprocmask(SIG_BLOCK, &fatal, &old);
     int fd = mkstemp(o->tmp);
+    if (fd >= 0) {
+        memcpy(pending_tmp, o->tmp, len);
+        pending_set = 1;
+    }
+    int err = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
-        int rc = cli_error("%s: %s", path, strerror(errno));
+        int rc = cli_error("%s: %s", path, strerror(err));
         free(o->tmp);
         o->tmp = NULL;
         return rc;
     }
-    memcpy(pending_tmp, o->tmp, len);
-    pending_set = 1;
     if (fchmod(fd, output_mode(path)) != 0 || (o->f = fdopen(fd, "wb")) == NULL) {
         int rc = cli_error("%s: %s", o->tmp, strerror(errno));
         close(fd);
