@@ -360,19 +360,41 @@ static struct ctype *convert_type(struct ctx *c, CXType t)
 struct member_visit {
     struct ctx *c;
     struct cdecl *d;
+    uint64_t base; /* offset of the anonymous struct whose members are being listed */
 };
+
+/* A C11 anonymous struct member (`struct { int a; };`, no member name). */
+static bool is_anonymous_struct_member(CXCursor field)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(field));
+    if (t.kind != CXType_Record)
+        return false;
+    CXCursor decl = clang_getTypeDeclaration(t);
+    return clang_getCursorKind(decl) == CXCursor_StructDecl &&
+           clang_Cursor_isAnonymousRecordDecl(decl);
+}
 
 static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
 {
     struct member_visit *mv = data;
     struct cdecl *d = mv->d;
+    long long bits = clang_Cursor_getOffsetOfField(cur);
+    uint64_t offset = mv->base + (bits > 0 ? (uint64_t)bits / 8 : 0);
+    /* C11 6.7.2.1p13: "The members of an anonymous structure ... are
+     * considered to be members of the containing structure". Not in a union:
+     * there the anonymous struct is one alternative, which needs a name. */
+    if (d->kind == CDECL_STRUCT && is_anonymous_struct_member(cur)) {
+        struct member_visit inner = {mv->c, d, offset};
+        clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(cur)), visit_field,
+                               &inner);
+        return CXVisit_Continue;
+    }
     d->members = xappend(d->members, d->n_members, sizeof *d->members);
     struct cmember *m = &d->members[d->n_members++];
     m->name = take_string(clang_getCursorSpelling(cur));
     m->loc = cursor_loc(mv->c, cur);
     m->is_bitfield = clang_Cursor_isBitField(cur) != 0;
-    long long bits = clang_Cursor_getOffsetOfField(cur);
-    m->offset = bits > 0 ? (uint64_t)bits / 8 : 0;
+    m->offset = offset;
     m->doc = cursor_doc(cur);
     annotations(mv->c, cur, &m->annots, &m->n_annots);
     m->type = convert_type(mv->c, clang_getCursorType(cur));
@@ -463,7 +485,7 @@ static struct cdecl *get_decl(struct ctx *c, CXCursor cur)
 
     if (!d->complete)
         return d;
-    struct member_visit mv = {c, d};
+    struct member_visit mv = {c, d, 0};
     if (d->kind == CDECL_ENUM) {
         CXType it = clang_getEnumDeclIntegerType(cur);
         d->enum_signed = is_signed_integer(it);

@@ -111,6 +111,27 @@ static void plan(struct gen *g)
 
 /* ---- the two files ------------------------------------------------------- */
 
+/* Untagged struct types of members have no name in C: give them one through
+ * the member. The header does it for its own records, the source file for
+ * the other headers' ones it uses (a repeated identical typedef is valid C11). */
+static void emit_untagged_typedefs(struct gen *g, bool in_header)
+{
+    const struct model *m = g->m;
+    bool any = false;
+    for (size_t i = 0; i < m->n_records; i++) {
+        const struct model_record *rec = m->records[i];
+        if (rec->c_typeof == NULL ||
+            (in_header ? !rec->in_main_file : rec->in_main_file || !g->need_record[i]))
+            continue;
+        if (!any)
+            ec_line(g, "/* Struct types of members that have no tag, named for the code below. */");
+        any = true;
+        ec_line(g, "typedef __typeof__(%s) %s;", rec->c_typeof, rec->c_type);
+    }
+    if (any)
+        ec_blank(g);
+}
+
 static void emit_header(struct gen *g, const char *stem)
 {
     const struct model *m = g->m;
@@ -149,6 +170,7 @@ static void emit_header(struct gen *g, const char *stem)
     ec_line(g, " *                       input");
     ec_line(g, " */");
     ec_blank(g);
+    emit_untagged_typedefs(g, true);
     for (size_t i = 0; i < m->n_records; i++) {
         const struct model_record *rec = m->records[i];
         if (!rec->in_main_file)
@@ -213,6 +235,7 @@ static void emit_source(struct gen *g, const char *stem)
     if (!any)
         return;
 
+    emit_untagged_typedefs(g, false);
     ec_line(g, "/* The layout the generator saw; a mismatch means this file is stale. */");
     for (size_t i = 0; i < m->n_records; i++)
         if (g->need_record[i])

@@ -142,6 +142,12 @@ static void order_records(struct model *m)
 
 /* ---- the entry point --------------------------------------------------- */
 
+/* A struct with neither tag nor typedef: only the member declaring it names it. */
+static bool is_untagged_struct(const struct cdecl *d)
+{
+    return d->kind == CDECL_STRUCT && !d->tag && !d->typedef_name;
+}
+
 /* The AVRO_RECORD / AVRO_ENUM that applies to d, reporting misplaced ones. */
 static const struct cannot *find_head(struct builder *b, const struct cdecl *d, bool *ok)
 {
@@ -292,8 +298,8 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
         const struct cdecl *cd = decls[i];
         struct decl_info *info = &b.info[cd->order];
         info->head = find_head(&b, cd, &ok);
-        if (!info->head)
-            continue;
+        if (!info->head || is_untagged_struct(cd))
+            continue; /* an untagged one is made where a member uses it */
         if (cd->kind == CDECL_ENUM) {
             info->enumeration = create_enum(&b, cd, info->head);
             if (info->enumeration) {
@@ -323,8 +329,16 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
     }
     for (size_t i = 0; i < u->n_decls; i++) {
         const struct cdecl *cd = decls[i];
-        if (b.info[cd->order].record)
+        if (b.info[cd->order].record && !is_untagged_struct(cd))
             ok = fill_record(&b, cd, b.info[cd->order].record) && ok;
+    }
+    /* An annotated untagged struct no member uses: nothing can name it. */
+    for (size_t i = 0; i < u->n_decls; i++) {
+        const struct cdecl *cd = decls[i];
+        if (b.info[cd->order].head && is_untagged_struct(cd) && !b.info[cd->order].nested) {
+            create_record(&b, cd, b.info[cd->order].head); /* reports it */
+            ok = false;
+        }
     }
     /* After every record is filled, as a default may hold records. A record
      * that failed still has all its fields, and only fields whose type and
@@ -369,6 +383,7 @@ static void free_record(struct model_record *r)
     free(r->c_tag);
     free(r->c_typedef);
     free(r->c_type);
+    free(r->c_typeof);
     free(r->c_prefix);
     for (size_t i = 0; i < r->n_fields; i++) {
         struct model_field *f = &r->fields[i];

@@ -239,7 +239,11 @@ struct model_record {
     char *c_tag;                /* struct tag, NULL for an anonymous struct */
     char *c_typedef;            /* the typedef naming it, NULL if none */
     char *c_type;               /* how generated code spells the type: c_typedef when
-                                   set, else "struct <c_tag>" */
+                                   set, else "struct <c_tag>", else (an untagged
+                                   member type) "<c_prefix>_avro_struct" */
+    char *c_typeof;             /* untagged: an lvalue of the type, through the member
+                                   ("((struct outer *)0)->inner"); generated code
+                                   typedefs c_type as its __typeof__. NULL otherwise */
     char *c_prefix;             /* prefix of generated symbols: AVRO_RECORD(c_prefix = ...),
                                    else c_tag, else c_typedef minus a trailing "_t" */
     struct model_field *fields; /* every C member, declaration order */

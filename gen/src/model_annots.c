@@ -172,9 +172,12 @@ void alias_option(struct builder *b, const struct cannot *a, const struct annot_
     }
 }
 
-/* Fill name/namespace/doc/aliases of a record or enum from its head annotation. */
+/* Fill name/namespace/doc/aliases of a record or enum from its head annotation.
+ * A type with neither tag nor typedef takes anon_name and anon_prefix (NULL:
+ * it cannot be named, an error). */
 bool named_options(struct builder *b, const struct cdecl *d, const struct cannot *head,
-                   const struct annot_options *o, struct model_name *nm, char **c_prefix)
+                   const struct annot_options *o, const char *anon_name, const char *anon_prefix,
+                   struct model_name *nm, char **c_prefix)
 {
     bool ok = true;
     const char *name = string_option(b, head, o, "name", &ok);
@@ -208,7 +211,7 @@ bool named_options(struct builder *b, const struct cdecl *d, const struct cannot
                    annot_macro(head->kind), prefix);
         ok = false;
     }
-    if (!d->tag && !d->typedef_name) {
+    if (!d->tag && !d->typedef_name && !anon_name) {
         diag_error(b->d, &d->loc,
                    "anonymous %s without a typedef: generated code must be able to name the "
                    "type; give it a tag or a typedef name",
@@ -217,13 +220,20 @@ bool named_options(struct builder *b, const struct cdecl *d, const struct cannot
     }
     if (!ok)
         return false;
-    name_set(nm, name ? name : d->tag ? d->tag : d->typedef_name, space);
+    name_set(nm,
+             name              ? name
+             : d->tag          ? d->tag
+             : d->typedef_name ? d->typedef_name
+                               : anon_name,
+             space);
     nm->doc = doc ? xstrdup(doc) : d->doc ? xstrdup(d->doc) : NULL;
     alias_option(b, head, o, true, &nm->aliases, &nm->n_aliases, &ok);
     if (prefix) {
         *c_prefix = xstrdup(prefix);
     } else if (d->tag) {
         *c_prefix = xstrdup(d->tag);
+    } else if (!d->typedef_name) {
+        *c_prefix = xstrdup(anon_prefix);
     } else {
         size_t len = strlen(d->typedef_name);
         if (len > 2 && strcmp(d->typedef_name + len - 2, "_t") == 0)

@@ -46,7 +46,7 @@ struct model_enum *create_enum(struct builder *b, const struct cdecl *d, const s
         ok = false;
     }
     struct model_enum *e = xcalloc(1, sizeof *e);
-    if (!named_options(b, d, head, &o, &e->name, &e->c_prefix) || !ok) {
+    if (!named_options(b, d, head, &o, NULL, NULL, &e->name, &e->c_prefix) || !ok) {
         free_name(&e->name);
         free(e->c_prefix);
         free(e);

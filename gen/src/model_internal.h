@@ -22,6 +22,7 @@ struct decl_info {
     const struct cannot *head; /* AVRO_RECORD / AVRO_ENUM (in place or out of line) */
     struct model_record *record;
     struct model_enum *enumeration;
+    bool nested; /* an untagged struct type of a member: nested_record's to make */
 };
 
 struct builder {
@@ -58,6 +59,7 @@ struct site {
     const char *fixed_base; /* default name of a fixed: "<Record>_<field>" */
     const char *space;      /* namespace for default fixed names */
     struct member_annots *ma;
+    const struct site *outer; /* a union member's branch: the union's own site */
 };
 
 /* The count or tag member that AVRO_ARRAY / AVRO_MAP / AVRO_UNION on a member
@@ -107,7 +109,8 @@ const char *string_option(struct builder *b, const struct cannot *a, const struc
 void alias_option(struct builder *b, const struct cannot *a, const struct annot_options *o,
                   bool dotted, char ***out, size_t *n, bool *ok);
 bool named_options(struct builder *b, const struct cdecl *d, const struct cannot *head,
-                   const struct annot_options *o, struct model_name *nm, char **c_prefix);
+                   const struct annot_options *o, const char *anon_name, const char *anon_prefix,
+                   struct model_name *nm, char **c_prefix);
 char *c_type_of(const struct cdecl *d);
 
 /* model_leaf.c */
@@ -150,6 +153,7 @@ bool fill_enum(struct builder *b, const struct cdecl *d, struct model_enum *e,
 /* model_record.c */
 struct model_record *create_record(struct builder *b, const struct cdecl *d,
                                    const struct cannot *head);
+struct model_record *nested_record(const struct site *s, const struct cdecl *d);
 bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *r);
 
 #endif

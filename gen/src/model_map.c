@@ -12,6 +12,25 @@
 
 /* ---- the C → Avro mapping --------------------------------------------- */
 
+/* "T *name" for a member of type t, as C declares it: for an array type
+ * written out, "int32_t (*name)[4]"; a typedef name stays "vec4 *name". */
+static char *pointer_declaration(const struct ctype *t, const char *name)
+{
+    if (t->kind != CTYPE_ARRAY || t->n_typedefs != 0)
+        return xasprintf("%s *%s", t->spelling, name);
+    const struct ctype *e = t;
+    while (e->kind == CTYPE_ARRAY && e->n_typedefs == 0)
+        e = e->elem;
+    /* "int32_t [4][2]": the element's spelling is a prefix of the array's. */
+    size_t n = strlen(e->spelling);
+    const char *dims = strncmp(t->spelling, e->spelling, n) == 0 ? t->spelling + n : "";
+    while (*dims == ' ')
+        dims++;
+    size_t len = strlen(e->spelling);
+    const char *sep = len > 0 && e->spelling[len - 1] == '*' ? "" : " ";
+    return xasprintf("%s%s(*%s)%s", e->spelling, sep, name, dims);
+}
+
 static void error_unannotated(const struct site *s, const struct ctype *t)
 {
     struct builder *b = s->b;
@@ -229,6 +248,13 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
         } else if (b->info[t->decl->order].record) {
             n = new_type(AVROGEN_KIND_RECORD, MODEL_STORAGE_STRUCT, t);
             n->record = b->info[t->decl->order].record;
+        } else if (!t->decl->tag && !t->decl->typedef_name && t->decl->complete) {
+            n = new_type(AVROGEN_KIND_RECORD, MODEL_STORAGE_STRUCT, t);
+            n->record = nested_record(s, t->decl);
+            if (!n->record) {
+                free_type(n);
+                return NULL;
+            }
         } else if (b->info[t->decl->order].head) {
             return NULL; /* annotated, but its annotation was reported as wrong */
         } else {
@@ -304,10 +330,12 @@ struct model_type *map_nullable(const struct site *s, const struct ctype *t, str
         items = map_value(s, t, lf, true);
     } else {
         char *tm = type_for_message(t);
+        char *decl = pointer_declaration(t, s->member->name);
         diag_error(b->d, &at,
-                   "AVRO_NULLABLE needs a pointer: %s '%s' has type %s; declare it '%s *%s' "
-                   "(NULL is null)",
-                   s->what, s->member->name, tm, t->spelling, s->member->name);
+                   "AVRO_NULLABLE needs a pointer: %s '%s' has type %s; declare it '%s' (NULL is "
+                   "null)",
+                   s->what, s->member->name, tm, decl);
+        free(decl);
         free(tm);
         return NULL;
     }

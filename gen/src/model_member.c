@@ -41,12 +41,18 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         struct member_annots ma;
         member_annots_init(b, &ma, u, um, false);
         char *base = xasprintf("%s_%s", s->fixed_base, um->name);
-        struct site sub = {b, u, um, "union member", base, s->space, &ma};
+        struct site sub = {b, u, um, "union member", base, s->space, &ma, s};
         struct leaf lf = {ma.logical, ma.decimal, ma.fixed_name, false, false, false};
         struct model_type *bt = NULL;
         const struct annot_option *type_opt = annot_find(&ma.opts, "type");
         bool member_ok = true;
         if (!ma.ok) {
+            member_ok = false;
+        } else if (!um->name[0]) {
+            diag_error(b->d, &um->loc,
+                       "anonymous %s member in union '%s'; give it a member name: generated code "
+                       "reaches a branch through it",
+                       um->type->kind == CTYPE_UNION ? "union" : "struct", s->member->name);
             member_ok = false;
         } else if (ma.nullable || ma.skip || ma.array || ma.map || ma.uni) {
             const struct cannot *a = ma.nullable ? ma.nullable
@@ -88,7 +94,7 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         if (bt) {
             const char *key = branch_key(bt);
             for (size_t j = 0; j < n->n_branches; j++) {
-                if (strcmp(branch_key(n->branches[j].type), key) == 0) {
+                if (n->branches[j].type && strcmp(branch_key(n->branches[j].type), key) == 0) {
                     diag_error(b->d, &um->loc,
                                "union member '%s' maps to Avro '%s' like member '%s'; an Avro "
                                "union holds each type once",
@@ -323,7 +329,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
                               const char *space, struct sibling *sib)
 {
     const struct cmember *m = &owner->members[idx];
-    struct site s = {b, owner, m, what, fixed_base, space, ma};
+    struct site s = {b, owner, m, what, fixed_base, space, ma, NULL};
     struct leaf lf = {ma->logical, ma->decimal, ma->fixed_name, false, false, false};
     struct model_type *t = NULL;
     bool counted = ma->array || ma->map || ma->uni;

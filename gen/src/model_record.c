@@ -10,8 +10,11 @@
 
 /* ---- records ---------------------------------------------------------- */
 
-struct model_record *create_record(struct builder *b, const struct cdecl *d,
-                                   const struct cannot *head)
+/* A record for struct d, annotated by head; anon_* name a struct with neither
+ * tag nor typedef (named_options). */
+static struct model_record *new_record(struct builder *b, const struct cdecl *d,
+                                       const struct cannot *head, const char *anon_name,
+                                       const char *anon_prefix)
 {
     struct annot_options o;
     static const char *const known[] = {"name", "namespace", "doc", "aliases", "c_prefix", NULL};
@@ -19,7 +22,7 @@ struct model_record *create_record(struct builder *b, const struct cdecl *d,
         return NULL;
     bool ok = check_known(b, head, &o, known, "name, namespace, doc, aliases, c_prefix");
     struct model_record *r = xcalloc(1, sizeof *r);
-    if (!named_options(b, d, head, &o, &r->name, &r->c_prefix) || !ok) {
+    if (!named_options(b, d, head, &o, anon_name, anon_prefix, &r->name, &r->c_prefix) || !ok) {
         free_name(&r->name);
         free(r->c_prefix);
         free(r);
@@ -28,12 +31,152 @@ struct model_record *create_record(struct builder *b, const struct cdecl *d,
     }
     r->c_tag = d->tag ? xstrdup(d->tag) : NULL;
     r->c_typedef = d->typedef_name ? xstrdup(d->typedef_name) : NULL;
-    r->c_type = c_type_of(d);
+    r->c_type = d->tag || d->typedef_name ? c_type_of(d) : NULL;
     r->c_size = d->size;
     r->c_align = d->align;
     r->loc = d->loc;
     r->in_main_file = d->in_main_file;
     annot_options_free(&o);
+    return r;
+}
+
+struct model_record *create_record(struct builder *b, const struct cdecl *d,
+                                   const struct cannot *head)
+{
+    return new_record(b, d, head, NULL, NULL);
+}
+
+/* ---- untagged struct types of members --------------------------------- */
+
+/*
+ * `struct { int32_t v; } inner;` declares a struct type nothing else can name.
+ * It becomes a record of its own, named after the member ("<Record>_inner",
+ * like a fixed), whether or not it carries AVRO_RECORD(...). Generated code
+ * names the type through the member: `typedef __typeof__(((struct outer
+ * *)0)->inner) outer_inner_avro_struct;`, which gcc and clang take in C and
+ * C++ without a warning.
+ */
+
+/* The C type generated code spells for the struct or union d, or NULL. */
+static const char *spelled_type(const struct builder *b, const struct cdecl *d, char **owned)
+{
+    const struct model_record *r = b->info[d->order].record;
+    *owned = NULL;
+    if (r)
+        return r->c_type;
+    if (d->tag || d->typedef_name)
+        return *owned = d->typedef_name
+                                ? xstrdup(d->typedef_name)
+                                : xasprintf("%s %s", d->kind == CDECL_UNION ? "union" : "struct",
+                                            d->tag);
+    return NULL;
+}
+
+/* An lvalue of the type `target` that member s holds (itself, an array's
+ * item, a pointer's pointee), for __typeof__; NULL when the owner has no name. */
+static char *member_lvalue(const struct site *s, const struct cdecl *target)
+{
+    char *e;
+    const struct model_record *owner = s->b->info[s->owner->order].record;
+    if (s->outer) {
+        char *u = member_lvalue(s->outer, s->owner);
+        if (!u)
+            return NULL;
+        e = xasprintf("(%s).%s", u, s->member->name);
+        free(u);
+    } else if (owner && owner->c_typeof) {
+        e = xasprintf("(%s).%s", owner->c_typeof, s->member->name);
+    } else {
+        char *owned;
+        const char *ct = spelled_type(s->b, s->owner, &owned);
+        if (!ct)
+            return NULL;
+        e = xasprintf("((%s *)0)->%s", ct, s->member->name);
+        free(owned);
+    }
+    for (const struct ctype *t = s->member->type; t && t->decl != target; t = t->elem) {
+        char *next = t->kind == CTYPE_ARRAY     ? xasprintf("%s[0]", e)
+                     : t->kind == CTYPE_POINTER ? xasprintf("*(%s)", e)
+                                                : NULL;
+        if (!next)
+            break;
+        free(e);
+        e = next;
+    }
+    return e;
+}
+
+/* The prefix of the owner's generated symbols, through unions: "outer", "outer_u". */
+static char *owner_prefix(const struct site *s)
+{
+    if (s->outer) {
+        char *p = owner_prefix(s->outer);
+        char *r = xasprintf("%s_%s", p, s->outer->member->name);
+        free(p);
+        return r;
+    }
+    const struct model_record *owner = s->b->info[s->owner->order].record;
+    if (owner)
+        return xstrdup(owner->c_prefix);
+    return xstrdup(s->owner->tag            ? s->owner->tag
+                   : s->owner->typedef_name ? s->owner->typedef_name
+                                            : "anonymous");
+}
+
+struct model_record *nested_record(const struct site *s, const struct cdecl *d)
+{
+    struct builder *b = s->b;
+    struct decl_info *info = &b->info[d->order];
+    if (info->nested) /* `struct { ... } a, b;`: one type, one record */
+        return info->record;
+    info->nested = true;
+    struct model_loc at = member_loc(s);
+    char *lvalue = member_lvalue(s, d);
+    if (!lvalue) {
+        diag_error(b->d, &at,
+                   "%s '%s' has an untagged struct type inside a type that has no name either; "
+                   "give one of them a tag",
+                   s->what, s->member->name);
+        return NULL;
+    }
+    /* Without AVRO_RECORD(...) it is a record all the same, in the namespace
+     * of the record that holds it, as a fixed is. */
+    char *text = s->space && s->space[0] ? xasprintf("namespace = \"%s\"", s->space) : xstrdup("");
+    char kind[] = "record";
+    struct cannot none = {kind, text, d->loc};
+    char *p = owner_prefix(s);
+    char *prefix = xasprintf("%s_%s", p, s->member->name);
+    free(p);
+    struct model_record *r =
+            new_record(b, d, info->head ? info->head : &none, s->fixed_base, prefix);
+    free(prefix);
+    free(text);
+    if (!r) {
+        free(lvalue);
+        return NULL;
+    }
+    struct annot_options head_opts;
+    if (info->head && annot_parse_options(info->head, b->d, &head_opts)) {
+        /* Named in its own .avsc too, so give it the namespace it has nested. */
+        if (!annot_find(&head_opts, "namespace") && s->space && s->space[0] && !r->name.space) {
+            free(r->name.fullname);
+            r->name.space = xstrdup(s->space);
+            r->name.fullname = xasprintf("%s.%s", s->space, r->name.name);
+        }
+        annot_options_free(&head_opts);
+    }
+    r->c_typeof = lvalue;
+    r->c_type = xasprintf("%s_avro_struct", r->c_prefix);
+    const struct model_record *owner = b->info[s->owner->order].record;
+    for (const struct site *o = s; !owner && o->outer; o = o->outer)
+        owner = b->info[o->outer->owner->order].record;
+    r->in_main_file = owner ? owner->in_main_file : d->in_main_file;
+    info->record = r;
+    name_taken(b, r->name.fullname, &d->loc, r);
+    b->m->records = xappend(b->m->records, b->m->n_records, sizeof *b->m->records);
+    b->m->records[b->m->n_records++] = r;
+    if (!fill_record(b, d, r))
+        return NULL; /* reported; the record stays in the model, which fails */
     return r;
 }
 

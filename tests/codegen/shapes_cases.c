@@ -5,10 +5,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cg_anon.avro.h"
 #include "cg_shapes.avro.h"
+#include "cg_system.avro.h"
 
 CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
+CG_ADAPTERS(session, struct session)
+CG_ADAPTERS(utmp, struct utmp)
 
 static void fill_flow(void *p)
 {
@@ -64,6 +68,48 @@ static void fill_nic(void *p)
     v->n_histogram = 3;
 }
 
+static session_last_avro_struct last_session = {3, "timeout"};
+static int64_t session_counts[3] = {1, -1, 64};
+
+/* Anonymous struct members and members of untagged struct types. */
+static void fill_session(void *p)
+{
+    struct session *v = p;
+    v->pid = 7;
+    v->uid = 1000;
+    v->gid = -1;
+    v->tv.tv_sec = 1700000000;
+    v->tv.tv_usec = 999999;
+    v->at[0].lat = 52.5;
+    v->at[0].lon = 13.25;
+    v->at[1].lat = -33.875;
+    v->at[1].lon = 151.0;
+    v->last = &last_session;
+    v->mid.deep.z = INT64_MIN;
+    strcpy(v->mid.label, "mid");
+    v->peer_kind = 0;
+    v->peer.inet.port = 443;
+    v->peer.inet.proto = 6;
+    v->counts = session_counts;
+    v->n_counts = 3;
+}
+
+/* glibc's struct utmp, annotated out of line: ut_tv is an untagged struct. */
+static void fill_utmp(void *p)
+{
+    struct utmp *v = p;
+    v->ut_type = USER_PROCESS;
+    v->ut_pid = 4242;
+    strcpy(v->ut_line, "pts/3");
+    strcpy(v->ut_id, "ts3");
+    strcpy(v->ut_user, "alice");
+    strcpy(v->ut_host, "example.org");
+    v->ut_session = 17;
+    v->ut_tv.tv_sec = 1700000000;
+    v->ut_tv.tv_usec = 5;
+    v->ut_addr_v6[0] = 0x0100007f;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -79,5 +125,19 @@ const shape_answer shape_answers[] = {
          "\"offset\": 8589934592, \"sampled_at\": 1700000000, "
          "\"queue_bytes\": [0, 127, 128, 9223372036854775807], "
          "\"histogram\": [0, 7, 9223372036854775807]}"},
+        {"anonymous members", CG_CASE(session), fill_session,
+         "{\"pid\": 7, \"uid\": 1000, \"gid\": -1, "
+         "\"tv\": {\"tv_sec\": 1700000000, \"tv_usec\": 999999}, "
+         "\"at\": [{\"lat\": 52.5, \"lon\": 13.25}, {\"lat\": -33.875, \"lon\": 151.0}], "
+         "\"last\": {\"cg.anon.session_last\": {\"code\": 3, \"why\": {\"string\": \"timeout\"}}}, "
+         "\"mid\": {\"deep\": {\"z\": -9223372036854775808}, \"label\": \"mid\"}, "
+         "\"peer\": {\"cg.anon.session_peer_inet\": {\"port\": 443, \"proto\": 6}}, "
+         "\"counts\": [1, -1, 64]}"},
+        {"utmp", CG_CASE(utmp), fill_utmp,
+         "{\"ut_type\": 7, \"ut_pid\": 4242, \"ut_line\": \"pts/3\", \"ut_id\": \"ts3\", "
+         "\"ut_user\": \"alice\", \"ut_host\": \"example.org\", "
+         "\"ut_exit\": {\"e_termination\": 0, \"e_exit\": 0}, \"ut_session\": 17, "
+         "\"ut_tv\": {\"tv_sec\": 1700000000, \"tv_usec\": 5}, "
+         "\"ut_addr_v6\": [16777343, 0, 0, 0]}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

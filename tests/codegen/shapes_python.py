@@ -45,7 +45,7 @@ def to_json(s, v):
         if v is None:
             return None
         for b in s.schemas:
-            if b.type != "null" and avro.io.Validate(b, v):
+            if b.type != "null" and avro.io.validate(b, v):
                 return {branch_name(b): to_json(b, v)}
         fail("no branch of %s takes %r" % (s, v))
     if t == "record":

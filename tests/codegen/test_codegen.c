@@ -27,6 +27,7 @@
 #include "avrogen/schema.h"
 #include "avrogen/value.h"
 
+#include "cg_anon.avro.h"
 #include "cg_base.avro.h"
 #include "cg_containers.avro.h"
 #include "cg_enums.avro.h"
@@ -66,6 +67,9 @@ CG_ADAPTERS(cJSON, cJSON)
 CG_ADAPTERS(group, struct group)
 CG_ADAPTERS(inotify_event, struct inotify_event)
 CG_ADAPTERS(sys_report, struct sys_report)
+CG_ADAPTERS(utmp, struct utmp)
+CG_ADAPTERS(session, struct session)
+CG_ADAPTERS(session_mid, session_mid_avro_struct)
 
 static const cg_case cases[] = {
         CG_CASE(prims),   CG_CASE(logicals),      CG_CASE(texts),      CG_CASE(maybe_texts),
@@ -74,7 +78,8 @@ static const cg_case cases[] = {
         CG_CASE(person),  CG_CASE(item),          CG_CASE(arrays),     CG_CASE(maps),
         CG_CASE(hollows), CG_CASE(amount),        CG_CASE(shape),      CG_CASE(cell_item),
         CG_CASE(sheet),   CG_CASE(nf5_record),    CG_CASE(nic_stats),  CG_CASE(cJSON),
-        CG_CASE(group),   CG_CASE(inotify_event), CG_CASE(sys_report),
+        CG_CASE(group),   CG_CASE(inotify_event), CG_CASE(sys_report), CG_CASE(utmp),
+        CG_CASE(session), CG_CASE(session_mid),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

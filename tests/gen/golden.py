@@ -24,6 +24,7 @@ current output instead of comparing.
 """
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,28 @@ def check_schema(avrogen, case):
         shutil.rmtree(out)
 
 
+ANNOTATE_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "annotate", "include")
+
+
+def check_suggested_declarations(case, stderr):
+    """Every "declare it 'T x'" a diagnostic suggests (a declaration, not a
+    bare type) is a member declaration that compiles, next to the case's types."""
+    decls = [d for d in re.findall(r"declare it '([^']*)'", stderr)
+             if re.search(r"\w\)?(\[\d+\])*$", d)]
+    for i, decl in enumerate(decls):
+        src = os.path.join(tempfile.mkdtemp(prefix="avrogen-suggest-"), "s.c")
+        with open(src, "w") as f:
+            f.write('#include "input.h"\nstruct avrogen_suggestion_%d { %s; };\n' % (i, decl))
+        cmd = [os.environ.get("CC", "cc"), "-std=c11", "-fsyntax-only", "-Werror",
+               "-I" + case, "-I" + ANNOTATE_INCLUDE, src] + case_args(case)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        shutil.rmtree(os.path.dirname(src))
+        if p.returncode != 0:
+            fail("the suggested declaration %r is not valid C:\n%s"
+                 % (decl, p.stdout.decode("utf-8", "replace")))
+
+
 def check_diag(avrogen, case):
     expected = os.path.join(case, "expected", "stderr.txt")
     out = tempfile.mkdtemp(prefix="avrogen-diag-")
@@ -141,6 +164,7 @@ def check_diag(avrogen, case):
         if not UPDATE and stderr != read(expected):
             sys.stdout.write("--- expected\n" + read(expected) + "--- got\n" + stderr)
             fail("diagnostics differ")
+        check_suggested_declarations(case, stderr)
         cmd = [avrogen, "generate", "input.h", "-o", out, "--depfile",
                os.path.join(out, "input.d")] + gen_args(case) + ["--"] + case_args(case)
         rc, stdout, stderr = run(cmd, case)

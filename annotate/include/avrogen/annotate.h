@@ -40,6 +40,10 @@
  *    above INT64_MAX read back negative elsewhere); AVRO_DECIMAL(20, 0)
  *    stores all of them exactly as bytes.
  *
+ *  - A C11 anonymous struct member's fields are the record's fields. A member
+ *    whose struct type has no tag (`struct { int32_t sec, usec; } tv;`) makes
+ *    that type a record named <Record>_<member>; AVRO_RECORD(...) on it is
+ *    optional.
  *  - Enum symbols are the enumerator names as written, less the prefix
  *    AVRO_ENUM(strip_prefix = "MODE_") states; an enumerator that cannot lose
  *    it (MODE_3D) is named with AVRO_FIELD(name = "FIX_3D") after it. No

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Codegen test types: structs of installed headers (libcjson-dev's node,
- * glibc's struct group and struct inotify_event), annotated out of line, alone
- * and inside a record of our own. */
+ * glibc's struct group, struct inotify_event and struct utmp, whose ut_tv has
+ * an untagged struct type), annotated out of line, alone and inside a record
+ * of our own. */
 #ifndef CG_SYSTEM_H
 #define CG_SYSTEM_H
 
@@ -9,6 +10,7 @@
 #include <grp.h>
 #include <stdint.h>
 #include <sys/inotify.h>
+#include <utmp.h>
 
 #include <avrogen/annotate.h>
 
@@ -25,6 +27,10 @@ AVRO_EXTERN_FIELD(struct group, gr_mem, AVRO_SKIP); /* a NULL-terminated list */
 
 AVRO_EXTERN_RECORD(struct inotify_event, name = "InotifyEvent", namespace = "cg.sys");
 AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_SKIP); /* len bytes past the struct */
+
+AVRO_EXTERN_RECORD(struct exit_status, name = "ExitStatus", namespace = "cg.sys");
+AVRO_EXTERN_RECORD(struct utmp, name = "Utmp", namespace = "cg.sys");
+AVRO_EXTERN_FIELD(struct utmp, __glibc_reserved, AVRO_SKIP);
 
 struct AVRO_RECORD(namespace = "cg.sys") sys_report {
     int32_t wd;
