@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
@@ -134,7 +135,8 @@ END_TEST
 
 /*
  * A stream of n varints of random lengths into buf; with `corrupt`, one of
- * them is made too long or given stray bits. Returns the byte count.
+ * them is made too long (by a byte or two, or by up to 150, past a 64-byte
+ * chunk of the bulk decoder) or given stray bits. Returns the byte count.
  */
 static size_t make_stream(uint8_t *buf, size_t n, bool ints, bool corrupt)
 {
@@ -144,10 +146,17 @@ static size_t make_stream(uint8_t *buf, size_t n, bool ints, bool corrupt)
         if (i == bad) {
             /* Too long, or stray bits in the last byte the type allows. */
             unsigned max = ints ? 5 : 10;
-            if (rng() % 2)
+            switch (rng() % 3) {
+            case 0:
                 len += make_varint(buf + len, max + 1 + (unsigned)(rng() % 2), 0);
-            else
+                break;
+            case 1:
+                len += make_varint(buf + len, max + 1 + (unsigned)(rng() % 150), 0);
+                break;
+            default:
                 len += make_varint(buf + len, max, ints ? 0x10 | (uint8_t)(rng() & 0x6f) : 0x02);
+                break;
+            }
             continue;
         }
         uint64_t u = avrogen_zigzag_encode(ints ? (int32_t)long_of_len(k) : long_of_len(k));
@@ -190,7 +199,7 @@ static void read_array(const uint8_t *in, size_t len, bool ints, size_t n, int64
 START_TEST(array_reads_match_byte_loop)
 {
     rng_state = 2;
-    static uint8_t in[STREAM_MAX * 12 + 32];
+    static uint8_t in[STREAM_MAX * 12 + 200];
     int64_t got[STREAM_MAX], want[STREAM_MAX];
     for (int round = 0; round < 400; round++) {
         bool ints = round % 2 != 0, corrupt = round % 3 == 0;
@@ -215,23 +224,32 @@ END_TEST
 
 /* Each bulk implementation decodes exactly the items the byte loop does, and
  * stops only where it may: all done, an item starting too close to the end,
- * or a varint that is not valid. */
+ * or a varint that is not valid. It is asked for n items of a stream that may
+ * hold more, reads the input from a heap block of exactly its size (ASan sees
+ * any read past it) and writes no item past the n-th. */
 START_TEST(bulk_decoders_agree)
 {
     size_t n_impls;
     const avrogen_varint_impl *impls = avrogen_varint_impls(&n_impls);
     rng_state = 3;
-    static uint8_t in[STREAM_MAX * 12 + 32];
-    int64_t want[STREAM_MAX], got64[STREAM_MAX];
-    int32_t got32[STREAM_MAX];
+    static uint8_t in[(STREAM_MAX + 100) * 12 + 200];
+    int64_t want[STREAM_MAX], got64[STREAM_MAX + 1];
+    int32_t got32[STREAM_MAX + 1];
     for (int round = 0; round < 400; round++) {
         bool ints = round % 2 != 0, corrupt = round % 3 == 0;
         size_t n = 1 + (size_t)(rng() % STREAM_MAX);
-        size_t len = make_stream(in, n, ints, corrupt);
-        for (size_t cut = len > 24 ? len - 24 : 0; cut <= len; cut++) {
+        size_t more = rng() % 2 ? 0 : 1 + (size_t)(rng() % 100);
+        size_t len = make_stream(in, n + more, ints, corrupt);
+        size_t first_cut = len > 24 ? len - 24 : 0;
+        for (size_t cut = first_cut; cut <= len + 4; cut++) {
+            /* The last 24 cuts, then 4 anywhere. */
+            size_t at = cut <= len ? cut : (size_t)(rng() % (len + 1));
+            uint8_t *exact = malloc(at + 1);
+            ck_assert_ptr_nonnull(exact);
+            memcpy(exact, in, at);
             /* The reference: offsets of each item, and where the first bad one is. */
             avrogen_reader r;
-            avrogen_reader_init(&r, in, cut);
+            avrogen_reader_init(&r, exact, at);
             size_t starts[STREAM_MAX + 1], valid = 0;
             while (valid < n) {
                 starts[valid] = avrogen_reader_offset(&r);
@@ -245,17 +263,22 @@ START_TEST(bulk_decoders_agree)
                 starts[n] = avrogen_reader_offset(&r);
             size_t room = ints ? 8 : 10;
             for (size_t m = 0; m < n_impls; m++) {
-                const uint8_t *p = in;
-                size_t k = ints ? impls[m].get_ints(&p, in + cut, got32, n)
-                                : impls[m].get_longs(&p, in + cut, got64, n);
+                const uint8_t *p = exact;
+                got64[n] = 0x5a5a;
+                got32[n] = 0x5a5a;
+                size_t k = ints ? impls[m].get_ints(&p, exact + at, got32, n)
+                                : impls[m].get_longs(&p, exact + at, got64, n);
                 ck_assert_msg(k <= valid, "%s: %zu items, only %zu valid", impls[m].name, k, valid);
-                ck_assert_uint_eq((size_t)(p - in), starts[k]);
+                ck_assert_uint_eq((size_t)(p - exact), starts[k]);
                 for (size_t i = 0; i < k; i++)
                     ck_assert(want[i] == (ints ? got32[i] : got64[i]));
-                bool may_stop = k == n || k == valid || cut - starts[k] < room;
+                ck_assert_msg(got64[n] == 0x5a5a && got32[n] == 0x5a5a, "%s wrote item %zu of %zu",
+                              impls[m].name, n + 1, n);
+                bool may_stop = k == n || k == valid || at - starts[k] < room;
                 ck_assert_msg(may_stop, "%s stopped at item %zu of %zu (%zu valid), %zu bytes left",
-                              impls[m].name, k, n, valid, cut - starts[k]);
+                              impls[m].name, k, n, valid, at - starts[k]);
             }
+            free(exact);
         }
     }
 }
