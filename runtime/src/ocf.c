@@ -4,10 +4,11 @@
  * reader's and writer's streaming. Compression lives in codec.c and schema
  * resolution in resolve.c / resolve_type.c; here datums are bytes, delimited by
  * avrogen_ocf_reader_next_datum with avrogen_skip, which next_value and next_as
- * then decode from exactly those bytes. The reader maps a regular file opened
- * by path and reads it as memory; from a stream it pulls exactly the bytes it
- * needs into one buffer that grows only as data actually arrives, so neither a
- * lying length nor a huge file makes it allocate past its limits.
+ * then decode from exactly those bytes. The reader pulls the bytes it needs
+ * from its stream into one buffer that grows only as data actually arrives, so
+ * neither a lying length nor a huge file makes it allocate past its limits; a
+ * regular file opened by path is read without stdio's buffer, each block
+ * straight into place by one read(2).
  */
 #include "avrogen/ocf.h"
 
@@ -18,7 +19,6 @@
 #include <string.h>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -114,8 +114,7 @@ struct avrogen_ocf_reader {
     avrogen_alloc alloc;
     FILE *f;           /* NULL when reading memory */
     bool own_file;     /* opened by avrogen_ocf_reader_open: fclose at close */
-    void *map;         /* a regular file mapped by avrogen_ocf_reader_open, or NULL */
-    size_t map_len;    /* its length */
+    size_t read_ahead; /* bytes fill may read past those asked for (f unbuffered), or 0 */
     bool eof;          /* f has returned end of file */
     bool pinned;       /* parsing the header: keep in[0..] where it is */
     const uint8_t *in; /* the window: the caller's memory, or buf */
@@ -179,7 +178,10 @@ static uint64_t rpos(const avrogen_ocf_reader *r)
  * Make `want` unread bytes available, reading from f as needed; returns how
  * many are (fewer only at end of input or after a read error, which is
  * recorded). The buffer grows at most to twice what has actually been read,
- * and fread is asked for no more than is needed, so a pipe is not read ahead.
+ * and fread is asked for no more than is needed, so a pipe is not read ahead;
+ * a regular file opened by path (unbuffered, no copy through stdio) is asked
+ * for read_ahead bytes more, so that the next block's header comes with this
+ * block and each block is one read(2) into place.
  */
 static size_t fill(avrogen_ocf_reader *r, size_t want)
 {
@@ -198,11 +200,14 @@ static size_t fill(avrogen_ocf_reader *r, size_t want)
               want, rpos(r));
         return avail;
     }
+    size_t goal;
+    if (!avrogen_size_add(need, r->read_ahead, &goal))
+        goal = need;
     while (r->in_len < need) {
         if (r->in_len == r->buf_cap) {
             size_t cap = r->buf_cap <= SIZE_MAX / 2 ? r->buf_cap * 2 : SIZE_MAX;
-            if (cap > need)
-                cap = need;
+            if (cap > goal)
+                cap = goal;
             if (cap < READ_MIN_CAP)
                 cap = READ_MIN_CAP;
             uint8_t *p = avrogen_realloc(&r->alloc, r->buf, r->buf_cap, cap);
@@ -214,7 +219,7 @@ static size_t fill(avrogen_ocf_reader *r, size_t want)
             r->in = r->buf = p;
             r->buf_cap = cap;
         }
-        size_t ask = (need < r->buf_cap ? need : r->buf_cap) - r->in_len;
+        size_t ask = (goal < r->buf_cap ? goal : r->buf_cap) - r->in_len;
         size_t got = fread(r->buf + r->in_len, 1, ask, r->f);
         r->in_len += got;
         if (got < ask) {
@@ -520,8 +525,6 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
         return;
     if (r->own_file && r->f != NULL)
         fclose(r->f);
-    if (r->map != NULL)
-        munmap(r->map, r->map_len);
     avrogen_codec_fini(&r->codec);
     avrogen_codec_buf_free(&r->out, &r->alloc);
     avrogen_resolver_free(r->resolver);
@@ -595,56 +598,32 @@ static avrogen_status io_diag(avrogen_diag *diag, const char *what, const char *
 }
 
 /*
- * A regular file of `fd` mapped whole, read-only, or NULL (not a regular file,
- * empty, larger than the address space, or mmap refused): then it is read
- * through stdio. Mapped, a "null"-codec block is decoded where the page cache
- * holds it, with no copy into a buffer.
+ * What fill reads past the bytes asked for from a regular file: a page, which
+ * holds the next block's header (and small blocks whole).
  */
-static void *map_file(int fd, size_t *len)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-        (uint64_t)st.st_size > SIZE_MAX)
-        return NULL;
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    /* Blocks are read front to back: read ahead, and drop pages behind. */
-    (void)posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
-    *len = (size_t)st.st_size;
-    return p;
-}
+#define READ_AHEAD ((size_t)4096)
 
 avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reader_options *opts,
                                        avrogen_ocf_reader **out, avrogen_diag *diag)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
         return io_diag(diag, "open", path);
     avrogen_ocf_reader *r;
     if (reader_new(opts, &r) != AVROGEN_OK) {
-        close(fd);
+        fclose(f);
         return nomem_diag(diag);
     }
-    size_t len = 0;
-    void *map = map_file(fd, &len);
-    if (map != NULL) {
-        /* The mapping outlives the descriptor. */
-        close(fd);
-        r->map = map;
-        r->map_len = len;
-        r->in = map;
-        r->in_len = len;
-        return reader_start(r, out, diag);
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (f == NULL) {
-        avrogen_status st = io_diag(diag, "open", path);
-        close(fd);
-        avrogen_ocf_reader_close(r);
-        return st;
-    }
+    /*
+     * A regular file is read unbuffered, so read(2) puts each block straight
+     * into the reader's buffer (a "null"-codec block is decoded there) instead
+     * of through stdio's. Not mapped: a file truncated while mapped would end
+     * the process with SIGBUS; read, it ends with E_TRUNCATED.
+     */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && setvbuf(f, NULL, _IONBF, 0) == 0)
+        r->read_ahead = READ_AHEAD;
     r->f = f;
     r->own_file = true;
     return reader_start(r, out, diag);

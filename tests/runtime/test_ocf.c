@@ -707,7 +707,7 @@ END_TEST
 
 /* ---- hostile files --------------------------------------------------------- */
 
-/* Where check_truncations reads from: memory, a stream, a file by path (mapped). */
+/* Where check_truncations reads from: memory, a stream, a file by path (unbuffered). */
 enum via { VIA_MEMORY, VIA_STREAM, VIA_PATH };
 
 static void check_truncations(const char *codec, enum via via)
@@ -776,6 +776,56 @@ START_TEST(truncated_everywhere)
     make_tmpdir();
     check_truncations(codecs[_i], VIA_PATH);
     remove_tmpdir();
+}
+END_TEST
+
+/*
+ * A file opened by path and cut short while it is being read (another process
+ * truncating it): the reader sees the end of the file where it now is, reads
+ * the blocks before it, and reports the cut block as E_TRUNCATED at its offset.
+ * Never a signal (a mapped file would raise SIGBUS here).
+ */
+START_TEST(truncated_while_open)
+{
+    membuf m = {0};
+    write_mem(codecs[_i], 4000, 8192, &m);
+    layout l;
+    get_layout(&m, &l);
+    ck_assert_uint_ge(l.n, 8);
+    make_tmpdir();
+    const char *path = tmp_path("shrinking.avro");
+    /* Cut inside a block well past the first one and what is read ahead with it. */
+    size_t k = l.n / 2;
+    ck_assert_uint_gt(l.start[k], l.end[0] + 2 * 4096);
+    size_t cuts[] = {l.start[k] + 1, l.end[k] - 1, l.start[k]};
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        FILE *f = fopen(path, "wb");
+        ck_assert_uint_eq(fwrite(m.data, 1, m.len, f), m.len);
+        ck_assert_int_eq(fclose(f), 0);
+        avrogen_ocf_reader *r;
+        avrogen_diag d;
+        ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+        avrogen_bytes datum;
+        ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &datum), AVROGEN_OK);
+        ck_assert_ptr_nonnull(datum.ptr);
+        ck_assert_int_eq(truncate(path, (off_t)cuts[c]), 0);
+        int64_t records = 1;
+        avrogen_status st;
+        while ((st = avrogen_ocf_reader_next_datum(r, &datum)) == AVROGEN_OK && datum.ptr != NULL)
+            records++;
+        ck_assert_int_eq(records, l.before[k]);
+        if (cuts[c] == l.start[k]) {
+            /* Cut between blocks: a clean end. */
+            ck_assert_int_eq(st, AVROGEN_OK);
+        } else {
+            ck_assert_int_eq(st, AVROGEN_E_TRUNCATED);
+            avrogen_ocf_reader_error(r, &d);
+            ck_assert_uint_eq(d.offset, l.start[k]);
+        }
+        avrogen_ocf_reader_close(r);
+    }
+    remove_tmpdir();
+    membuf_free(&m);
 }
 END_TEST
 
@@ -2271,6 +2321,7 @@ static Suite *ocf_suite(void)
 
     tc = tcase_create("hostile");
     tcase_add_loop_test(tc, truncated_everywhere, 0, N_CODECS);
+    tcase_add_loop_test(tc, truncated_while_open, 0, N_CODECS);
     tcase_add_loop_test(tc, corrupt_sync_markers, 0, N_CODECS);
     tcase_add_loop_test(tc, corrupt_block_headers, 0, N_CODECS);
     tcase_add_loop_test(tc, corrupt_payloads, 0, N_CODECS);

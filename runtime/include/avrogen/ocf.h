@@ -212,12 +212,12 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
  * Open the container file at `path` and read its header: magic, metadata,
  * sync marker; parse avro.schema and set up avro.codec (absent means "null").
  * `opts` may be NULL. On success *out owns the file until avrogen_ocf_reader_close.
- * A regular file is mapped into memory (mmap) and read as it was when opened,
- * its "null"-codec blocks handed back in place, without a copy, as by
- * avrogen_ocf_reader_open_memory; as with any mapping, truncating the file while
- * it is open ends the process with SIGBUS. Anything else (a pipe, a device, an
- * empty file, or where mmap fails) is read through stdio, as by
- * avrogen_ocf_reader_open_file, which also reads a regular file without mapping it.
+ * A regular file is read without stdio's buffer: each block comes straight
+ * into the reader's buffer with one read(2), and a "null"-codec block is handed
+ * back from there, copied once from the page cache (it is not mapped, so a file
+ * truncated while it is read is E_TRUNCATED at the cut block, never a signal).
+ * Anything else (a pipe, a device) is read through stdio as by
+ * avrogen_ocf_reader_open_file, never past the bytes a block needs.
  *
  * Returns E_IO when the file cannot be opened or read, E_INVALID for a bad magic,
  * a negative or malformed metadata count or length, a missing avro.schema, a
