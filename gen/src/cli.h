@@ -22,6 +22,9 @@
 int cmd_schema(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 
+/* C structs from a schema: gen/src/cmd_header.c */
+int cmd_header(int argc, char **argv);
+
 /* Data tools: gen/src/cmd_data.c */
 int cmd_canonical(int argc, char **argv);
 int cmd_fingerprint(int argc, char **argv);

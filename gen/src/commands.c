@@ -44,6 +44,14 @@ static const cli_option_doc generate_options[] = {
         {NULL, NULL},
 };
 
+static const cli_option_doc header_options[] = {
+        {"-o, --output DIR", "write DIR/<stem>.h for each SCHEMA (order.avsc: DIR/order.h); "
+                             "needed for more than one; DIR is created when missing"},
+        {"--views", "strings (and map keys) as avrogen_str views instead of char *"},
+        {"--from-file FILE.avro", "the schema stored in a container file (repeatable)"},
+        {NULL, NULL},
+};
+
 static const cli_option_doc fingerprint_options[] = {
         {"--algo ALGO", "crc64 (the default: CRC-64-AVRO, little-endian), md5 or sha256"},
         {NULL, NULL},
@@ -114,6 +122,21 @@ const cli_command cli_commands[] = {
          "every annotated record) and the derived .avsc schemas into DIR. Outputs whose bytes "
          "did not change are left untouched. This is what avro_generate() runs in a CMake build.",
          generate_options, "avrogen generate include/order.h -o build/gen -- -Iinclude"},
+        {"header", cmd_header, "SCHEMA.avsc... [-o DIR] [--views] [--from-file FILE.avro]",
+         "annotated C structs for an existing record schema",
+         "Write the annotated C header of each record SCHEMA (a file, - for standard input, or "
+         "the JSON text): structs, enums and unions whose avrogen schema is SCHEMA again, "
+         "Parsing Canonical Form, docs, aliases, defaults, orders and logical types included. "
+         "avrogen runs its own generator on each header and compares before writing anything."
+         "\n\n"
+         "Attributes no annotation can carry (unknown properties, logical types the "
+         "specification ignores) are dropped with a warning each. A schema with no C "
+         "representation (a root that is not a record, a field of type null, an array inside a "
+         "union, ...) is an error naming the place in the schema and why, and no header is "
+         "written.",
+         header_options,
+         "avrogen header schemas/order.avsc -o include\n"
+         "avrogen header --from-file events.avro --views -o gen"},
         {"canonical", cmd_canonical, "SCHEMA", "Parsing Canonical Form of a schema",
          "Print the Parsing Canonical Form of SCHEMA (spec: Parsing Canonical Form for Schemas). "
          "A SCHEMA argument is a file, - for standard input, or the JSON text itself.",

@@ -1,0 +1,1444 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `avrogen header`: the annotated C header of a record schema (emit_header.h).
+ * The generator's C → Avro mapping, run backwards:
+ *
+ *   record → struct with AVRO_RECORD(name, namespace, aliases, doc)
+ *   enum → C enum, enumerators PREFIX_SYMBOL; fixed → uint8_t[N] + AVRO_FIXED_NAME
+ *   boolean, int, long, float, double → bool, int32_t, int64_t, float, double
+ *   string → char * (avrogen_str with views); bytes → avrogen_bytes
+ *   array → T *x AVRO_ARRAY(n_x) + size_t n_x; map → entry struct {key, value} + count
+ *   ["null", T] → AVRO_NULLABLE (a pointer, or T's own null); other unions →
+ *   a C union under AVRO_UNION(x_kind), tagged by a C enum
+ *   logical types → AVRO_LOGICAL / AVRO_DECIMAL on the C types that hold them
+ *
+ * C names: a named type's tag is its Avro name when that is unique in the
+ * schema and a safe C identifier, else its full name with '_' for '.'; members
+ * keep their Avro field names unless those are C or C++ keywords or reserved
+ * (then AVRO_FIELD(name = ...) keeps the Avro name). Every definition comes
+ * after what it holds by value; the output depends only on the schema.
+ *
+ * What the forward mapping cannot hold is reported, not approximated; the
+ * caller then runs the generator on the header to prove the round trip.
+ */
+#include "emit_header.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "genutil.h"
+#include "textbuf.h"
+
+/* ---- sets of names ---------------------------------------------------- */
+
+struct strset {
+    char **v;
+    size_t n;
+};
+
+static bool strset_has(const struct strset *s, const char *x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], x) == 0)
+            return true;
+    return false;
+}
+
+static void strset_add(struct strset *s, const char *x)
+{
+    s->v = xappend(s->v, s->n, sizeof *s->v);
+    s->v[s->n++] = xstrdup(x);
+}
+
+static void strset_free(struct strset *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+void header_problems_free(struct header_problems *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i]);
+    free(p->v);
+    p->v = NULL;
+    p->n = 0;
+}
+
+/* ---- C identifiers ---------------------------------------------------- */
+
+/* Keywords of C (C89 to C23) and C++ (to C++20, alternative tokens included),
+ * and lowercase names the usual headers or compilers define as macros. The
+ * header must compile as both languages, so none of them may name anything. */
+static const char reserved_words[] =
+        " alignas alignof and and_eq asm assert auto bitand bitor bool break case catch char "
+        "char16_t char32_t char8_t class co_await co_return co_yield compl complex concept "
+        "const const_cast consteval constexpr constinit continue decltype default delete do "
+        "double dynamic_cast else enum errno explicit export extern false float for friend "
+        "goto i386 if imaginary inline int int16_t int32_t int64_t int8_t linux long mutable "
+        "namespace new noexcept noreturn not not_eq nullptr offsetof operator or or_eq private "
+        "protected public register reinterpret_cast requires restrict return short signed "
+        "size_t sizeof static static_assert static_cast stderr stdin stdout struct switch "
+        "template this thread_local throw true try typedef typeid typename typeof "
+        "typeof_unqual uint16_t uint32_t uint64_t uint8_t union unix unsigned using virtual "
+        "void volatile wchar_t while xor xor_eq NULL EOF ";
+
+/* Prefixes of macros the standard headers and avrogen's own define. */
+static const char *const reserved_prefixes[] = {
+        "avrogen",  "AVROGEN",  "AVRO_",    "INT8_",       "INT16_",  "INT32_",
+        "INT64_",   "INTMAX_",  "INTPTR_",  "UINT8_",      "UINT16_", "UINT32_",
+        "UINT64_",  "UINTMAX_", "UINTPTR_", "INT_",        "UINT_",   "SIZE_",
+        "PTRDIFF_", "WCHAR_",   "WINT_",    "SIG_ATOMIC_", "EXIT_",
+};
+
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool is_reserved_word(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0)
+        return false;
+    for (const char *p = reserved_words; (p = strstr(p, s)) != NULL; p++)
+        if (p[-1] == ' ' && p[n] == ' ')
+            return true;
+    return false;
+}
+
+/* Whether `s` may name a member, a tag or an enumerator in C11 and C++17. */
+static bool is_safe_ident(const char *s)
+{
+    if (!s[0] || (s[0] >= '0' && s[0] <= '9') || s[0] == '_' || strstr(s, "__"))
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!is_ident_char(*p))
+            return false;
+    if (is_reserved_word(s))
+        return false;
+    for (size_t i = 0; i < sizeof reserved_prefixes / sizeof *reserved_prefixes; i++)
+        if (strncmp(s, reserved_prefixes[i], strlen(reserved_prefixes[i])) == 0)
+            return false;
+    return true;
+}
+
+/* `raw` as an identifier without leading or doubled underscores (Avro names
+ * may have both); "" when nothing is left. Trailing underscores stay. */
+static char *squeeze(const char *raw)
+{
+    char *out = xmalloc(strlen(raw) + 1);
+    size_t n = 0;
+    for (const char *p = raw; *p; p++) {
+        char c = is_ident_char(*p) ? *p : '_';
+        if (c == '_' && (n == 0 || out[n - 1] == '_'))
+            continue;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The first of base, base_2, base_3, ... that `ok` accepts and `taken` lacks. */
+static char *first_free(const char *base, const struct strset *taken)
+{
+    if (is_safe_ident(base) && !strset_has(taken, base))
+        return xstrdup(base);
+    for (unsigned i = 2;; i++) {
+        char *c = xasprintf("%s_%u", base, i);
+        if (is_safe_ident(c) && !strset_has(taken, c))
+            return c;
+        free(c);
+    }
+}
+
+/* A safe stem for `raw`: squeezed; "field"/"type" before what cannot start a
+ * name or starts like a reserved macro; `suffix` after a keyword. */
+static char *safe_stem(const char *raw, const char *word, const char *suffix)
+{
+    char *s = squeeze(raw);
+    char *out;
+    if (!s[0])
+        out = xstrdup(word);
+    else if (is_reserved_word(s))
+        out = xasprintf("%s%s", s, suffix);
+    else if (!is_safe_ident(s))
+        out = xasprintf("%s_%s", word, s);
+    else
+        out = xstrdup(s);
+    free(s);
+    return out;
+}
+
+/*
+ * A member name for Avro name `raw` (or a derived name such as "n_lines"):
+ * raw itself when safe and free, else a safe stem ("class_", "field_AVRO_X",
+ * "x" for "__x"), then a number until it is free. Added to `taken`.
+ */
+static char *member_name(struct strset *taken, const char *raw)
+{
+    char *name;
+    if (is_safe_ident(raw) && !strset_has(taken, raw)) {
+        name = xstrdup(raw);
+    } else {
+        char *base = safe_stem(raw, "field", "_");
+        name = first_free(base, taken);
+        free(base);
+    }
+    strset_add(taken, name);
+    return name;
+}
+
+/* "a" + "_" + "b", squeezed: the parts of derived C names. */
+static char *join(const char *a, const char *b)
+{
+    char *raw = xasprintf("%s_%s", a, b);
+    char *s = squeeze(raw);
+    free(raw);
+    return s;
+}
+
+static char *upper(const char *s)
+{
+    char *u = xstrdup(s);
+    for (char *p = u; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    return u;
+}
+
+/* ---- the header being built ------------------------------------------- */
+
+/* One file-scope definition: a record's struct, an enum, a map entry, a tag enum. */
+struct cdef {
+    struct textbuf text;
+    size_t *deps; /* definitions it holds by value: they come first */
+    size_t n_deps;
+    size_t *later; /* definitions it reaches through pointers only */
+    size_t n_later;
+    char *tag;     /* "struct Foo" / "enum Kind": for forward declarations */
+    int state;     /* 0 not written, 1 being written (its deps), 2 written */
+    bool record;   /* a struct that a pointer may refer to before its definition */
+    bool declared; /* forward-declared */
+};
+
+/* A named type of the schema. */
+struct named {
+    const avrogen_node *node;
+    char *tag;          /* records, enums: the C tag */
+    char *prefix;       /* enums: the enumerators' prefix, "KIND_" */
+    const char *around; /* the namespace its definition is nested in (NULL: none) */
+    size_t def;         /* records, enums: its definition, or SIZE_MAX before it is built */
+};
+
+struct hdr {
+    const struct emit_header_options *o;
+    struct header_problems *p;
+    struct named *named;
+    size_t n_named;
+    struct cdef *defs;
+    size_t n_defs;
+    struct strset globals;     /* tags and enumerators: one C++ scope */
+    struct strset tags;        /* record and enum tags, for the generated-symbol check */
+    const avrogen_node **todo; /* records whose struct is still to be built */
+    size_t n_todo;
+};
+
+static void problem(struct hdr *h, const char *path, const char *fmt, ...) AVROGEN_PRINTF(3, 4);
+
+static void problem(struct hdr *h, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct textbuf b = TEXTBUF_INIT;
+    textbuf_printf(&b, "%s: ", path);
+    char tmp[512];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    textbuf_puts(&b, tmp);
+    va_end(ap);
+    size_t len;
+    char *line = textbuf_take(&b, &len);
+    if (!line)
+        line = xstrdup("out of memory");
+    h->p->v = xappend(h->p->v, h->p->n, sizeof *h->p->v);
+    h->p->v[h->p->n++] = line;
+}
+
+static struct named *find_named(struct hdr *h, const avrogen_node *n)
+{
+    for (size_t i = 0; i < h->n_named; i++)
+        if (h->named[i].node == n)
+            return &h->named[i];
+    return NULL;
+}
+
+static size_t new_def(struct hdr *h, const char *tag, bool record)
+{
+    h->defs = xappend(h->defs, h->n_defs, sizeof *h->defs);
+    struct cdef *d = &h->defs[h->n_defs];
+    d->text = (struct textbuf)TEXTBUF_INIT;
+    d->tag = tag ? xstrdup(tag) : NULL;
+    d->record = record;
+    return h->n_defs++;
+}
+
+static void add_dep(struct hdr *h, size_t from, size_t to, bool by_value)
+{
+    struct cdef *d = &h->defs[from];
+    if (by_value) {
+        d->deps = xappend(d->deps, d->n_deps, sizeof *d->deps);
+        d->deps[d->n_deps++] = to;
+    } else {
+        d->later = xappend(d->later, d->n_later, sizeof *d->later);
+        d->later[d->n_later++] = to;
+    }
+}
+
+/* A file-scope name from `base`: safe, unused, and not one the generated code
+ * of a record or enum tag could produce (TAG_avro_...). */
+static char *global_name(struct hdr *h, const char *raw)
+{
+    /* A reserved stem ("avrogen_str", "EXIT_SUCCESS") no suffix can fix. */
+    char *base = is_safe_ident(raw) ? xstrdup(raw) : xasprintf("type_%s", raw);
+    for (unsigned i = 1;; i++) {
+        char *c = i == 1 ? xstrdup(base) : xasprintf("%s_%u", base, i);
+        bool ok = is_safe_ident(c) && !strset_has(&h->globals, c);
+        for (size_t t = 0; ok && t < h->tags.n; t++) {
+            size_t n = strlen(h->tags.v[t]);
+            ok = !(strncmp(c, h->tags.v[t], n) == 0 && strncmp(c + n, "_avro_", 6) == 0);
+        }
+        if (ok) {
+            strset_add(&h->globals, c);
+            free(base);
+            return c;
+        }
+        free(c);
+    }
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+/*
+ * A JSON string literal of s, fit for an annotation argument: escapes for the
+ * quote, the backslash and control characters, and "??" broken up as
+ * "?\u003f" so that no C compiler in a trigraph mode rewrites it.
+ */
+static void put_json_string(struct textbuf *b, const char *s)
+{
+    textbuf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            textbuf_puts(b, "\\\"");
+            break;
+        case '\\':
+            textbuf_puts(b, "\\\\");
+            break;
+        case '\n':
+            textbuf_puts(b, "\\n");
+            break;
+        case '\t':
+            textbuf_puts(b, "\\t");
+            break;
+        case '\r':
+            textbuf_puts(b, "\\r");
+            break;
+        case '?':
+            textbuf_puts(b, p[1] == '?' ? "?\\u003f" : "?");
+            if (p[1] == '?')
+                p++;
+            break;
+        default:
+            if (*p < 0x20)
+                textbuf_printf(b, "\\u%04x", *p);
+            else
+                textbuf_putc(b, (char)*p);
+        }
+    }
+    textbuf_putc(b, '"');
+}
+
+/* A JSON real as the shortest text that reads back as the same double
+ * (jansson prints 17 digits: -0.10000000000000001), still a real. */
+static void put_real(struct textbuf *b, const char *tok, size_t len)
+{
+    char *text = xstrndup(tok, len);
+    double v = strtod(text, NULL);
+    char buf[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    textbuf_puts(b, strpbrk(buf, ".eEn") ? buf : text); /* "5" would read as an int */
+    free(text);
+}
+
+/* Compact JSON (a default, from the schema parser) made safe the same way:
+ * "??" inside its strings becomes "?\u003f"; reals get their shortest form;
+ * everything else is kept. */
+static void put_json_value(struct textbuf *b, const char *json)
+{
+    bool in_string = false;
+    for (const char *p = json; *p; p++) {
+        if (!in_string && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+            size_t n = strspn(p, "-+0123456789.eE");
+            if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n))
+                put_real(b, p, n);
+            else
+                textbuf_append(b, p, n);
+            p += n - 1;
+            continue;
+        }
+        if (in_string && *p == '\\' && p[1]) {
+            textbuf_putc(b, *p++);
+            textbuf_putc(b, *p);
+            continue;
+        }
+        if (*p == '"')
+            in_string = !in_string;
+        if (in_string && p[0] == '?' && p[1] == '?') {
+            textbuf_puts(b, "?\\u003f");
+            p++;
+            continue;
+        }
+        textbuf_putc(b, *p);
+    }
+}
+
+static void put_aliases(struct textbuf *b, const char *const *aliases, size_t n)
+{
+    textbuf_puts(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            textbuf_puts(b, ", ");
+        put_json_string(b, aliases[i]);
+    }
+    textbuf_puts(b, "]");
+}
+
+/*
+ * Whether doc text survives as a doc comment, which the generator strips of
+ * its markers, surrounding blank lines and trailing blanks (clang_parse.c):
+ * printable text whose lines have no trailing blanks, no comment markers or
+ * backslashes (line splices) and no "??" (trigraphs). Otherwise the doc goes
+ * into the annotation as a JSON string.
+ */
+static bool doc_fits_comment(const char *doc)
+{
+    size_t n = strlen(doc);
+    if (n == 0 || doc[0] == '\n' || doc[n - 1] == '\n' || strstr(doc, "*/") || strstr(doc, "/*") ||
+        strstr(doc, "??") || strchr(doc, '\\'))
+        return false;
+    bool blank = true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)doc[i];
+        if (c < 0x20 && c != '\n')
+            return false;
+        if (c == ' ' && (i + 1 == n || doc[i + 1] == '\n'))
+            return false;
+        if (c != ' ' && c != '\n')
+            blank = false;
+    }
+    return !blank;
+}
+
+/* The doc comment of a definition or member, at `indent`. */
+static void put_doc_comment(struct textbuf *b, const char *doc, const char *indent)
+{
+    bool one_line = !strchr(doc, '\n') && doc[0] != ' ' && doc[0] != '<' && doc[0] != '*' &&
+                    doc[0] != '!' && strlen(doc) + strlen(indent) + 7 <= 100;
+    if (one_line) {
+        textbuf_printf(b, "%s/** %s */\n", indent, doc);
+        return;
+    }
+    textbuf_printf(b, "%s/**\n", indent);
+    for (const char *p = doc; p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (len)
+            textbuf_printf(b, "%s * %.*s\n", indent, (int)len, p);
+        else
+            textbuf_printf(b, "%s *\n", indent);
+        p = eol ? eol + 1 : NULL;
+    }
+    textbuf_printf(b, "%s */\n", indent);
+}
+
+/* ", key = " between options, "" before the first. */
+static void option_key(struct textbuf *b, bool *first, const char *key)
+{
+    textbuf_printf(b, "%s%s = ", *first ? "" : ", ", key);
+    *first = false;
+}
+
+/* ") tag {" after the options of AVRO_RECORD / AVRO_ENUM; past 100 columns
+ * the tag goes on a line of its own. */
+static void put_head_end(struct textbuf *b, const char *tag)
+{
+    const char *line = b->data ? strrchr(b->data, '\n') : NULL;
+    size_t col = b->len - (line ? (size_t)(line + 1 - b->data) : 0);
+    if (col + strlen(tag) + 4 > 100)
+        textbuf_printf(b, ")\n        %s {\n", tag);
+    else
+        textbuf_printf(b, ") %s {\n", tag);
+}
+
+/* ---- names of the schema's types -------------------------------------- */
+
+/* Every named type, in the order of its definition (depth first, field order,
+ * as the schema text and the generator's .avsc define them), with the
+ * namespace around that definition. */
+static void collect_named(struct hdr *h, const avrogen_node *t, const char *space)
+{
+    if (avrogen_node_is_named(t)) {
+        if (find_named(h, t))
+            return;
+        h->named = xappend(h->named, h->n_named, sizeof *h->named);
+        h->named[h->n_named].node = t;
+        h->named[h->n_named].around = space;
+        h->named[h->n_named++].def = SIZE_MAX;
+        space = t->namespace_;
+    }
+    switch (t->kind) {
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < t->n_fields; i++)
+            collect_named(h, t->fields[i].type, space);
+        break;
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+        collect_named(h, t->items, space);
+        break;
+    case AVROGEN_KIND_UNION:
+        for (size_t i = 0; i < t->n_branches; i++)
+            collect_named(h, t->branches[i], space);
+        break;
+    default:
+        break;
+    }
+}
+
+/* A record or enum in the null namespace defined inside another namespace:
+ * the generator gives a type without a namespace option the enclosing one. */
+static void check_null_namespaces(struct hdr *h)
+{
+    for (size_t i = 0; i < h->n_named; i++) {
+        const struct named *nm = &h->named[i];
+        if (nm->node->kind != AVROGEN_KIND_FIXED && !nm->node->namespace_ && nm->around)
+            problem(h, nm->node->fullname,
+                    "the type is in the null namespace but defined inside namespace '%s': the "
+                    "generator gives a nested type without a namespace the enclosing one",
+                    nm->around);
+    }
+}
+
+/* Tags for records and enums (fixed types have none), then enum prefixes. */
+static void name_types(struct hdr *h)
+{
+    for (size_t i = 0; i < h->n_named; i++) {
+        struct named *nm = &h->named[i];
+        if (nm->node->kind == AVROGEN_KIND_FIXED)
+            continue;
+        /* The simple name, unless another type of the schema shares it. */
+        bool shared = false;
+        for (size_t k = 0; k < h->n_named; k++)
+            if (k != i && h->named[k].node->kind != AVROGEN_KIND_FIXED &&
+                strcmp(h->named[k].node->name, nm->node->name) == 0)
+                shared = true;
+        char *base = safe_stem(shared ? nm->node->fullname : nm->node->name, "type", "_type");
+        while (base[strlen(base) - 1] == '_')
+            base[strlen(base) - 1] = '\0'; /* TAG_avro_... must not hold "__" */
+        size_t len = strlen(base);
+        if (len >= 2 && strcmp(base + len - 2, "_t") == 0) { /* POSIX's, and C++'s type names */
+            char *t = xasprintf("%s_type", base);
+            free(base);
+            base = t;
+        }
+        nm->tag = global_name(h, base);
+        strset_add(&h->tags, nm->tag);
+        free(base);
+    }
+    for (size_t i = 0; i < h->n_named; i++) {
+        struct named *nm = &h->named[i];
+        if (nm->node->kind != AVROGEN_KIND_ENUM)
+            continue;
+        char *u = upper(nm->tag);
+        nm->prefix = xasprintf("%s_", u);
+        char *probe = xasprintf("%sX", nm->prefix);
+        if (!is_safe_ident(probe)) { /* EXIT_, INT8_, AVRO_...: the headers' macros */
+            free(nm->prefix);
+            nm->prefix = xasprintf("ENUM_%s_", u);
+        }
+        free(probe);
+        free(u);
+    }
+}
+
+/* ---- enums ------------------------------------------------------------ */
+
+/*
+ * The prefix the generator strips from enumerators (model_enum.c): the
+ * longest shared one ending in '_', shortened until every rest is a valid
+ * Avro name. Kept in step with it; the round-trip check catches a drift.
+ */
+static size_t stripped_prefix(char *const *names, size_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t len = strlen(names[0]);
+    for (size_t i = 1; i < n; i++) {
+        size_t k = 0;
+        while (k < len && names[0][k] == names[i][k])
+            k++;
+        len = k;
+    }
+    for (;;) {
+        while (len > 0 && names[0][len - 1] != '_')
+            len--;
+        if (len == 0)
+            return 0;
+        bool ok = true;
+        for (size_t i = 0; i < n && ok; i++) {
+            const char *rest = names[i] + len;
+            ok = rest[0] && !(rest[0] >= '0' && rest[0] <= '9');
+            for (const char *p = rest; ok && *p; p++)
+                ok = is_ident_char(*p);
+        }
+        if (ok)
+            return len;
+        len--;
+    }
+}
+
+/* Enumerators for `prefix` + each of `symbols`: safe, unused names. */
+static char **enumerators(struct hdr *h, const char *prefix, const char *const *symbols, size_t n)
+{
+    char **names = xcalloc(n ? n : 1, sizeof *names);
+    for (size_t i = 0; i < n; i++) {
+        char *raw = xasprintf("%s%s", prefix, symbols[i]);
+        char *s = squeeze(raw);
+        names[i] = global_name(h, s);
+        free(s);
+        free(raw);
+    }
+    return names;
+}
+
+static void put_named_options(struct textbuf *b, bool *first, const avrogen_node *n,
+                              bool doc_inline)
+{
+    option_key(b, first, "name");
+    put_json_string(b, n->name);
+    if (n->namespace_) {
+        option_key(b, first, "namespace");
+        put_json_string(b, n->namespace_);
+    }
+    if (n->doc && doc_inline) {
+        option_key(b, first, "doc");
+        put_json_string(b, n->doc);
+    }
+    if (n->n_aliases) {
+        option_key(b, first, "aliases");
+        put_aliases(b, n->aliases, n->n_aliases);
+    }
+}
+
+static void build_enum(struct hdr *h, struct named *nm)
+{
+    const avrogen_node *e = nm->node;
+    if (e->n_symbols == 0)
+        problem(h, e->fullname, "an enum without symbols has no values, and C has no empty enums");
+    char *spelling = xasprintf("enum %s", nm->tag);
+    size_t di = new_def(h, spelling, false);
+    nm->def = di;
+    free(spelling);
+    struct textbuf *b = &h->defs[di].text;
+    bool doc_comment = e->doc && doc_fits_comment(e->doc);
+    if (doc_comment)
+        put_doc_comment(b, e->doc, "");
+    textbuf_puts(b, "enum AVRO_ENUM(");
+    bool first = true;
+    put_named_options(b, &first, e, e->doc && !doc_comment);
+    if (e->enum_default >= 0) {
+        option_key(b, &first, "default");
+        put_json_string(b, e->symbols[e->enum_default]);
+    }
+    put_head_end(b, nm->tag);
+    char **names = enumerators(h, nm->prefix, e->symbols, e->n_symbols);
+    size_t strip = stripped_prefix(names, e->n_symbols);
+    for (size_t i = 0; i < e->n_symbols; i++) {
+        textbuf_printf(b, "    %s", names[i]);
+        if (strcmp(names[i] + strip, e->symbols[i]) != 0) {
+            textbuf_puts(b, " AVRO_FIELD(name = ");
+            put_json_string(b, e->symbols[i]);
+            textbuf_puts(b, ")");
+        }
+        textbuf_puts(b, i + 1 < e->n_symbols ? ",\n" : "\n");
+    }
+    textbuf_puts(b, "};\n");
+    for (size_t i = 0; i < e->n_symbols; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* ---- members ---------------------------------------------------------- */
+
+/* A struct being written: a record, a map entry. */
+struct sbuild {
+    struct hdr *h;
+    size_t def;          /* its definition */
+    const char *owner;   /* its C tag, the stem of derived names */
+    const char *space;   /* the namespace its fixed types are named in */
+    struct strset taken; /* member names */
+};
+
+/* The C type of a plain value (a member, an array item, a union branch, a pointee). */
+struct leaf {
+    char *base;        /* "int32_t", "struct Foo", "char" */
+    bool ptr;          /* declared with a '*' (char *) */
+    uint64_t arr;      /* uint8_t name[arr] */
+    struct textbuf an; /* its annotations, each with a leading space */
+};
+
+static void leaf_free(struct leaf *l)
+{
+    free(l->base);
+    textbuf_free(&l->an);
+}
+
+/* "base name", "base *name", "base name[N]", "base (*name)[N]", with one
+ * more '*' when `pointer` (array storage, nullable pointers). */
+static char *declarator(const struct leaf *l, const char *name, bool pointer)
+{
+    if (l->arr && pointer)
+        return xasprintf("%s (*%s)[%" PRIu64 "]", l->base, name, l->arr);
+    if (l->arr)
+        return xasprintf("%s %s[%" PRIu64 "]", l->base, name, l->arr);
+    return xasprintf("%s %s%s%s", l->base, l->ptr ? "*" : "", pointer ? "*" : "", name);
+}
+
+static size_t record_def(struct hdr *h, const avrogen_node *r);
+static size_t enum_def(struct hdr *h, const avrogen_node *e);
+
+/* AVRO_LOGICAL / AVRO_DECIMAL of a scalar or fixed node. */
+static void put_logical(struct textbuf *an, const avrogen_node *t)
+{
+    static const char *const names[] = {
+            [AVROGEN_LOGICAL_UUID] = "uuid",
+            [AVROGEN_LOGICAL_DATE] = "date",
+            [AVROGEN_LOGICAL_TIME_MILLIS] = "time-millis",
+            [AVROGEN_LOGICAL_TIME_MICROS] = "time-micros",
+            [AVROGEN_LOGICAL_TIMESTAMP_MILLIS] = "timestamp-millis",
+            [AVROGEN_LOGICAL_TIMESTAMP_MICROS] = "timestamp-micros",
+            [AVROGEN_LOGICAL_TIMESTAMP_NANOS] = "timestamp-nanos",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS] = "local-timestamp-millis",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS] = "local-timestamp-micros",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS] = "local-timestamp-nanos",
+            [AVROGEN_LOGICAL_DURATION] = "duration",
+    };
+    if (t->logical == AVROGEN_LOGICAL_DECIMAL)
+        textbuf_printf(an, " AVRO_DECIMAL(%d, %d)", t->precision, t->scale);
+    else if (t->logical != AVROGEN_LOGICAL_NONE &&
+             (size_t)t->logical < sizeof names / sizeof *names)
+        textbuf_printf(an, " AVRO_LOGICAL(%s)", names[t->logical]);
+}
+
+/*
+ * The C type of a plain value of t: what an array item, a union branch or a
+ * nullable pointer's target can be. A record or enum becomes a dependency of
+ * the struct being written, by value or (`by_value` false) through a pointer.
+ * False after reporting when t needs more than one C member (an array, a map,
+ * a union) or has no C type at all.
+ */
+static bool leaf_type(struct sbuild *sb, const avrogen_node *t, bool by_value, const char *path,
+                      struct leaf *l)
+{
+    struct hdr *h = sb->h;
+    memset(l, 0, sizeof *l);
+    l->an = (struct textbuf)TEXTBUF_INIT;
+    switch (t->kind) {
+    case AVROGEN_KIND_BOOLEAN:
+        l->base = xstrdup("bool");
+        break;
+    case AVROGEN_KIND_INT:
+        l->base = xstrdup("int32_t");
+        put_logical(&l->an, t);
+        break;
+    case AVROGEN_KIND_LONG:
+        l->base = xstrdup("int64_t");
+        put_logical(&l->an, t);
+        break;
+    case AVROGEN_KIND_FLOAT:
+        l->base = xstrdup("float");
+        break;
+    case AVROGEN_KIND_DOUBLE:
+        l->base = xstrdup("double");
+        break;
+    case AVROGEN_KIND_STRING:
+        l->base = xstrdup(h->o->views ? "avrogen_str" : "char");
+        l->ptr = !h->o->views;
+        put_logical(&l->an, t);
+        break;
+    case AVROGEN_KIND_BYTES:
+        if (t->logical == AVROGEN_LOGICAL_DECIMAL) {
+            if (t->precision > 18) {
+                problem(h, path,
+                        "bytes with decimal(%d, %d) needs more than 64 bits: the generator holds "
+                        "a decimal on bytes in an int64_t (precision 1..18); use a fixed type "
+                        "for wider decimals",
+                        t->precision, t->scale);
+                return false;
+            }
+            l->base = xstrdup("int64_t");
+            put_logical(&l->an, t);
+        } else {
+            l->base = xstrdup("avrogen_bytes");
+        }
+        break;
+    case AVROGEN_KIND_FIXED:
+        if (t->doc || t->n_aliases) {
+            problem(h, path,
+                    "fixed '%s' has %s, which AVRO_FIXED_NAME cannot carry (it takes a name "
+                    "only)",
+                    t->fullname, t->doc ? "a doc" : "aliases");
+            return false;
+        }
+        if (t->size == 0) {
+            problem(h, path, "fixed '%s' has size 0, and C has no zero-length arrays", t->fullname);
+            return false;
+        }
+        l->base = xstrdup("uint8_t");
+        l->arr = t->size;
+        if (t->namespace_ && sb->space && strcmp(t->namespace_, sb->space) == 0)
+            textbuf_printf(&l->an, " AVRO_FIXED_NAME(%s)", t->name);
+        else if (t->namespace_ || !sb->space)
+            textbuf_printf(&l->an, " AVRO_FIXED_NAME(%s)", t->fullname);
+        else {
+            problem(h, path,
+                    "fixed '%s' is in the null namespace, inside namespace '%s': "
+                    "AVRO_FIXED_NAME names a fixed in the record's namespace or by a full name, "
+                    "never in the null namespace",
+                    t->fullname, sb->space);
+            return false;
+        }
+        put_logical(&l->an, t);
+        break;
+    case AVROGEN_KIND_RECORD: {
+        size_t d = record_def(h, t);
+        l->base = xasprintf("struct %s", find_named(h, t)->tag);
+        add_dep(h, sb->def, d, by_value);
+        break;
+    }
+    case AVROGEN_KIND_ENUM: {
+        size_t d = enum_def(h, t);
+        l->base = xasprintf("enum %s", find_named(h, t)->tag);
+        add_dep(h, sb->def, d, true); /* ISO C has no forward-declared enums */
+        break;
+    }
+    case AVROGEN_KIND_NULL:
+        problem(h, path,
+                "null here has no C representation (only a union branch or a field "
+                "can be null)");
+        return false;
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+    case AVROGEN_KIND_UNION:
+        problem(h, path,
+                "%s inside an array or a union: the generator maps an Avro %s to C members "
+                "of a struct (a record field or a map entry's value), not to an array item or a "
+                "union member",
+                avrogen_kind_name(t->kind),
+                t->kind == AVROGEN_KIND_UNION ? "union (nullable or tagged)"
+                                              : "array or map (pointer + count)");
+        return false;
+    }
+    return true;
+}
+
+static bool is_null(const avrogen_node *t)
+{
+    return t->kind == AVROGEN_KIND_NULL;
+}
+
+/* The non-null branch of a union that AVRO_NULLABLE can hold, or NULL: two
+ * branches, one null; null second only with a default for the other
+ * (the generator lists null second exactly then). */
+static const avrogen_node *nullable_branch(const avrogen_node *u, const avrogen_field *f)
+{
+    if (u->n_branches != 2)
+        return NULL;
+    if (is_null(u->branches[0]) && !is_null(u->branches[1]))
+        return u->branches[1];
+    if (is_null(u->branches[1]) && !is_null(u->branches[0]) && f && f->default_json &&
+        strcmp(f->default_json, "null") != 0)
+        return u->branches[0];
+    return NULL;
+}
+
+static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
+                       const avrogen_node *t, const avrogen_field *f, const char *path);
+
+/* AVRO_FIELD(...) for an Avro field whose member is `cname`, or nothing. */
+static void put_field_options(struct textbuf *b, const char *cname, const avrogen_field *f,
+                              bool doc_inline, const char *extra)
+{
+    if (!f && !extra)
+        return;
+    struct textbuf o = TEXTBUF_INIT;
+    bool first = true;
+    if (extra) {
+        textbuf_puts(&o, extra);
+        first = false;
+    }
+    if (f && strcmp(cname, f->name) != 0) {
+        option_key(&o, &first, "name");
+        put_json_string(&o, f->name);
+    }
+    if (f && f->doc && doc_inline) {
+        option_key(&o, &first, "doc");
+        put_json_string(&o, f->doc);
+    }
+    if (f && f->n_aliases) {
+        option_key(&o, &first, "aliases");
+        put_aliases(&o, f->aliases, f->n_aliases);
+    }
+    if (f && f->default_json) {
+        /* Checked by put_member: no U+0000 here. */
+        option_key(&o, &first, "default");
+        put_json_value(&o, f->default_json);
+    }
+    if (f && f->order != AVROGEN_ORDER_ASCENDING) {
+        option_key(&o, &first, "order");
+        textbuf_puts(&o, f->order == AVROGEN_ORDER_DESCENDING ? "\"descending\"" : "\"ignore\"");
+    }
+    if (!first)
+        textbuf_printf(b, " AVRO_FIELD(%s)", o.data);
+    textbuf_free(&o);
+}
+
+/* The entry struct of a map whose member is `cname`: {key, value [, its siblings]}. */
+static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node *m,
+                        const char *path)
+{
+    struct hdr *h = sb->h;
+    char *stem = join(sb->owner, cname);
+    char *base = join(stem, "entry");
+    char *tag = global_name(h, base);
+    char *spelling = xasprintf("struct %s", tag);
+    size_t di = new_def(h, spelling, true);
+    struct sbuild eb = {h, di, tag, sb->space, {NULL, 0}};
+    strset_add(&eb.taken, "key");
+    strset_add(&eb.taken, "value");
+    struct textbuf body = TEXTBUF_INIT;
+    textbuf_printf(&body, "/* An entry of %s. */\n", path);
+    textbuf_printf(&body, "struct %s {\n", tag);
+    textbuf_printf(&body, "    %s;\n", h->o->views ? "avrogen_str key" : "char *key");
+    char *vpath = xasprintf("%s.values", path);
+    put_member(&eb, &body, "value", m->items, NULL, vpath);
+    textbuf_puts(&body, "};\n");
+    size_t len;
+    char *text = textbuf_take(&body, &len);
+    textbuf_puts(&h->defs[di].text, text ? text : "");
+    free(text);
+    free(vpath);
+    strset_free(&eb.taken);
+    free(spelling);
+    free(tag);
+    free(base);
+    free(stem);
+    return di;
+}
+
+/* A counted member: `T *cname AVRO_ARRAY(n_cname)` or `struct E *cname AVRO_MAP(n_cname)`,
+ * then the count. `nullable` adds AVRO_NULLABLE (NULL is null). */
+static void put_counted(struct sbuild *sb, struct textbuf *b, const char *cname,
+                        const avrogen_node *t, const avrogen_field *f, const char *path,
+                        bool nullable, const char *doc_comment)
+{
+    struct hdr *h = sb->h;
+    char *raw = xasprintf("n_%s", cname);
+    char *count = member_name(&sb->taken, raw);
+    free(raw);
+    char *decl = NULL;
+    struct leaf l;
+    bool ok;
+    if (t->kind == AVROGEN_KIND_ARRAY) {
+        char *ipath = xasprintf("%s.items", path);
+        ok = leaf_type(sb, t->items, false, ipath, &l);
+        free(ipath);
+        if (ok) {
+            decl = declarator(&l, cname, true);
+            struct textbuf an = TEXTBUF_INIT;
+            textbuf_printf(&an, " AVRO_ARRAY(%s)%s", count, l.an.data ? l.an.data : "");
+            textbuf_free(&l.an);
+            l.an = an;
+        }
+    } else {
+        size_t e = map_entry(sb, cname, t, path);
+        add_dep(h, sb->def, e, false);
+        memset(&l, 0, sizeof l);
+        l.base = xstrdup(h->defs[e].tag);
+        l.an = (struct textbuf)TEXTBUF_INIT;
+        textbuf_printf(&l.an, " AVRO_MAP(%s)", count);
+        decl = declarator(&l, cname, true);
+        ok = true;
+    }
+    if (ok) {
+        if (doc_comment)
+            put_doc_comment(b, doc_comment, "    ");
+        textbuf_printf(b, "    %s%s%s", decl, nullable ? " AVRO_NULLABLE" : "",
+                       l.an.data ? l.an.data : "");
+        put_field_options(b, cname, f, f && f->doc && !doc_comment, NULL);
+        textbuf_printf(b, ";\n    size_t %s;\n", count);
+        leaf_free(&l);
+    }
+    free(decl);
+    free(count);
+}
+
+/* A union that AVRO_NULLABLE does not take: a tag enum, the tag, the C union. */
+static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
+                       const avrogen_node *u, const avrogen_field *f, const char *path)
+{
+    struct hdr *h = sb->h;
+    if (u->n_branches == 0) {
+        problem(h, path, "an empty union has no values, and C has no empty unions");
+        return;
+    }
+    /* Member names of the branches: the kind, or the named type's tag. */
+    struct strset taken = {NULL, 0};
+    char **members = xcalloc(u->n_branches, sizeof *members);
+    for (size_t i = 0; i < u->n_branches; i++) {
+        const avrogen_node *t = u->branches[i];
+        static const char *const kinds[] = {
+                [AVROGEN_KIND_NULL] = "none",     [AVROGEN_KIND_BOOLEAN] = "boolean",
+                [AVROGEN_KIND_INT] = "int32",     [AVROGEN_KIND_LONG] = "int64",
+                [AVROGEN_KIND_FLOAT] = "float32", [AVROGEN_KIND_DOUBLE] = "float64",
+                [AVROGEN_KIND_BYTES] = "bytes",   [AVROGEN_KIND_STRING] = "string",
+                [AVROGEN_KIND_ARRAY] = "array",   [AVROGEN_KIND_MAP] = "map",
+        };
+        const char *raw = t->kind == AVROGEN_KIND_FIXED ? t->name
+                          : avrogen_node_is_named(t)    ? find_named(h, t)->tag
+                          : (size_t)t->kind < sizeof kinds / sizeof *kinds && kinds[t->kind]
+                                  ? kinds[t->kind]
+                                  : "value";
+        members[i] = member_name(&taken, raw);
+    }
+
+    /* The tag's enum: <OWNER>_<MEMBER>_<BRANCH>, in branch order (tag i is branch i). */
+    char *stem = join(sb->owner, cname);
+    char *ebase = join(stem, "kind");
+    char *etag = global_name(h, ebase);
+    char *espelling = xasprintf("enum %s", etag);
+    size_t di = new_def(h, espelling, false);
+    add_dep(h, sb->def, di, true);
+    struct textbuf *e = &h->defs[di].text;
+    textbuf_printf(e, "/* Which member of %s holds the value: Avro branch i is tag value i. */\n",
+                   path);
+    textbuf_printf(e, "enum %s {\n", etag);
+    char *ustem = upper(stem);
+    for (size_t i = 0; i < u->n_branches; i++) {
+        char *ub = upper(members[i]);
+        char *raw = join(ustem, ub);
+        char *name = global_name(h, raw);
+        textbuf_printf(e, "    %s%s\n", name, i + 1 < u->n_branches ? "," : "");
+        free(name);
+        free(raw);
+        free(ub);
+    }
+    textbuf_puts(e, "};\n");
+
+    char *traw = xasprintf("%s_kind", cname);
+    char *tag = member_name(&sb->taken, traw);
+    struct textbuf body = TEXTBUF_INIT;
+    bool ok = true;
+    for (size_t i = 0; i < u->n_branches && ok; i++) {
+        const avrogen_node *t = u->branches[i];
+        if (is_null(t)) {
+            textbuf_printf(&body, "        char %s AVRO_FIELD(type = \"null\");\n", members[i]);
+            continue;
+        }
+        char *bpath = xasprintf("%s[%zu]", path, i);
+        struct leaf l;
+        ok = leaf_type(sb, t, true, bpath, &l);
+        free(bpath);
+        if (!ok)
+            break;
+        char *decl = declarator(&l, members[i], false);
+        textbuf_printf(&body, "        %s%s;\n", decl, l.an.data ? l.an.data : "");
+        free(decl);
+        leaf_free(&l);
+    }
+    if (ok) {
+        textbuf_printf(b, "    %s %s;\n", espelling, tag);
+        textbuf_printf(b, "    union {\n%s    } %s AVRO_UNION(%s)", body.data, cname, tag);
+        put_field_options(b, cname, f, true, NULL);
+        textbuf_puts(b, ";\n");
+    }
+    textbuf_free(&body);
+    free(tag);
+    free(traw);
+    free(ustem);
+    free(espelling);
+    free(etag);
+    free(ebase);
+    free(stem);
+    for (size_t i = 0; i < u->n_branches; i++)
+        free(members[i]);
+    free(members);
+    strset_free(&taken);
+}
+
+/*
+ * The members of one value of type t in the struct sb is writing, named
+ * `cname` (already taken): an Avro field's (f set) or a map entry's value.
+ * Counts and tags get names of their own.
+ */
+/* Whether compact JSON text holds the escape \u0000 (jansson's only spelling of NUL). */
+static bool json_has_nul(const char *json)
+{
+    for (const char *p = json; *p; p++) {
+        if (*p != '\\')
+            continue;
+        if (p[1] == 'u' && strncmp(p + 2, "0000", 4) == 0)
+            return true;
+        if (p[1])
+            p++;
+    }
+    return false;
+}
+
+static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
+                       const avrogen_node *t, const avrogen_field *f, const char *path)
+{
+    struct hdr *h = sb->h;
+    const char *doc = f && f->doc && doc_fits_comment(f->doc) ? f->doc : NULL;
+    if (f && f->default_json && json_has_nul(f->default_json)) {
+        problem(h, path,
+                "the default holds U+0000, which an annotation cannot carry (the generator keeps "
+                "annotation strings as C strings)");
+        return;
+    }
+    if (t->kind == AVROGEN_KIND_ARRAY || t->kind == AVROGEN_KIND_MAP) {
+        put_counted(sb, b, cname, t, f, path, false, doc);
+        return;
+    }
+    if (t->kind == AVROGEN_KIND_UNION) {
+        const avrogen_node *v = nullable_branch(t, f);
+        if (!v) {
+            put_tagged(sb, b, cname, t, f, path);
+            return;
+        }
+        char *vpath = xasprintf("%s[%d]", path, is_null(t->branches[0]) ? 1 : 0);
+        if (v->kind == AVROGEN_KIND_ARRAY || v->kind == AVROGEN_KIND_MAP) {
+            put_counted(sb, b, cname, v, f, vpath, true, doc);
+            free(vpath);
+            return;
+        }
+        /* Strings and byte views hold their own null; anything else is a pointer. */
+        bool self = v->kind == AVROGEN_KIND_STRING ||
+                    (v->kind == AVROGEN_KIND_BYTES && v->logical != AVROGEN_LOGICAL_DECIMAL);
+        struct leaf l;
+        bool ok = leaf_type(sb, v, false, vpath, &l);
+        free(vpath);
+        if (!ok)
+            return;
+        char *decl = declarator(&l, cname, !self);
+        if (doc)
+            put_doc_comment(b, doc, "    ");
+        textbuf_printf(b, "    %s AVRO_NULLABLE%s", decl, l.an.data ? l.an.data : "");
+        put_field_options(b, cname, f, f && f->doc && !doc, NULL);
+        textbuf_puts(b, ";\n");
+        free(decl);
+        leaf_free(&l);
+        return;
+    }
+    if (t->kind == AVROGEN_KIND_NULL) {
+        problem(h, path, "a field of type null has no C member to map from");
+        return;
+    }
+    struct leaf l;
+    if (!leaf_type(sb, t, true, path, &l))
+        return;
+    char *decl = declarator(&l, cname, false);
+    if (doc)
+        put_doc_comment(b, doc, "    ");
+    textbuf_printf(b, "    %s%s", decl, l.an.data ? l.an.data : "");
+    put_field_options(b, cname, f, f && f->doc && !doc, NULL);
+    textbuf_puts(b, ";\n");
+    free(decl);
+    leaf_free(&l);
+}
+
+/* ---- records ---------------------------------------------------------- */
+
+static size_t enum_def(struct hdr *h, const avrogen_node *e)
+{
+    struct named *nm = find_named(h, e);
+    if (nm->def == SIZE_MAX)
+        build_enum(h, nm);
+    return nm->def;
+}
+
+/* The definition of record r, created empty; its body is built from h->todo. */
+static size_t record_def(struct hdr *h, const avrogen_node *r)
+{
+    struct named *nm = find_named(h, r);
+    if (nm->def == SIZE_MAX) {
+        char *spelling = xasprintf("struct %s", nm->tag);
+        nm->def = new_def(h, spelling, true);
+        free(spelling);
+        h->todo = xappend(h->todo, h->n_todo, sizeof *h->todo);
+        h->todo[h->n_todo++] = r;
+    }
+    return nm->def;
+}
+
+static void build_record(struct hdr *h, const avrogen_node *r)
+{
+    struct named *nm = find_named(h, r);
+    size_t di = nm->def;
+    struct sbuild sb = {h, di, nm->tag, r->namespace_, {NULL, 0}};
+    /* The fields' own names first, so that counts and tags yield to them;
+     * names that must change come after the ones that can stay. */
+    char **cnames = xcalloc(r->n_fields ? r->n_fields : 1, sizeof *cnames);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < r->n_fields; i++)
+            if (!cnames[i] && (pass == 1 || is_safe_ident(r->fields[i].name)))
+                cnames[i] = member_name(&sb.taken, r->fields[i].name);
+
+    struct textbuf body = TEXTBUF_INIT;
+    for (size_t i = 0; i < r->n_fields; i++) {
+        const avrogen_field *f = &r->fields[i];
+        char *path = xasprintf("%s.%s", r->fullname, f->name);
+        put_member(&sb, &body, cnames[i], f->type, f, path);
+        free(path);
+    }
+    if (r->n_fields == 0) {
+        char *empty = member_name(&sb.taken, "empty");
+        textbuf_printf(&body, "    char %s AVRO_SKIP; /* C has no empty structs */\n", empty);
+        free(empty);
+    }
+
+    struct textbuf *b = &h->defs[di].text;
+    bool doc_comment = r->doc && doc_fits_comment(r->doc);
+    if (doc_comment)
+        put_doc_comment(b, r->doc, "");
+    textbuf_puts(b, "struct AVRO_RECORD(");
+    bool first = true;
+    put_named_options(b, &first, r, r->doc && !doc_comment);
+    put_head_end(b, nm->tag);
+    textbuf_printf(b, "%s};\n", body.data ? body.data : "");
+    textbuf_free(&body);
+    for (size_t i = 0; i < r->n_fields; i++)
+        free(cnames[i]);
+    free(cnames);
+    strset_free(&sb.taken);
+}
+
+/* ---- output order ----------------------------------------------------- */
+
+struct order {
+    struct hdr *h;
+    size_t *queue; /* reached through pointers: written after the current chain */
+    size_t n_queue;
+    struct textbuf out;
+    struct textbuf fwd; /* forward declarations of structs used before their definition */
+    bool cycle;
+};
+
+static void place(struct order *o, size_t di)
+{
+    struct hdr *h = o->h;
+    struct cdef *d = &h->defs[di];
+    if (d->state == 2)
+        return;
+    if (d->state == 1) {
+        o->cycle = true;
+        return;
+    }
+    d->state = 1;
+    for (size_t i = 0; i < d->n_deps; i++)
+        place(o, d->deps[i]);
+    for (size_t i = 0; i < d->n_later; i++) {
+        struct cdef *l = &h->defs[d->later[i]];
+        if (l->state != 2 && l != d && !l->declared) {
+            textbuf_printf(&o->fwd, "%s;\n", l->tag);
+            l->declared = true;
+        }
+        o->queue = xappend(o->queue, o->n_queue, sizeof *o->queue);
+        o->queue[o->n_queue++] = d->later[i];
+    }
+    textbuf_puts(&o->out, "\n");
+    textbuf_append(&o->out, d->text.data ? d->text.data : "", d->text.len);
+    d->state = 2;
+}
+
+/* Whether t has a finite value: the least fixed point over the records of
+ * h (records[i] says it for named[i]; other named types always have one). */
+static bool has_value(const struct hdr *h, const bool *records, const avrogen_node *t)
+{
+    switch (t->kind) {
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < h->n_named; i++)
+            if (h->named[i].node == t)
+                return records[i];
+        return false;
+    case AVROGEN_KIND_ENUM:
+        return t->n_symbols > 0;
+    case AVROGEN_KIND_UNION:
+        for (size_t i = 0; i < t->n_branches; i++)
+            if (has_value(h, records, t->branches[i]))
+                return true;
+        return false;
+    default:
+        return true; /* arrays and maps may be empty */
+    }
+}
+
+static bool *finite_records(const struct hdr *h)
+{
+    bool *ok = xcalloc(h->n_named ? h->n_named : 1, sizeof *ok);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < h->n_named; i++) {
+            const avrogen_node *r = h->named[i].node;
+            if (ok[i] || r->kind != AVROGEN_KIND_RECORD)
+                continue;
+            bool all = true;
+            for (size_t k = 0; k < r->n_fields && all; k++)
+                all = has_value(h, ok, r->fields[k].type);
+            if (all)
+                ok[i] = changed = true;
+        }
+    }
+    return ok;
+}
+
+/* The record-by-value chain that makes a cycle, for the message. */
+static bool find_cycle(struct hdr *h, size_t di, size_t *stack, size_t depth, struct textbuf *why)
+{
+    for (size_t k = 0; k < depth; k++) {
+        if (stack[k] != di)
+            continue;
+        for (size_t j = k; j < depth; j++)
+            textbuf_printf(why, "%s -> ", h->defs[stack[j]].tag);
+        textbuf_puts(why, h->defs[di].tag);
+        return true;
+    }
+    if (depth == h->n_defs)
+        return false;
+    stack[depth] = di;
+    for (size_t i = 0; i < h->defs[di].n_deps; i++)
+        if (find_cycle(h, h->defs[di].deps[i], stack, depth + 1, why))
+            return true;
+    return false;
+}
+
+static char *header_text(struct hdr *h, const avrogen_node *root)
+{
+    struct order o = {h, NULL, 0, TEXTBUF_INIT, TEXTBUF_INIT, false};
+    size_t start = find_named(h, root)->def;
+    place(&o, start);
+    for (size_t i = 0; i < o.n_queue && !o.cycle; i++)
+        place(&o, o.queue[i]);
+    if (o.cycle) {
+        size_t *stack = xcalloc(h->n_defs, sizeof *stack);
+        struct textbuf why = TEXTBUF_INIT;
+        for (size_t i = 0; i < h->n_defs && !why.len; i++)
+            find_cycle(h, i, stack, 0, &why);
+        bool *finite = finite_records(h);
+        const char *empty = NULL;
+        for (size_t i = 0; i < h->n_named && !empty; i++)
+            if (h->named[i].node->kind == AVROGEN_KIND_RECORD && !finite[i])
+                empty = h->named[i].node->fullname;
+        if (empty)
+            problem(h, empty,
+                    "the record holds itself with no null, array or map on the way (%s): no "
+                    "finite value of it exists, so no C struct can hold one",
+                    why.data ? why.data : "?");
+        else
+            problem(h, root->fullname,
+                    "a record holds itself by value through a union branch (%s): C needs a "
+                    "pointer there, and the generator takes a record inside itself only through "
+                    "AVRO_NULLABLE, an array or a map",
+                    why.data ? why.data : "?");
+        free(finite);
+        textbuf_free(&why);
+        free(stack);
+    }
+    struct textbuf b = TEXTBUF_INIT;
+    textbuf_printf(&b,
+                   "/* Generated by avrogen %s from %s.\n"
+                   " * Do not edit: change the schema and run `avrogen header` again.\n"
+                   " * `avrogen schema` of this header derives record %s exactly. */\n",
+                   h->o->version, h->o->source_name, root->fullname);
+    textbuf_printf(&b, "#ifndef %s\n#define %s\n\n", h->o->guard, h->o->guard);
+    textbuf_puts(&b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    textbuf_puts(&b, "#include <avrogen/annotate.h>\n");
+    if (o.fwd.len) {
+        textbuf_puts(&b, "\n");
+        textbuf_append(&b, o.fwd.data, o.fwd.len);
+    }
+    textbuf_append(&b, o.out.data ? o.out.data : "", o.out.len);
+    textbuf_printf(&b, "\n#endif /* %s */\n", h->o->guard);
+    textbuf_free(&o.out);
+    textbuf_free(&o.fwd);
+    free(o.queue);
+    size_t len;
+    return textbuf_take(&b, &len);
+}
+
+int emit_header(const avrogen_schema *s, const struct emit_header_options *o, char **text,
+                struct header_problems *p)
+{
+    const avrogen_node *root = avrogen_schema_root(s);
+    struct hdr h = {.o = o, .p = p};
+    *text = NULL;
+    if (root->kind != AVROGEN_KIND_RECORD) {
+        const char *kind = avrogen_kind_name(root->kind);
+        problem(&h, "the schema",
+                "it is %s %s, not a record: a C header holds records (wrap the value in a "
+                "record with one field; its binary encoding is the same)",
+                strchr("aeiou", kind[0]) ? "an" : "a", kind);
+        return 1;
+    }
+    collect_named(&h, root, NULL);
+    check_null_namespaces(&h);
+    name_types(&h);
+    record_def(&h, root);
+    for (size_t i = 0; i < h.n_todo; i++)
+        build_record(&h, h.todo[i]);
+    char *out = header_text(&h, root); /* also finds records that hold themselves */
+    if (p->n != 0) {
+        free(out);
+        out = NULL;
+    }
+    *text = out;
+
+    for (size_t i = 0; i < h.n_named; i++) {
+        free(h.named[i].tag);
+        free(h.named[i].prefix);
+    }
+    free(h.named);
+    for (size_t i = 0; i < h.n_defs; i++) {
+        textbuf_free(&h.defs[i].text);
+        free(h.defs[i].deps);
+        free(h.defs[i].later);
+        free(h.defs[i].tag);
+    }
+    free(h.defs);
+    free(h.todo);
+    strset_free(&h.globals);
+    strset_free(&h.tags);
+    if (p->n != 0)
+        return 1;
+    return out ? 0 : 2;
+}
