@@ -3,8 +3,10 @@
 # avro_generate(): run avrogen on annotated headers as part of a target's build.
 #
 #   avro_generate(<target>
-#       HEADERS <annotated.h>...     # required
-#       [BASE_DIR <dir>]             # outputs mirror header paths relative to this
+#       HEADERS <annotated.h>...     # annotated headers, and/or
+#       SCHEMAS <schema.avsc>...     # record schemas: C structs written for them
+#       [VIEWS]                      # SCHEMAS: strings as avrogen_str, not char *
+#       [BASE_DIR <dir>]             # outputs mirror header and schema paths relative to this
 #                                    # (default: CMAKE_CURRENT_SOURCE_DIR)
 #       [OUTPUT_DIR <dir>]           # default: ${CMAKE_CURRENT_BINARY_DIR}/avrogen/<target>
 #       [SCHEMA_DIR <dir>]           # derived .avsc files (default: <OUTPUT_DIR>/schemas)
@@ -28,6 +30,15 @@
 # target, <OUTPUT_DIR> and BASE_DIR to its PUBLIC include path (build tree
 # only), and RUNTIME to its PUBLIC link libraries. Nothing is written to the
 # source tree.
+#
+# For a schema BASE_DIR/<path>.avsc (any extension) the build first writes the
+# annotated header <OUTPUT_DIR>/<path>.h with `avrogen header` (structs whose
+# derived schema is the .avsc's, proven before anything is written), then
+# generates <path>.avro.h / .avro.c from it as for a header; code includes
+# "<path>.avro.h" or "<path>.h". An edited schema or a changed avrogen reruns
+# both steps, new flags the second, a no-op build neither; an attribute no
+# header can carry is a warning, and a schema with no C representation fails
+# the build with `avrogen: error: <schema>: <place in the schema>: <reason>`.
 #
 # The header is parsed as the target compiles it: the target's include
 # directories and compile definitions (its own and those it inherits from the
@@ -68,9 +79,9 @@ set(AVROGEN_EXECUTABLE "" CACHE FILEPATH
     "avrogen for avro_generate() to run instead of the AvroGen::avrogen target (cross builds)")
 
 function(avro_generate target)
-    cmake_parse_arguments(PARSE_ARGV 1 ARG ""
+    cmake_parse_arguments(PARSE_ARGV 1 ARG "VIEWS"
         "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR;RUNTIME;COMPAT"
-        "HEADERS;CLANG_ARGS;GENERATOR_ARGS;COMPAT_WITH")
+        "HEADERS;SCHEMAS;CLANG_ARGS;GENERATOR_ARGS;COMPAT_WITH")
     if(ARG_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "avro_generate: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
     endif()
@@ -87,8 +98,12 @@ function(avro_generate target)
                             "it must be an executable or a compiled library of this project, "
                             "not an alias, imported or interface target")
     endif()
-    if(NOT ARG_HEADERS)
-        message(FATAL_ERROR "avro_generate(${target}): no HEADERS given")
+    if(NOT ARG_HEADERS AND NOT ARG_SCHEMAS)
+        message(FATAL_ERROR "avro_generate(${target}): no HEADERS or SCHEMAS given")
+    endif()
+    if(ARG_VIEWS AND NOT ARG_SCHEMAS)
+        message(FATAL_ERROR "avro_generate(${target}): VIEWS applies to SCHEMAS, and none are "
+                            "given")
     endif()
     foreach(kw BASE_DIR OUTPUT_DIR SCHEMA_DIR SCHEMAS_VAR RUNTIME COMPAT COMPAT_WITH)
         if(kw IN_LIST ARG_KEYWORDS_MISSING_VALUES)
@@ -229,14 +244,26 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
     set(args_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/AvroGenArgs.cmake")
     set(manifests "")
     set(outputs "")
+    set(inputs "")
     foreach(header IN LISTS ARG_HEADERS)
+        list(APPEND inputs "header;${header}")
+    endforeach()
+    foreach(schema IN LISTS ARG_SCHEMAS)
+        list(APPEND inputs "schema;${schema}")
+    endforeach()
+    set(views_arg "")
+    if(ARG_VIEWS)
+        set(views_arg --views)
+    endif()
+    while(inputs)
+        list(POP_FRONT inputs what header)
         get_filename_component(header "${header}" ABSOLUTE)
         if(NOT EXISTS "${header}" OR IS_DIRECTORY "${header}")
-            message(FATAL_ERROR "avro_generate(${target}): header '${header}' does not exist")
+            message(FATAL_ERROR "avro_generate(${target}): ${what} '${header}' does not exist")
         endif()
         file(RELATIVE_PATH rel "${ARG_BASE_DIR}" "${header}")
         if(rel MATCHES "^\\.\\./" OR IS_ABSOLUTE "${rel}")
-            message(FATAL_ERROR "avro_generate(${target}): header '${header}' is outside "
+            message(FATAL_ERROR "avro_generate(${target}): ${what} '${header}' is outside "
                                 "BASE_DIR '${ARG_BASE_DIR}'")
         endif()
         get_filename_component(rel_dir "${rel}" DIRECTORY)
@@ -249,8 +276,8 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
         set(gen_h "${out_dir}/${stem}.avro.h")
         set(gen_c "${out_dir}/${stem}.avro.c")
         if(gen_h IN_LIST outputs)
-            message(FATAL_ERROR "avro_generate(${target}): two headers would both generate "
-                                "'${gen_h}'")
+            message(FATAL_ERROR "avro_generate(${target}): two headers or schemas would both "
+                                "generate '${gen_h}'")
         endif()
         list(APPEND outputs "${gen_h}")
         set(manifest "${out_dir}/${stem}.avsc.list")
@@ -262,6 +289,36 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
             string(REPLACE ";" "\n" text "${compat_args};${compat_deps}")
             file(GENERATE OUTPUT "${compat_list}" CONTENT "${text}\n")
         endif()
+        # A schema's header is written first, into the output folder, by a
+        # command of its own (its stamp is what the code step depends on: the
+        # code step's depfile names the header, which only this command may
+        # produce); from there it is a header like any other, "<path>.h".
+        set(shown "${rel}")
+        set(header_dep "${header}")
+        set(written "")
+        if(what STREQUAL "schema")
+            set(schema "${header}")
+            set(header "${out_dir}/${stem}.h")
+            set(rel "${stem}.h")
+            if(rel_dir)
+                set(rel "${rel_dir}/${stem}.h")
+            endif()
+            if(header IN_LIST outputs)
+                message(FATAL_ERROR "avro_generate(${target}): two schemas would both write "
+                                    "'${header}'")
+            endif()
+            list(APPEND outputs "${header}")
+            set(header_dep "${out_dir}/${stem}.h.stamp")
+            add_custom_command(
+                OUTPUT "${header_dep}"
+                BYPRODUCTS "${header}"
+                COMMAND ${avrogen_cmd} header "${schema}" -o "${out_dir}" ${views_arg}
+                COMMAND "${CMAKE_COMMAND}" -E touch "${header_dep}"
+                DEPENDS "${schema}" ${avrogen_dep}
+                COMMENT "avrogen header ${shown}"
+                VERBATIM)
+            set(written "${header}" "${header_dep}")
+        endif()
         add_custom_command(
             OUTPUT "${manifest}"
             BYPRODUCTS "${gen_h}" "${gen_c}"
@@ -271,14 +328,14 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
                     --include-as "${rel}" --schema-dir "${ARG_SCHEMA_DIR}"
                     --manifest "${manifest}" --depfile "${depfile}" ${compat_args}
                     ${ARG_GENERATOR_ARGS} -- "@${rsp}" ${ARG_CLANG_ARGS}
-            DEPENDS "${header}" ${avrogen_dep} "${flags_file}" "${args_script}"
+            DEPENDS "${header_dep}" ${avrogen_dep} "${flags_file}" "${args_script}"
                     ${compat_list} ${compat_deps}
             DEPFILE "${depfile}"
-            COMMENT "avrogen ${rel}"
+            COMMENT "avrogen ${shown}"
             VERBATIM COMMAND_EXPAND_LISTS)
-        target_sources("${target}" PRIVATE "${gen_c}" "${gen_h}" "${manifest}")
+        target_sources("${target}" PRIVATE "${gen_c}" "${gen_h}" ${written} "${manifest}")
         list(APPEND manifests "${manifest}")
-    endforeach()
+    endwhile()
 
     # PUBLIC: a library's users include its generated headers too, and those
     # include the annotated header by its path relative to BASE_DIR.

@@ -31,6 +31,11 @@ usage: cmake_test.py COMMAND --work DIR [options]
                build, breaking ones fail in exactly the modes python3-avro's
                checker says, with the error at the member in order.h; edited,
                added and removed earlier schemas and a new COMPAT re-run avrogen
+  schemas      SCHEMAS (tests/cmake/projects/schemas): headers written from
+               .avsc files, then code, next to HEADERS; the derived schema is
+               the .avsc's; edits rerun exactly that schema, no-op builds do
+               nothing, a dropped attribute warns, a schema with no C
+               representation fails the build naming the field and the reason
 
 Each command starts from an empty --work folder and prints what it runs, so
 that `ctest --output-on-failure` shows the whole story of a failure.
@@ -418,14 +423,19 @@ def cmd_flags(args):
 
 
 MISUSE = [
-    ("no_headers", r"avro_generate\(app\): no HEADERS given"),
+    ("no_headers", r"avro_generate\(app\): no HEADERS or SCHEMAS given"),
+    ("missing_schema", r"avro_generate\(app\): schema '.*no_such\.avsc' does not exist"),
+    ("views_without_schemas", r"avro_generate\(app\): VIEWS applies to SCHEMAS"),
+    ("schema_same_output", r"avro_generate\(app\): two headers or schemas would both generate "
+                           r"'.*s/x\.avro\.h'"),
     ("no_target", r"avro_generate: 'no_such_target' is not a target"),
     ("interface_target", r"avro_generate: 'iface' cannot take the generated sources"),
     ("missing_header", r"avro_generate\(app\): header '.*no_such_header\.h' does not exist"),
     ("unknown_keyword", r"avro_generate: unexpected arguments: HEADER"),
     ("source_tree_output", r"avro_generate\(app\): '.*/generated' is in the source tree"),
     ("outside_base_dir", r"avro_generate\(app\): header '.*probe\.h' is outside BASE_DIR"),
-    ("same_output", r"avro_generate\(app\): two headers would both generate '.*app\.avro\.h'"),
+    ("same_output", r"avro_generate\(app\): two headers or schemas would both generate "
+                    r"'.*app\.avro\.h'"),
     ("compat_without_with", r"avro_generate\(app\): COMPAT needs COMPAT_WITH"),
     ("compat_unknown_mode", r"avro_generate\(app\): COMPAT 'sideways' is not one of"),
     ("compat_with_missing", r"avro_generate\(app\): COMPAT_WITH '.*no_such\.avsc' does not exist"),
@@ -691,6 +701,94 @@ def cmd_system(args):
     print("python3-avro: %d datums decode to the expected values and encode alike" % len(lines))
 
 
+def canonical(args, text):
+    return run([os.path.join(args.prefix, "bin", "avrogen"), "canonical", text]).strip()
+
+
+def cmd_schemas(args):
+    """SCHEMAS: headers written from .avsc files at build time, then code."""
+    work = fresh(args.work)
+    src = os.path.join(work, "src")
+    shutil.copytree(os.path.join(PROJECTS, "schemas"), src)
+    b = os.path.join(work, "build")
+    configure(args, src, b, "-DCMAKE_PREFIX_PATH=" + args.prefix)
+    before = snapshot(src)
+    gen = os.path.join(b, "avrogen", "orders")
+
+    def step(what, fail=False):
+        print("---- %s" % what, flush=True)
+        time.sleep(0.05)
+        out = build(args, b, fail=fail)
+        return out, {
+            "order": bool(re.search(r"avrogen schemas/order\.avsc", out)),
+            "event": bool(re.search(r"avrogen schemas/events/event\.avsc", out)),
+            "audit": bool(re.search(r"avrogen include/audit\.h", out)),
+            "order.avro.c.o": bool(re.search(r"Building C object \S*orders\.dir\S*order\.avro\.c\.o",
+                                             out)),
+            "link": bool(re.search(r"Linking C executable", out)),
+        }
+
+    def noop(what):
+        out, did = step("no-op build after: " + what)
+        check(not any(did.values()), "no-op build after %s did work: %s" % (what, did))
+        if args.generator == "ninja":
+            out = run([shutil.which("ninja") or "ninja", "-C", b, "-n", "-d", "explain"])
+            check("ninja: no work to do." in out and "explain:" not in out,
+                  "ninja -n -d explain after %s: not up to date" % what)
+
+    out, did = step("first build")
+    check(did["order"] and did["event"] and did["audit"], "the first build did not run avrogen "
+          "on both schemas and the header: %s" % did)
+    for f in ("schemas/order.h", "schemas/order.avro.h", "schemas/order.avro.c",
+              "schemas/events/event.h", "schemas/events/event.avro.c", "include/audit.avro.c",
+              "schemas/com.acme.shop.Order.avsc"):
+        check(os.path.isfile(os.path.join(gen, f)), f + " is not in the build tree")
+    with open(os.path.join(gen, "schemas", "com.acme.shop.Order.avsc")) as f:
+        derived = f.read()
+    with open(os.path.join(src, "schemas", "order.avsc")) as f:
+        given = f.read()
+    check(canonical(args, derived) == canonical(args, given),
+          "the schema derived from the written header is not the .avsc's")
+    out = run([os.path.join(b, "orders")])
+    check("== schemas ok" in out, "orders did not round-trip")
+    check("== views ok" in run([os.path.join(b, "order_views")]), "order_views failed")
+    with open(os.path.join(b, "avrogen", "order_views", "schemas", "order.h")) as f:
+        check("avrogen_str customer;" in f.read(), "VIEWS did not give avrogen_str strings")
+    noop("the first build")
+
+    order = os.path.join(src, "schemas", "order.avsc")
+    edit(order, "An order, as the shop's schema registry has it.", "An order (edited).")
+    out, did = step("order.avsc: the record's doc changed")
+    check(did["order"] and not did["event"] and not did["audit"] and did["order.avro.c.o"] and
+          did["link"], "after editing order.avsc: %s" % did)
+    check("An order (edited)." in run([os.path.join(b, "orders")]),
+          "the program does not print the edited schema")
+    noop("editing order.avsc")
+
+    mtimes = {f: os.stat(os.path.join(gen, "schemas", f)).st_mtime_ns
+              for f in ("order.h", "order.avro.h", "order.avro.c")}
+    edit(order, '"name": "Order",', '"name": "Order", "x-owner": "shop",')
+    out, did = step("order.avsc: an attribute no header carries")
+    check(did["order"] and not did["order.avro.c.o"], "after an unknown attribute: %s" % did)
+    check(re.search(r'warning: \S*order\.avsc: schema: attribute "x-owner": "shop" is not '
+                    r"carried into the header", out), "no warning names the dropped attribute")
+    check(mtimes == {f: os.stat(os.path.join(gen, "schemas", f)).st_mtime_ns for f in mtimes},
+          "unchanged outputs got new timestamps")
+    noop("an unknown attribute")
+
+    edit(order, '"precision": 12', '"precision": 30')
+    out, _ = step("order.avsc: a decimal no int64_t holds", fail=True)
+    check(re.search(r"avrogen: error: \S*order\.avsc: com\.acme\.shop\.Line\.price: bytes with "
+                    r"decimal\(30, 2\) needs more than 64 bits", out),
+          "the build log does not name the schema, the field and the reason")
+    with open(os.path.join(gen, "schemas", "order.h")) as f:
+        check("AVRO_DECIMAL(12, 2)" in f.read(), "a failed run changed the written header")
+    edit(order, '"precision": 30', '"precision": 12')
+    out, did = step("order.avsc fixed again")
+    check("== schemas ok" in run([os.path.join(b, "orders")]), "orders did not round-trip")
+    check(set(snapshot(src)) == set(before), "building wrote into the source folder")
+
+
 def configure_fail(args, src, b, case):
     print("---- CASE=" + case, flush=True)
     return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
@@ -701,7 +799,7 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["install", "package", "installed", "subdir",
                                        "incremental", "error", "flags", "misuse", "compat",
-                                       "system"])
+                                       "system", "schemas"])
     p.add_argument("--work", help="scratch folder, emptied first")
     p.add_argument("--prefix", help="the install prefix (the fixture)")
     p.add_argument("--build-dir", help="install: the project's build tree")
