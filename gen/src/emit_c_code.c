@@ -1449,7 +1449,9 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         lvs[n++] = xasprintf("v->%s", f->c_name);
     }
     write_members(g, types, (const char *const *)lvs, names, n, &vs);
-    bool any = n != 0;
+    bool any = false; /* a null field writes nothing */
+    for (size_t i = 0; i < n; i++)
+        any = any || types[i]->storage != MODEL_STORAGE_NONE;
     for (size_t i = 0; i < n; i++)
         free(lvs[i]);
     free(lvs);
@@ -1485,7 +1487,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         if (f->role != MODEL_FIELD_VALUE)
             continue;
         read_field(g, f, &vs);
-        any = true;
+        any = any || f->type->storage != MODEL_STORAGE_NONE;
     }
     if (cyclic)
         ec_line(g, "avrogen_reader_leave(r);");

@@ -1161,7 +1161,11 @@ static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
         return;
     }
     if (t->kind == AVROGEN_KIND_NULL) {
-        problem(h, path, "a field of type null has no C member to map from");
+        if (doc)
+            put_doc_comment(b, doc, "    ");
+        textbuf_printf(b, "    char %s", cname);
+        put_field_options(b, cname, f, f && f->doc && !doc, "type = \"null\"");
+        textbuf_puts(b, ";\n");
         return;
     }
     struct leaf l;

@@ -278,10 +278,14 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
     member_annots_init(b, &kma, ed, km, false);
     member_annots_init(b, &vma, ed, vm, false);
     struct model_type *key = NULL, *value = NULL;
-    const struct cannot *bad = kma.field   ? kma.field
-                               : kma.skip  ? kma.skip
-                               : vma.field ? vma.field
-                                           : vma.skip;
+    /* A map of nulls: the value's only option may be type = "null". */
+    const struct annot_option *vtype = annot_find(&vma.opts, "type");
+    bool null_value = vma.field && vma.opts.n == 1 && vtype && vtype->str &&
+                      strcmp(vtype->str, "null") == 0;
+    const struct cannot *bad = kma.field                 ? kma.field
+                               : kma.skip                ? kma.skip
+                               : vma.field && !null_value ? vma.field
+                                                          : vma.skip;
     if (bad) {
         diag_error(b->d, &bad->loc, "%s has no effect on a map entry's key or value",
                    annot_macro(bad->kind));
@@ -350,6 +354,29 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
     }
     if (counted && !sib->name)
         goto out; /* the count or tag was already reported */
+    const struct annot_option *null_opt = annot_find(&ma->opts, "type");
+    if (null_opt && null_opt->str && strcmp(null_opt->str, "null") == 0) {
+        /* A field of type null: the member only holds the place (like a null
+         * branch of an AVRO_UNION), nothing reads or writes it. */
+        const struct cannot *other = ma->nullable     ? ma->nullable
+                                     : ma->array      ? ma->array
+                                     : ma->map        ? ma->map
+                                     : ma->uni        ? ma->uni
+                                     : ma->logical    ? ma->logical
+                                     : ma->decimal    ? ma->decimal
+                                     : ma->fixed_name ? ma->fixed_name
+                                                      : NULL;
+        if (other) {
+            diag_error(b->d, &other->loc,
+                       "%s does not apply to %s '%s': AVRO_FIELD(type = \"null\") makes it a "
+                       "null, which has no shape",
+                       annot_macro(other->kind), what, m->name);
+            goto out;
+        }
+        ma->type_used = true;
+        t = new_type(AVROGEN_KIND_NULL, MODEL_STORAGE_NONE, m->type);
+        goto out;
+    }
     if (ma->nullable)
         t = map_nullable(&s, m->type, &lf);
     else
@@ -378,7 +405,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
     if (type_opt && !ma->type_used) {
         diag_error(b->d, &ma->field->loc,
                    "AVRO_FIELD(type = %s) does not apply to %s '%s' of type '%s'; it selects "
-                   "\"long\" for uint64_t, or \"null\" for a member of an AVRO_UNION",
+                   "\"long\" for uint64_t, or \"null\" for a null field or union member",
                    type_opt->json, what, m->name, m->type->spelling);
         free_type(t);
         t = NULL;

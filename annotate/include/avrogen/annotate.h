@@ -97,7 +97,8 @@ typedef struct avrogen_bytes {
 #define AVRO_ENUM(...)   AVROGEN_ANNOTATE("enum", #__VA_ARGS__)
 
 /* Fields (and enumerators: name, doc). Options: name, doc, aliases, default,
- * order, type ("long" on uint64_t: its bits; "null" on a member of an AVRO_UNION). */
+ * order, type ("long" on uint64_t: its bits; "null" for a field, a map value or
+ * a member of an AVRO_UNION that is always null: the member only holds the place). */
 #define AVRO_FIELD(...) AVROGEN_ANNOTATE("field", #__VA_ARGS__)
 
 /* Flags. avro-c defines neither name. */
