@@ -67,13 +67,14 @@ static const struct defined *find_defined(struct emitter *e, const struct model_
  * Record that n is defined here, inside namespace `space`. A type without a
  * namespace of its own takes the enclosing one, exactly as an unqualified
  * nested definition does in Avro JSON (spec §Names), so a header that gives
- * only its top-level record a namespace reads as the hand-written schema would.
+ * only its top-level record a namespace reads as the hand-written schema would;
+ * `namespace = ""` (or null) keeps it in the null namespace.
  */
 static const char *define(struct emitter *e, const struct model_name *n, const char *space)
 {
     e->defined = xappend(e->defined, e->n_defined, sizeof *e->defined);
     e->defined[e->n_defined].name = n;
-    e->defined[e->n_defined].space = n->space ? n->space : space;
+    e->defined[e->n_defined].space = n->space || n->null_space ? n->space : space;
     return e->defined[e->n_defined++].space;
 }
 
@@ -115,6 +116,8 @@ static void put_name(struct emitter *e, json_t *o, const struct model_name *n, c
     json_object_set_new(o, "name", jstr(n->name));
     if (n->space && !same_space(n->space, space))
         json_object_set_new(o, "namespace", jstr(n->space));
+    else if (!n->space && n->null_space && space)
+        json_object_set_new(o, "namespace", jstr(""));
     if (n->doc)
         json_object_set_new(o, "doc", jtext(e, n->doc, at));
     if (n->n_aliases) {

@@ -499,8 +499,18 @@ static void put_head_end(struct textbuf *b, const char *tag)
 static void collect_named(struct hdr *h, const avrogen_node *t, const char *space)
 {
     if (avrogen_node_is_named(t)) {
-        if (find_named(h, t))
+        if (find_named(h, t)) {
+            /* Spec §Names: an unqualified name inside namespace `space` means
+             * space.Name, so the generator writes no reference to a type of the
+             * null namespace there (Java's and avrogen's parsers fall back to
+             * the null namespace; the specification does not). */
+            if (!t->namespace_ && space)
+                problem(h, t->fullname,
+                        "the type is in the null namespace and referred to again from inside "
+                        "namespace '%s', which no schema the generator writes can do",
+                        space);
             return;
+        }
         h->named = xappend(h->named, h->n_named, sizeof *h->named);
         h->named[h->n_named].node = t;
         h->named[h->n_named].around = space;
@@ -525,19 +535,7 @@ static void collect_named(struct hdr *h, const avrogen_node *t, const char *spac
     }
 }
 
-/* A record or enum in the null namespace defined inside another namespace:
- * the generator gives a type without a namespace option the enclosing one. */
-static void check_null_namespaces(struct hdr *h)
-{
-    for (size_t i = 0; i < h->n_named; i++) {
-        const struct named *nm = &h->named[i];
-        if (nm->node->kind != AVROGEN_KIND_FIXED && !nm->node->namespace_ && nm->around)
-            problem(h, nm->node->fullname,
-                    "the type is in the null namespace but defined inside namespace '%s': the "
-                    "generator gives a nested type without a namespace the enclosing one",
-                    nm->around);
-    }
-}
+
 
 /* Tags for records and enums (fixed types have none), then enum prefixes. */
 static void name_types(struct hdr *h)
@@ -631,14 +629,16 @@ static char **enumerators(struct hdr *h, const char *prefix, const char *const *
     return names;
 }
 
+/* name, namespace, doc, aliases of a record or enum defined inside namespace
+ * `around` (a type without the option would take that one). */
 static void put_named_options(struct textbuf *b, bool *first, const avrogen_node *n,
-                              bool doc_inline)
+                              const char *around, bool doc_inline)
 {
     option_key(b, first, "name");
     put_json_string(b, n->name);
-    if (n->namespace_) {
+    if (n->namespace_ || around) {
         option_key(b, first, "namespace");
-        put_json_string(b, n->namespace_);
+        put_json_string(b, n->namespace_ ? n->namespace_ : "");
     }
     if (n->doc && doc_inline) {
         option_key(b, first, "doc");
@@ -665,7 +665,7 @@ static void build_enum(struct hdr *h, struct named *nm)
         put_doc_comment(b, e->doc, "");
     textbuf_puts(b, "enum AVRO_ENUM(");
     bool first = true;
-    put_named_options(b, &first, e, e->doc && !doc_comment);
+    put_named_options(b, &first, e, nm->around, e->doc && !doc_comment);
     if (e->enum_default >= 0) {
         option_key(b, &first, "default");
         put_json_string(b, e->symbols[e->enum_default]);
@@ -1237,7 +1237,7 @@ static void build_record(struct hdr *h, const avrogen_node *r)
         put_doc_comment(b, r->doc, "");
     textbuf_puts(b, "struct AVRO_RECORD(");
     bool first = true;
-    put_named_options(b, &first, r, r->doc && !doc_comment);
+    put_named_options(b, &first, r, nm->around, r->doc && !doc_comment);
     put_head_end(b, nm->tag);
     textbuf_printf(b, "%s};\n", body.data ? body.data : "");
     textbuf_free(&body);
@@ -1415,7 +1415,6 @@ int emit_header(const avrogen_schema *s, const struct emit_header_options *o, ch
         return 1;
     }
     collect_named(&h, root, NULL);
-    check_null_namespaces(&h);
     name_types(&h);
     record_def(&h, root);
     for (size_t i = 0; i < h.n_todo; i++)

@@ -181,14 +181,13 @@ bool named_options(struct builder *b, const struct cdecl *d, const struct cannot
 {
     bool ok = true;
     const char *name = string_option(b, head, o, "name", &ok);
-    const char *space = string_option(b, head, o, "namespace", &ok);
+    /* namespace = null: the null namespace, as namespace = "" is. */
+    const struct annot_option *space_opt = annot_find(o, "namespace");
+    const char *space = space_opt && space_opt->type == ANNOT_JSON_NULL
+                                ? ""
+                                : string_option(b, head, o, "namespace", &ok);
     const char *doc = string_option(b, head, o, "doc", &ok);
     const char *prefix = string_option(b, head, o, "c_prefix", &ok);
-    const struct annot_option *space_opt = annot_find(o, "namespace");
-    if (space_opt && space_opt->type == ANNOT_JSON_NULL) {
-        ok = true; /* namespace = null: the null namespace, as in Avro JSON */
-        space = "";
-    }
     const char *what = d->kind == CDECL_ENUM ? "enum" : "struct";
     if (name && !is_dotted_name(name, false)) {
         diag_error(b->d, &head->loc, "%s: name \"%s\" is not a valid Avro name",
@@ -226,6 +225,7 @@ bool named_options(struct builder *b, const struct cdecl *d, const struct cannot
              : d->typedef_name ? d->typedef_name
                                : anon_name,
              space);
+    nm->null_space = space_opt != NULL && nm->space == NULL;
     nm->doc = doc ? xstrdup(doc) : d->doc ? xstrdup(d->doc) : NULL;
     alias_option(b, head, o, true, &nm->aliases, &nm->n_aliases, &ok);
     if (prefix) {

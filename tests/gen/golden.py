@@ -174,6 +174,29 @@ def check_diag(avrogen, case):
         shutil.rmtree(out)
 
 
+# Golden cases whose schemas python3-avro 1.11.1 reads against the
+# specification: both peer checks only require that it still does.
+PYTHON_DEVIATES = {
+    "namespace_null": 'Python ignores "namespace": "" on a nested type (spec §Names: the empty '
+                      'string is the null namespace), so it misnames the type or cannot resolve '
+                      'a reference to it',
+}
+
+
+def deviates(path):
+    return os.path.basename(os.path.dirname(os.path.dirname(path))) in PYTHON_DEVIATES
+
+
+def python_rejects(path):
+    import avro.schema
+
+    try:
+        avro.schema.parse(read(path))
+    except Exception:  # noqa: BLE001 - any parser failure
+        return True
+    return False
+
+
 def check_python(golden):
     import warnings
 
@@ -185,6 +208,8 @@ def check_python(golden):
     if not files:
         fail("no golden schemas under " + golden)
     for path in files:
+        if deviates(path) and python_rejects(path):
+            continue  # check_canonical shows the deviation is still there
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -211,11 +236,28 @@ def check_canonical(avrogen, golden):
     from schema_kat import python_expected
 
     files = sorted(glob.glob(os.path.join(golden, "*", "expected", "*.avsc")))
+    still = set()
     for path in files:
+        if deviates(path):
+            rc, out, err = run([avrogen, "canonical", path], golden)
+            try:
+                theirs = python_expected(path)[0]
+            except Exception:  # noqa: BLE001 - the deviation: python3-avro cannot read it
+                theirs = None
+            if rc != 0:
+                fail("%s: avrogen canonical fails: %s" % (path, err))
+            if theirs != out.strip():
+                still.add(os.path.basename(os.path.dirname(os.path.dirname(path))))
+                continue
         want = python_expected(path)[0]
         rc, out, err = run([avrogen, "canonical", path], golden)
         if rc != 0 or out != want + "\n":
             fail("%s: avrogen canonical gives %r (%s), python3-avro %r" % (path, out, err, want))
+    for case, why in sorted(PYTHON_DEVIATES.items()):
+        if case not in still:
+            fail("golden case %s is listed in PYTHON_DEVIATES, but python3-avro reads all its "
+                 "schemas as avrogen does now: remove it" % case)
+        print("  (%s: %s)" % (case, why))
     print("canonical forms agree with python3-avro on %d schemas" % len(files))
 
 

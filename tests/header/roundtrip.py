@@ -76,9 +76,11 @@ UNREPRESENTABLE = {
     "tests/data/schema/pass/nesting_200_levels.avsc (wrapped)": NESTED,
     "tests/data/schema/pass/union_every_unnamed_kind.avsc (wrapped)": NESTED,
     "test_schema.py[38]": "through a union branch",  # Lisp: Cons holds Lisp by value
-    "lang/c/tests/schema_tests/pass/namespace_null_enum": "null namespace",
+    # AVRO_FIXED_NAME names a fixed in its record's namespace or by a full name.
     "lang/c/tests/schema_tests/pass/namespace_null_fixed": "null namespace",
-    "tests/data/schema/pass/namespace_nested_null_namespace.avsc": "null namespace",
+    # "Plain" inside namespace ns means ns.Plain (spec §Names); Java's lookup and
+    # avrogen's parser fall back to the null namespace, the generator writes none.
+    "tests/data/schema/pass/namespace_nested_null_namespace.avsc": "referred to again from inside",
     "tests/data/schema/pass/named_aliases.avsc": "AVRO_FIXED_NAME cannot carry",
     "tests/data/schema/pass/string_escapes.avsc": "U+0000",
     "tests/data/schema/pass/record_field_defaults.avsc": "U+0000",
@@ -574,7 +576,13 @@ def check_case(env, case, work, expect):
     tag = root_tag(header, fullname)
     if not tag:
         return f"FAIL {case.name}: cannot find the root struct of {fullname} in {hpath}"
-    blobs = datums(case, python_text)
+    try:
+        blobs = datums(case, python_text)
+    except avro.errors.SchemaParseException as e:
+        # python3-avro 1.11.1 reads "namespace": "" on a nested type as the
+        # enclosing namespace and then cannot resolve a reference to the type.
+        notes.append(f"no datums: python3-avro cannot parse the derived schema either ({e})")
+        return "ok: " + "; ".join(notes)
     if not blobs:
         if not too_big(json.loads(case.text)):
             return f"FAIL {case.name}: python3-avro wrote no datum of the schema"
