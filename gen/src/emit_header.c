@@ -4,7 +4,8 @@
  * The generator's C → Avro mapping, run backwards:
  *
  *   record → struct with AVRO_RECORD(name, namespace, aliases, doc)
- *   enum → C enum, enumerators PREFIX_SYMBOL; fixed → uint8_t[N] + AVRO_FIXED_NAME
+ *   enum → C enum, enumerators PREFIX_SYMBOL under AVRO_ENUM(strip_prefix = "PREFIX_");
+ *   fixed → uint8_t[N] + AVRO_FIXED_NAME
  *   boolean, int, long, float, double → bool, int32_t, int64_t, float, double
  *   string → char * (avrogen_str with views); bytes → avrogen_bytes
  *   array → T *x AVRO_ARRAY(n_x) + size_t n_x; map → entry struct {key, value} + count
@@ -535,8 +536,6 @@ static void collect_named(struct hdr *h, const avrogen_node *t, const char *spac
     }
 }
 
-
-
 /* Tags for records and enums (fixed types have none), then enum prefixes. */
 static void name_types(struct hdr *h)
 {
@@ -580,40 +579,6 @@ static void name_types(struct hdr *h)
 }
 
 /* ---- enums ------------------------------------------------------------ */
-
-/*
- * The prefix the generator strips from enumerators (model_enum.c): the
- * longest shared one ending in '_', shortened until every rest is a valid
- * Avro name. Kept in step with it; the round-trip check catches a drift.
- */
-static size_t stripped_prefix(char *const *names, size_t n)
-{
-    if (n == 0)
-        return 0;
-    size_t len = strlen(names[0]);
-    for (size_t i = 1; i < n; i++) {
-        size_t k = 0;
-        while (k < len && names[0][k] == names[i][k])
-            k++;
-        len = k;
-    }
-    for (;;) {
-        while (len > 0 && names[0][len - 1] != '_')
-            len--;
-        if (len == 0)
-            return 0;
-        bool ok = true;
-        for (size_t i = 0; i < n && ok; i++) {
-            const char *rest = names[i] + len;
-            ok = rest[0] && !(rest[0] >= '0' && rest[0] <= '9');
-            for (const char *p = rest; ok && *p; p++)
-                ok = is_ident_char(*p);
-        }
-        if (ok)
-            return len;
-        len--;
-    }
-}
 
 /* Enumerators for `prefix` + each of `symbols`: safe, unused names. */
 static char **enumerators(struct hdr *h, const char *prefix, const char *const *symbols, size_t n)
@@ -670,12 +635,18 @@ static void build_enum(struct hdr *h, struct named *nm)
         option_key(b, &first, "default");
         put_json_string(b, e->symbols[e->enum_default]);
     }
+    /* The generator takes a symbol from AVRO_FIELD(name), else from the
+     * enumerator less strip_prefix (model_enum.c): enumerators that had to
+     * change name their symbol. */
+    option_key(b, &first, "strip_prefix");
+    put_json_string(b, nm->prefix);
     put_head_end(b, nm->tag);
     char **names = enumerators(h, nm->prefix, e->symbols, e->n_symbols);
-    size_t strip = stripped_prefix(names, e->n_symbols);
+    size_t strip = strlen(nm->prefix);
     for (size_t i = 0; i < e->n_symbols; i++) {
         textbuf_printf(b, "    %s", names[i]);
-        if (strcmp(names[i] + strip, e->symbols[i]) != 0) {
+        if (strncmp(names[i], nm->prefix, strip) != 0 ||
+            strcmp(names[i] + strip, e->symbols[i]) != 0) {
             textbuf_puts(b, " AVRO_FIELD(name = ");
             put_json_string(b, e->symbols[i]);
             textbuf_puts(b, ")");

@@ -4,7 +4,7 @@
 
 #include <avrogen/annotate.h>
 
-enum AVRO_ENUM(namespace = "") plain { PLAIN_A, PLAIN_B };
+enum AVRO_ENUM(namespace = "", strip_prefix = "PLAIN_") plain { PLAIN_A, PLAIN_B };
 
 struct AVRO_RECORD(namespace = null) bare { int32_t x; };
 
