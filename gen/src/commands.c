@@ -131,7 +131,8 @@ const cli_command cli_commands[] = {
          "\n\n"
          "Attributes no annotation can carry (unknown properties, logical types the "
          "specification ignores) are dropped with a warning each. A schema with no C "
-         "representation (a root that is not a record, an array inside a union, ...) is an error naming the place in the schema and why, and no header is "
+         "representation (a root that is not a record, an array inside a union, ...) is an error "
+         "naming the place in the schema and why, and no header is "
          "written.",
          header_options,
          "avrogen header schemas/order.avsc -o include\n"

@@ -138,13 +138,13 @@ struct model_type;
 
 /* An Avro name (spec §Names) with the attributes every named type shares. */
 struct model_name {
-    char *name;     /* the simple name, never NULL, no dots */
-    char *space;    /* namespace, NULL for the null namespace */
-    char *fullname; /* "space.name", or "name" */
+    char *name;      /* the simple name, never NULL, no dots */
+    char *space;     /* namespace, NULL for the null namespace */
+    char *fullname;  /* "space.name", or "name" */
     bool null_space; /* namespace = "" or null given: the null namespace, also when
                         defined inside another (Avro JSON's "namespace": "") */
-    char *doc;      /* NULL when absent */
-    char **aliases; /* n_aliases names exactly as the user wrote them */
+    char *doc;       /* NULL when absent */
+    char **aliases;  /* n_aliases names exactly as the user wrote them */
     size_t n_aliases;
 };
 

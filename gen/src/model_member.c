@@ -280,10 +280,10 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
     struct model_type *key = NULL, *value = NULL;
     /* A map of nulls: the value's only option may be type = "null". */
     const struct annot_option *vtype = annot_find(&vma.opts, "type");
-    bool null_value = vma.field && vma.opts.n == 1 && vtype && vtype->str &&
-                      strcmp(vtype->str, "null") == 0;
-    const struct cannot *bad = kma.field                 ? kma.field
-                               : kma.skip                ? kma.skip
+    bool null_value =
+            vma.field && vma.opts.n == 1 && vtype && vtype->str && strcmp(vtype->str, "null") == 0;
+    const struct cannot *bad = kma.field                  ? kma.field
+                               : kma.skip                 ? kma.skip
                                : vma.field && !null_value ? vma.field
                                                           : vma.skip;
     if (bad) {

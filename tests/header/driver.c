@@ -1,55 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The data half of the `avrogen header` round trip (roundtrip.py): read
- * length-prefixed datums (4 bytes little-endian, then the datum) that
- * python3-avro wrote, decode each into the struct of a header `avrogen
- * header` wrote, and check that the generated code re-encodes exactly those
- * bytes (and that P_avro_size says so first). Built once per schema with
- *   -DROOT_HEADER='"x.avro.h"' -DROOT_TYPE='struct X' -DROOT_PREFIX=X
+ * The data half of the `avrogen header` round trip (roundtrip.py), for one
+ * schema: decode each length-prefixed datum (4 bytes little-endian, then the
+ * datum) that python3-avro wrote into the struct of the header `avrogen
+ * header` wrote, and check that the generated code sizes and re-encodes exactly
+ * those bytes. roundtrip.py includes it once per schema, after that schema's
+ * generated code, with
+ *   #define ROOT_TYPE struct X / ROOT_PREFIX X / CASE_FN avrogen_case_c001
+ * and main.c calls CASE_FN.
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include ROOT_HEADER
+#define RT_CAT(a, b)          RT_CAT_EXPANDED(a, b)
+#define RT_CAT_EXPANDED(a, b) a##b
+#define RT_FN(suffix)         RT_CAT(ROOT_PREFIX, suffix)
 
-#define CAT(a, b)          CAT_EXPANDED(a, b)
-#define CAT_EXPANDED(a, b) a##b
-#define FN(suffix)         CAT(ROOT_PREFIX, suffix)
+int CASE_FN(const unsigned char *buf, size_t len, char *msg, size_t size);
 
-static unsigned char *slurp(const char *path, size_t *len)
+/* 0 and a summary in msg, or 1 and the first datum that does not round trip. */
+int CASE_FN(const unsigned char *buf, size_t len, char *msg, size_t size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        unsigned char *g = realloc(buf, cap * 2);
-        if (!g) {
-            free(buf);
-            buf = NULL;
-        }
-        buf = g;
-        cap *= 2;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-int main(int argc, char **argv)
-{
-    size_t len = 0;
-    unsigned char *buf = argc == 2 ? slurp(argv[1], &len) : NULL;
-    if (!buf) {
-        fprintf(stderr, "usage: driver DATUMS (a readable file)\n");
-        return 2;
-    }
     size_t off = 0, n = 0;
     int rc = 0;
     while (off + 4 <= len && rc == 0) {
@@ -57,9 +29,8 @@ int main(int argc, char **argv)
                       (size_t)buf[off + 3] << 24;
         off += 4;
         if (dlen > len - off) {
-            fprintf(stderr, "datum %zu: truncated file\n", n);
-            rc = 1;
-            break;
+            snprintf(msg, size, "datum %zu: truncated file", n);
+            return 1;
         }
         const unsigned char *datum = buf + off;
         avrogen_reader r;
@@ -70,20 +41,20 @@ int main(int argc, char **argv)
         memset(&v, 0, sizeof v);
         avrogen_writer w;
         avrogen_writer_init_growable(&w, NULL);
-        if (FN(_avro_decode)(&r, &v, &a) != AVROGEN_OK) {
-            fprintf(stderr, "datum %zu: decode failed at byte %zu: %s\n", n, r.err_offset,
-                    r.err_msg ? r.err_msg : avrogen_status_str(r.err));
+        if (RT_FN(_avro_decode)(&r, &v, &a) != AVROGEN_OK) {
+            snprintf(msg, size, "datum %zu: decode failed at byte %zu: %s", n, r.err_offset,
+                     r.err_msg ? r.err_msg : avrogen_status_str(r.err));
             rc = 1;
         } else if (avrogen_reader_remaining(&r) != 0) {
-            fprintf(stderr, "datum %zu: decode stopped %zu bytes short of %zu\n", n,
-                    avrogen_reader_remaining(&r), dlen);
+            snprintf(msg, size, "datum %zu: decode stopped %zu bytes short of %zu", n,
+                     avrogen_reader_remaining(&r), dlen);
             rc = 1;
-        } else if (FN(_avro_size)(&v) != dlen) {
-            fprintf(stderr, "datum %zu: size says %zu bytes, the datum has %zu\n", n,
-                    FN(_avro_size)(&v), dlen);
+        } else if (RT_FN(_avro_size)(&v) != dlen) {
+            snprintf(msg, size, "datum %zu: size says %zu bytes, the datum has %zu", n,
+                     RT_FN(_avro_size)(&v), dlen);
             rc = 1;
-        } else if (FN(_avro_encode)(&w, &v) != AVROGEN_OK) {
-            fprintf(stderr, "datum %zu: encode failed: %s\n", n, avrogen_status_str(w.err));
+        } else if (RT_FN(_avro_encode)(&w, &v) != AVROGEN_OK) {
+            snprintf(msg, size, "datum %zu: encode failed: %s", n, avrogen_status_str(w.err));
             rc = 1;
         } else if (avrogen_writer_len(&w) != dlen ||
                    memcmp(avrogen_writer_data(&w), datum, dlen) != 0) {
@@ -91,9 +62,9 @@ int main(int argc, char **argv)
             const uint8_t *out = avrogen_writer_data(&w);
             while (at < dlen && at < got && out[at] == datum[at])
                 at++;
-            fprintf(stderr,
-                    "datum %zu: re-encoded %zu bytes differ from the %zu read, at byte %zu\n", n,
-                    got, dlen, at);
+            snprintf(msg, size,
+                     "datum %zu: re-encoded %zu bytes differ from the %zu read, at byte %zu", n,
+                     got, dlen, at);
             rc = 1;
         }
         avrogen_writer_fini(&w);
@@ -102,11 +73,10 @@ int main(int argc, char **argv)
         n++;
     }
     if (rc == 0 && off != len) {
-        fprintf(stderr, "%zu stray bytes after the last datum\n", len - off);
+        snprintf(msg, size, "%zu stray bytes after the last datum", len - off);
         rc = 1;
     }
-    free(buf);
     if (rc == 0)
-        printf("%zu datums decoded and re-encoded byte for byte\n", n);
+        snprintf(msg, size, "%zu datums decoded and re-encoded byte for byte", n);
     return rc;
 }
