@@ -39,6 +39,12 @@ int cmd_getschema(int argc, char **argv);
 int cmd_getmeta(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 
+/* Container files block by block: gen/src/cmd_blocks.c */
+int cmd_concat(int argc, char **argv);
+int cmd_recodec(int argc, char **argv);
+int cmd_repair(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
 /* Schema compatibility: gen/src/cmd_compat.c */
 int cmd_compat(int argc, char **argv);
 
@@ -90,6 +96,14 @@ int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 void cli_set_command(const char *name);
 /* Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated. */
 char *cli_slurp(const char *path, size_t *len);
+
+/* ---- container files: gen/src/util.c ---- */
+
+struct avrogen_ocf_reader;
+/* Open container file `path` ("-": stdin); 0, or EXIT_BAD_INPUT after "PATH: why". */
+int cli_open_reader(const char *path, struct avrogen_ocf_reader **r);
+/* r's sticky error as one "PATH: message" line (EXIT_BAD_INPUT), or 0 when it has none. */
+int cli_reader_error(struct avrogen_ocf_reader *r, const char *path);
 
 /* ---- options: gen/src/util.c ---- */
 

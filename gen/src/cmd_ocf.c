@@ -23,27 +23,6 @@
 
 #include "cli.h"
 
-static int open_reader(const char *path, avrogen_ocf_reader **r)
-{
-    avrogen_diag d;
-    memset(&d, 0, sizeof d);
-    avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, NULL, r, &d)
-                                               : avrogen_ocf_reader_open(path, NULL, r, &d);
-    if (st != AVROGEN_OK)
-        return cli_error("%s: %s", path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
-    return 0;
-}
-
-/* The reader's sticky error as one line naming the file; 0 when there is none. */
-static int reader_error(avrogen_ocf_reader *r, const char *path)
-{
-    avrogen_diag d;
-    memset(&d, 0, sizeof d);
-    if (avrogen_ocf_reader_error(r, &d) == AVROGEN_OK)
-        return 0;
-    return cli_error("%s: %s", path, d.msg);
-}
-
 static avrogen_status write_stdout(void *ctx, const void *data, size_t len)
 {
     (void)ctx;
@@ -89,7 +68,7 @@ static bool cat_done(const struct cat *c)
 static int cat_file(struct cat *c, const char *path)
 {
     avrogen_ocf_reader *r;
-    int rc = open_reader(path, &r);
+    int rc = cli_open_reader(path, &r);
     if (rc != 0)
         return rc;
     /* With --schema, records are resolved from the file's schema into its shape
@@ -133,7 +112,7 @@ static int cat_file(struct cat *c, const char *path)
     }
     cli_progress_done(&c->prog);
     if (rc == 0)
-        rc = reader_error(r, path);
+        rc = cli_reader_error(r, path);
     avrogen_ocf_reader_close(r);
     return rc;
 }
@@ -234,7 +213,7 @@ static int count_blocks(avrogen_ocf_reader *r, const char *path, uint64_t *block
         cli_progress_tick(&prog, *records, "records");
     }
     cli_progress_done(&prog);
-    return reader_error(r, path);
+    return cli_reader_error(r, path);
 }
 
 int cmd_count(int argc, char **argv)
@@ -252,7 +231,7 @@ int cmd_count(int argc, char **argv)
     for (int i = 0; i < n && (rc == 0 || rc == EXIT_BAD_INPUT); i++) {
         avrogen_ocf_reader *r;
         uint64_t blocks = 0, records = 0;
-        int file_rc = open_reader(files[i], &r);
+        int file_rc = cli_open_reader(files[i], &r);
         if (file_rc == 0) {
             file_rc = count_blocks(r, files[i], &blocks, &records);
             avrogen_ocf_reader_close(r);
@@ -280,7 +259,7 @@ int cmd_getschema(int argc, char **argv)
     if (argc != 2)
         return cli_usage("usage: avrogen getschema FILE.avro");
     avrogen_ocf_reader *r;
-    int rc = open_reader(argv[1], &r);
+    int rc = cli_open_reader(argv[1], &r);
     if (rc != 0)
         return rc;
     avrogen_bytes schema;
@@ -341,7 +320,7 @@ int cmd_getmeta(int argc, char **argv)
     if (n != 1)
         return cli_usage("getmeta: one FILE (- reads standard input)");
     avrogen_ocf_reader *r;
-    if ((rc = open_reader(files[0], &r)) != 0)
+    if ((rc = cli_open_reader(files[0], &r)) != 0)
         return rc;
     avrogen_bytes value;
     if (key != NULL) {

@@ -105,6 +105,27 @@ static const cli_option_doc compat_options[] = {
         {NULL, NULL},
 };
 
+static const cli_option_doc concat_options[] = {
+        {"--codec C", "the output's codec (default: the first file's); blocks in another codec "
+                      "are recompressed"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc recodec_options[] = {
+        {"--codec C", "null, deflate, snappy, zstandard, xz or bzip2 (default: IN's codec)"},
+        {"--level L", "the compression level: deflate, xz and bzip2 1 to 9, zstandard -131072 "
+                      "to 22 (default: the codec's own)"},
+        {"--block-size N", "uncompressed bytes after which a block ends (default 64000, what "
+                           "Java and Python use)"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc validate_options[] = {
+        {"--schema S", "also check that S can read every record (spec: Schema Resolution): "
+                       "the schemas resolve, and no record uses a symbol or branch S lacks"},
+        {NULL, NULL},
+};
+
 static const cli_option_doc no_options[] = {{NULL, NULL}};
 
 const cli_command cli_commands[] = {
@@ -206,6 +227,43 @@ const cli_command cli_commands[] = {
          write_options,
          "avrogen write --schema order.avsc --codec zstandard orders.jsonl "
          "orders.avro"},
+        {"concat", cmd_concat, "[--codec C] IN... OUT", "container files into one",
+         "Write the records of every IN (- reads standard input), in order, into one container "
+         "file OUT with the first file's schema, user metadata and codec. The blocks of a file "
+         "with the output's codec are copied as they are stored, not recompressed (each is "
+         "decompressed and its datums walked first, so nothing broken is passed on); the "
+         "others are recompressed.\n\n"
+         "Every IN must have the same schema: the same types, names, fields, symbols, sizes and "
+         "logical types (docs, defaults and aliases may differ). Otherwise concat stops with an "
+         "error naming the first difference (Event.score: double in a.avro, float in b.avro) "
+         "and writes nothing.",
+         concat_options, "avrogen concat day1.avro day2.avro day3.avro week.avro"},
+        {"recodec", cmd_recodec, "[--codec C] [--level L] [--block-size N] IN OUT",
+         "the same records, another codec or block size",
+         "Copy every record of IN (- reads standard input) into OUT, with IN's schema and user "
+         "metadata, in blocks of another codec, level or size.",
+         recodec_options, "avrogen recodec --codec zstandard --level 19 orders.avro small.avro"},
+        {"repair", cmd_repair, "IN OUT", "the intact blocks of a damaged file",
+         "Copy every intact block of IN into OUT, as stored, and report what was dropped. A "
+         "block is intact when its framing holds (count, size, sync marker), its payload "
+         "decompresses and every datum in it decodes (UTF-8 included). After a damaged block "
+         "reading resumes right after it when its sync marker matched, after a damaged marker "
+         "when a well-framed block follows, and otherwise at the next copy of the sync marker "
+         "(spec: Object Container Files).\n\n"
+         "The report, on standard output (standard error when OUT is -), has one line per "
+         "dropped range, dropped bytes FROM-TO (N records): WHY, and a summary: kept B blocks "
+         "(R records); dropped D damaged blocks (N records, X bytes). A header that cannot be "
+         "read is an error: without the schema and sync marker nothing can be recovered.",
+         no_options, "avrogen repair damaged.avro recovered.avro"},
+        {"validate", cmd_validate, "[--schema S] FILE...", "check every block and record",
+         "Read every block and decode every record of each FILE (- reads standard input), as "
+         "a reader would: framing, decompression, every datum against the schema, UTF-8, no "
+         "bytes left over. Prints FILE: ok, N records in B blocks for each sound file, and for "
+         "each other one error line with its first problem and byte offset; exits 1 if any "
+         "file has one.",
+         validate_options,
+         "avrogen validate orders.avro\navrogen validate --schema order-v2.avsc "
+         "*.avro"},
         {"compat", cmd_compat, "--reader R --writer W [--mode backward|forward|full]",
          "can one schema read data written with another",
          "Check whether R can read data written with W (spec: Schema Resolution). Prints "

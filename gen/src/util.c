@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "avrogen/ocf.h"
 #include "avrogen/value.h"
 
 #include "cli.h"
@@ -122,6 +123,28 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
         return -1;
     }
     return 0;
+}
+
+/* ---- container files ----------------------------------------------------------- */
+
+int cli_open_reader(const char *path, avrogen_ocf_reader **r)
+{
+    avrogen_diag d;
+    memset(&d, 0, sizeof d);
+    avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, NULL, r, &d)
+                                               : avrogen_ocf_reader_open(path, NULL, r, &d);
+    if (st != AVROGEN_OK)
+        return cli_error("%s: %s", path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+    return 0;
+}
+
+int cli_reader_error(avrogen_ocf_reader *r, const char *path)
+{
+    avrogen_diag d;
+    memset(&d, 0, sizeof d);
+    if (avrogen_ocf_reader_error(r, &d) == AVROGEN_OK)
+        return 0;
+    return cli_error("%s: %s", path, d.msg);
 }
 
 /* ---- options ---------------------------------------------------------------------- */

@@ -144,6 +144,7 @@ struct avrogen_ocf_reader {
     size_t raw_len;
     uint64_t block_end;   /* stream offset after its sync marker once checked, else 0 */
     uint64_t bad_sync_at; /* stream offset of its sync marker when that did not match, else 0 */
+    uint64_t block_claim; /* the object count its header gives, once read, else 0 */
     bool fatal;           /* err is no damage to the data: resync cannot help */
     avrogen_reader cur;   /* next_datum's block */
     uint64_t datums_left; /* datums of cur next_datum has not handed out */
@@ -638,6 +639,7 @@ static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, b
     r->raw = NULL;
     r->raw_len = 0;
     r->block_end = r->bad_sync_at = 0;
+    r->block_claim = 0;
     *end = false;
     if (r->err != AVROGEN_OK)
         return false;
@@ -654,6 +656,7 @@ static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, b
               "block at offset %" PRIu64 " has a negative object count (%" PRId64 ")", at, *count);
         return false;
     }
+    r->block_claim = (uint64_t)*count;
     if (*size < 0) {
         rfail(r, AVROGEN_E_INVALID, at,
               "block at offset %" PRIu64 " has a negative byte size (%" PRId64 ")", at, *size);
@@ -1211,6 +1214,11 @@ bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r, avrogen_bytes
 uint64_t avrogen_ocf_reader_position(const avrogen_ocf_reader *r)
 {
     return rpos(r);
+}
+
+uint64_t avrogen_ocf_reader_block_count(const avrogen_ocf_reader *r)
+{
+    return r->block_claim;
 }
 
 /*

@@ -41,7 +41,14 @@ def stream_cmds(tmp):
     """name -> (argv for OUT, stdin bytes that make a whole valid run)."""
     jsonl = LINES.encode()
     avro = open(os.path.join(tmp, "in.avro"), "rb").read()
-    cmds = {"write": (lambda out: write_cmd(tmp, out), jsonl)}
+    src = os.path.join(tmp, "in.avro")
+    a = clitest.AVROGEN
+    cmds = {
+        "write": (lambda out: write_cmd(tmp, out), jsonl),
+        "concat": (lambda out: [a, "concat", src, "-", out], avro),
+        "recodec": (lambda out: [a, "recodec", "--codec", "deflate", "-", out], avro),
+        "repair": (lambda out: [a, "repair", "-", out], avro),
+    }
     return cmds, avro
 
 

@@ -4,8 +4,8 @@
 
 usage: verbs_test.py AVROGEN
 
-Files come from Python's DataFileWriter (every codec it has, many blocks,
-user metadata) and from `avrogen write` (every codec); every expectation comes
+Files come from Python's DataFileWriter (every codec it has, and xz through
+Python's lzma; many blocks, user metadata) and from `avrogen write` (every codec); every expectation comes
 from Python: its records, printed as the Avro JSON encoding with json.dumps
 (indent=2 for --pretty), its header (metadata, sync marker), and the block
 framing parsed here by the spec.
@@ -16,8 +16,19 @@ framing parsed here by the spec.
   "-": the slices of Python's records across the files, in order.
 * getmeta: codec, sync marker, blocks, records, every metadata entry, --key.
 * cat of a 60 MiB bytes value streams its 250 MB of JSON in bounded memory.
+* concat: Python reads the records of every input in order, the first file's
+  metadata and codec; blocks with that codec are copied byte for byte;
+  different schemas are refused naming the difference, and nothing is written.
+* recodec: every codec and a small block size; Python reads the same records.
+* repair and validate on files damaged three ways (cut inside a block, a
+  flipped sync marker, a corrupt payload), for every codec: validate names
+  the first problem and its offset; repair keeps exactly the intact blocks
+  (which Python reads), reports the dropped byte ranges and records.
+* validate --schema: a reader schema that resolves, one that does not, and one
+  that lacks an enum symbol some record uses.
 """
 
+import io
 import json
 import os
 import random
@@ -259,6 +270,195 @@ def test_big_value(tmp):
     check(rss_mib < 256, f"cat of a 60 MiB value stays under 256 MiB: {rss_mib:.0f} MiB")
 
 
+def payloads(path):
+    """The stored bytes of every block (between its size and its sync marker)."""
+    data = open(path, "rb").read()
+    out = []
+    for pos, count, end in blocks_of(path):
+        dec = avro.io.BinaryDecoder(io.BytesIO(data[pos:pos + 20]))
+        dec.read_long()
+        dec.read_long()
+        out.append(data[pos + dec.reader.tell():end - 16])
+    return out
+
+
+def meta_of(path):
+    with open(path, "rb") as f:
+        return dict(avro.datafile.DataFileReader(f, avro.io.DatumReader()).meta)
+
+
+def test_concat(files, tmp):
+    names = ["py-deflate", "ours-deflate", "py-null", "ours-snappy", "py-bzip2"]
+    paths = [files[n][0] for n in names]
+    datums = [d for n in names for d in files[n][1]]
+    out = os.path.join(tmp, "concat.avro")
+    with open(paths[2], "rb") as f:
+        p = run(["concat", paths[0], paths[1], "-", paths[3], paths[4], out], stdin=f.read())
+    check(p.returncode == 0 and p.stdout == b"", f"concat: {p.stderr!r}")
+    check(python_read(out) == datums, "python reads concat's output: every record, in order")
+    meta = meta_of(out)
+    check(meta.get("avro.codec") == b"deflate", "concat: the first file's codec")
+    check(meta.get("app.origin") == b"verbs_test" and meta.get("app.blob") == b"\x00\xff\n\\",
+          "concat: the first file's user metadata")
+    # Blocks with the output's codec are copied as stored; the others recompressed.
+    got = payloads(out)
+    want = payloads(paths[0]) + payloads(paths[1])
+    check(got[:len(want)] == want, "concat copies deflate blocks byte for byte")
+    p = run(["concat", "--codec", "zstandard", paths[0], paths[2], out])
+    check(p.returncode == 0 and python_read(out) == files[names[0]][1] + files[names[2]][1],
+          f"concat --codec zstandard: {p.stderr!r}")
+    check(meta_of(out).get("avro.codec") == b"zstandard", "concat --codec")
+
+    # Another schema: refused, naming the first difference; nothing is written.
+    other = json.loads(SCHEMA_TEXT)
+    other["fields"][2]["type"] = "float"
+    other_path = os.path.join(tmp, "other.avro")
+    python_write(other_path, avro.schema.parse(json.dumps(other)),
+                 [dict(d, score=0.5) for d in files[names[2]][1][:5]])
+    refused = os.path.join(tmp, "refused.avro")
+    p = run(["concat", paths[2], other_path, refused])
+    line = one_error_line(p, "concat of different schemas")
+    check(f"Event.score: double in {paths[2]}, float in {other_path}" in line,
+          f"concat names the difference: {line}")
+    check(not os.path.exists(refused) and not any(n.startswith("refused.avro") for n in
+                                                  os.listdir(tmp)), "concat refused: no file")
+    other["fields"][2]["type"] = "double"
+    other["fields"][6]["type"]["symbols"] = ["A", "B", "D"]
+    python_write(other_path, avro.schema.parse(json.dumps(other)), [])
+    line = one_error_line(run(["concat", paths[2], other_path, refused]), "concat, other enum")
+    check("Event.kind: symbol 2 C in" in line and "D in" in line, f"concat names it: {line}")
+    # Docs and defaults do not matter.
+    other = json.loads(SCHEMA_TEXT)
+    other["doc"] = "the same data"
+    other["fields"][3]["default"] = None
+    python_write(other_path, avro.schema.parse(json.dumps(other)), files[names[2]][1][:3])
+    p = run(["concat", paths[2], other_path, out])
+    check(p.returncode == 0 and python_read(out) == files[names[2]][1] + files[names[2]][1][:3],
+          f"concat of schemas differing only in docs and defaults: {p.stderr!r}")
+
+
+def test_recodec(files, tmp):
+    path, datums = files["py-deflate"]
+    before = len(blocks_of(path))
+    for codec in OUR_CODECS:
+        out = os.path.join(tmp, f"recodec-{codec}.avro")
+        p = run(["recodec", "--codec", codec, "--block-size", "1000", path, out])
+        check(p.returncode == 0, f"recodec {codec}: {p.stderr!r}")
+        check(meta_of(out).get("avro.codec") == codec.encode(), f"recodec {codec}: the codec")
+        check(len(blocks_of(out)) > 2 * before, f"recodec {codec}: smaller blocks")
+        if codec in python_codecs():
+            check(python_read(out) == datums, f"python reads recodec's {codec} output")
+        p = run(["cat", out])
+        check(p.stdout.decode() == json_lines(SCHEMA, datums), f"cat of recodec's {codec} output")
+    out = os.path.join(tmp, "recodec-level.avro")
+    p = run(["recodec", "--codec", "zstandard", "--level", "19", path, out])
+    check(p.returncode == 0 and python_read(out) == datums, "recodec --level 19")
+    for args in (["recodec", "--codec", "lz4", path, out], ["recodec", "--block-size", "0", path,
+                 out], ["recodec", "--level", "x", path, out], ["recodec", path]):
+        check(run(args).returncode == 2, f"usage error {args}")
+
+
+def damaged_files(files, tmp, name):
+    """(kind, path, first bad block, blocks lost) for three kinds of damage to one file."""
+    path, _ = files[name]
+    blocks = blocks_of(path)
+    k = 3
+    cut = damaged_copy(path, os.path.join(tmp, f"{name}-cut.avro"),
+                       cut=(blocks[k][0] + blocks[k][2]) // 2)
+    flipped = damaged_copy(path, os.path.join(tmp, f"{name}-flipped.avro"),
+                           flip=blocks[k][2] - 9)
+    data = bytearray(open(path, "rb").read())
+    middle = (blocks[k][0] + blocks[k][2]) // 2
+    data[middle:middle + 16] = b"\xff" * 16
+    corrupt = os.path.join(tmp, f"{name}-corrupt.avro")
+    with open(corrupt, "wb") as f:
+        f.write(data)
+    return [("cut", cut, k, range(k, len(blocks))), ("flipped sync marker", flipped, k,
+                                                     range(k, k + 1)),
+            ("corrupt block", corrupt, k, range(k, k + 1))]
+
+
+def test_repair_validate(files, tmp):
+    # Ours too, in small blocks.
+    small = os.path.join(tmp, "ours-snappy-small.avro")
+    p = run(["recodec", "--block-size", "8000", files["ours-snappy"][0], small])
+    check(p.returncode == 0 and len(blocks_of(small)) > 10, "ours-snappy in small blocks")
+    files = dict(files, **{"ours-snappy-small": (small, files["ours-snappy"][1])})
+    for name in ["py-" + c for c in python_codecs()] + ["ours-snappy-small"]:
+        path, datums = files[name]
+        blocks = blocks_of(path)
+        p = run(["validate", path])
+        check(p.returncode == 0 and p.stdout.decode() ==
+              f"{path}: ok, {len(datums)} records in {len(blocks)} blocks\n",
+              f"validate {name}: {p.stdout!r} {p.stderr!r}")
+        for kind, bad, k, lost in damaged_files(files, tmp, name):
+            what = f"{kind} {name}"
+            line = one_error_line(run(["validate", bad]), f"validate {what}")
+            check(bad in line and f"offset {blocks[k][0]}" in line,
+                  f"validate {what} names the file and the block: {line}")
+            out = os.path.join(tmp, "repaired.avro")
+            p = run(["repair", bad, out])
+            check(p.returncode == 0, f"repair {what}: {p.stderr!r}")
+            keep = []
+            for b, (_, count, _) in enumerate(blocks):
+                first = sum(c for _, c, _ in blocks[:b])
+                if b not in lost:
+                    keep += datums[first:first + count]
+            check(python_read(out) == keep, f"python reads repair's output of {what}")
+            report = p.stdout.decode().splitlines()
+            n_lost = sum(blocks[b][1] for b in lost)
+            end = blocks[k][2] if kind != "cut" else os.path.getsize(bad)
+            check(report and report[0].startswith(f"dropped bytes {blocks[k][0]}-{end} "
+                                                  f"({blocks[k][1]} records): "),
+                  f"repair {what} reports the range: {report}")
+            check(report and report[-1] == f"kept {len(blocks) - len(lost)} blocks ({len(keep)} "
+                  f"records); dropped 1 damaged block ({blocks[k][1]} records, "
+                  f"{end - blocks[k][0]} bytes)", f"repair {what}: the summary: {report[-1:]}")
+            check(n_lost == len(datums) - len(keep), f"repair {what} lost what it says")
+            p = run(["validate", out])
+            check(p.returncode == 0, f"validate of repair's output of {what}: {p.stderr!r}")
+    # Several files: every one checked, exit 1, an error line for each bad one.
+    bad = [d[1] for d in damaged_files(files, tmp, "py-null")]
+    good = files["ours-zstandard"][0]
+    p = run(["validate", bad[0], good, bad[1]])
+    err = p.stderr.decode().splitlines()
+    check(p.returncode == 1 and len(err) == 2 and err[0].startswith("avrogen: error: " + bad[0])
+          and err[1].startswith("avrogen: error: " + bad[1]), f"validate of several: {err}")
+    check(p.stdout.decode().startswith(good + ": ok, 2500 records"), "validate: the good one")
+    # An undamaged file passes repair unchanged.
+    out = os.path.join(tmp, "repaired.avro")
+    p = run(["repair", good, out])
+    check(p.returncode == 0 and python_read(out) == files["ours-zstandard"][1] and
+          p.stdout.decode().endswith("dropped 0 damaged blocks (0 records, 0 bytes)\n"),
+          f"repair of a sound file: {p.stdout!r}")
+    check(payloads(out) == payloads(good), "repair copies intact blocks as stored")
+
+    # --schema: what S reads.
+    path, datums = files["py-deflate"]
+    reader = json.loads(SCHEMA_TEXT)
+    reader["fields"] = [f for f in reader["fields"] if f["name"] != "raw"] + [
+        {"name": "extra", "type": "int", "default": 7}]
+    s_path = os.path.join(tmp, "reader.avsc")
+    with open(s_path, "w") as f:
+        json.dump(reader, f)
+    p = run(["validate", "--schema", s_path, path])
+    check(p.returncode == 0, f"validate --schema that resolves: {p.stderr!r}")
+    reader["fields"][0]["type"] = "int"
+    with open(s_path, "w") as f:
+        json.dump(reader, f)
+    line = one_error_line(run(["validate", "--schema", s_path, path]), "validate --schema, no")
+    check("/fields/0" in line and "int" in line, f"validate --schema names the field: {line}")
+    reader["fields"][0]["type"] = "long"
+    kind = next(f for f in reader["fields"] if f["name"] == "kind")
+    kind["type"]["symbols"] = ["A", "B"]
+    with open(s_path, "w") as f:
+        json.dump(reader, f)
+    first_c = next(i for i, d in enumerate(datums) if d["kind"] == "C")
+    line = one_error_line(run(["validate", "--schema", s_path, path]), "validate, symbol C")
+    check("C" in line and "offset" in line, f"validate --schema names the record: {line}")
+    check(first_c >= 0, "some record uses C")
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
@@ -269,5 +469,8 @@ if __name__ == "__main__":
         test_count(files, tmp)
         test_cat_slices(files, tmp)
         test_getmeta(files)
+        test_concat(files, tmp)
+        test_recodec(files, tmp)
+        test_repair_validate(files, tmp)
         test_big_value(tmp)
     sys.exit(clitest.summary("cli verbs"))

@@ -2125,6 +2125,7 @@ typedef struct recovery {
     int64_t records;
     size_t n_drops;
     uint64_t drop[8][2];
+    uint64_t claim[8]; /* the damaged block's count, as its header gives it */
 } recovery;
 
 static void recover(const membuf *m, int how, recovery *out)
@@ -2144,6 +2145,7 @@ static void recover(const membuf *m, int how, recovery *out)
             continue;
         }
         ck_assert_uint_lt(out->n_drops, 8);
+        out->claim[out->n_drops] = avrogen_ocf_reader_block_count(s.r);
         uint64_t *drop = out->drop[out->n_drops++];
         ck_assert_int_eq(avrogen_ocf_reader_resync(s.r, &drop[0], &drop[1]), AVROGEN_OK);
         ck_assert_uint_gt(drop[1], drop[0]);
@@ -2200,6 +2202,7 @@ START_TEST(resync_after_damage)
     ck_assert_uint_eq(got.drop[0][0], l.start[k]);
     ck_assert_uint_eq(got.drop[0][1], l.end[k]);
     ck_assert_int_eq(got.records, 2000); /* the block's datums came out before the damage showed */
+    ck_assert_int_eq((int64_t)got.claim[0], count + 1);
 
     /* A damaged sync marker: that block only, the next one is found where it starts. */
     const size_t marked[] = {k, last};
@@ -2227,6 +2230,7 @@ START_TEST(resync_after_damage)
     recover(&m, how, &got);
     memcpy(m.data + l.start[k] + size_at, saved, size_len);
     ck_assert_uint_eq(got.n_drops, 1);
+    ck_assert_int_eq((int64_t)got.claim[0], count);
     ck_assert_uint_eq(got.drop[0][0], l.start[k]);
     ck_assert_uint_eq(got.drop[0][1], l.end[k]);
     expect_recovered(&got, &l, k, k + 1);
@@ -2237,6 +2241,7 @@ START_TEST(resync_after_damage)
     recover(&m, how, &got);
     m.data[l.start[k]] = saved[0];
     ck_assert_uint_ge(got.n_drops, 1);
+    ck_assert_uint_eq(got.claim[0], 0);
     ck_assert_uint_eq(got.drop[0][0], l.start[k]);
     ck_assert_uint_eq(got.drop[got.n_drops - 1][1], l.end[k]);
     expect_recovered(&got, &l, k, k + 1);

@@ -459,6 +459,13 @@ AVROGEN_API uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r
 /* File offset of the next byte r will read: after the last block read, or where resync left it. */
 AVROGEN_API uint64_t avrogen_ocf_reader_position(const avrogen_ocf_reader *r);
 
+/*
+ * The object count in the header of the block last returned or being read,
+ * also of a damaged block whose header could be read (what a repair reports
+ * as lost); 0 when it could not. Not checked against the block's bytes.
+ */
+AVROGEN_API uint64_t avrogen_ocf_reader_block_count(const avrogen_ocf_reader *r);
+
 /* The first (sticky) error of r, or AVROGEN_OK; `diag` (may be NULL) gets its text and offset. */
 AVROGEN_API avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r,
                                                     avrogen_diag *diag);
