@@ -129,6 +129,14 @@ int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, 
 /* A whole number for option `opt`; 0, or EXIT_USAGE after a usage line. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
 
+/*
+ * True when every datum of n encodes to zero bytes: null, fixed(0), and
+ * records of those (spec §Binary Encoding). A datum file of such a schema
+ * holds exactly one datum, in no bytes.
+ */
+struct avrogen_node;
+bool cli_datum_is_empty(const struct avrogen_node *n);
+
 /* At most one operand may be "-" (stdin): 0, or EXIT_USAGE after a usage line. */
 int cli_one_stdin(const char *cmd, char **operands, int n);
 

@@ -205,9 +205,17 @@ int cmd_tojson(int argc, char **argv)
     avrogen_reader r;
     avrogen_reader_init(&r, data, len);
     size_t index = 0;
-    /* A zero-byte schema (null, empty record) has datums that take no input:
-     * with nothing to delimit them, an empty input is zero datums. */
-    while (avrogen_reader_remaining(&r) != 0) {
+    /* A datum file holds one datum or more. When datums take no bytes (null,
+     * an empty record) there is nothing to delimit them: the empty input is
+     * exactly one, as Python's and Java's readers return, and any byte is
+     * too many. */
+    bool empty = cli_datum_is_empty(writer != NULL ? avrogen_schema_root(writer) : type);
+    if (len == 0 && !empty)
+        rc = cli_error("%s: no datum in input", args.input);
+    else if (len != 0 && empty)
+        rc = cli_error("%s: %zu byte%s of input, but the datums of this schema take zero bytes",
+                       args.input, len, len == 1 ? "" : "s");
+    while (rc == 0 && (index == 0 || avrogen_reader_remaining(&r) != 0)) {
         avrogen_value v;
         avrogen_arena_reset(&arena);
         size_t at = avrogen_reader_offset(&r);
@@ -265,7 +273,16 @@ int cmd_fromjson(int argc, char **argv)
     struct cli_jsonl j = {.in = in, .name = args.input};
     avrogen_value v;
     int got;
+    /* A datum file of a zero-byte schema holds one datum: no more can be told apart. */
+    bool empty = cli_datum_is_empty(type);
+    size_t values = 0;
     while ((got = cli_jsonl_next(&j, type, &v, &arena)) > 0) {
+        if (++values == 2 && empty) {
+            rc = cli_error("%s:%zu: a second value, but datums of this schema take zero bytes: "
+                           "a datum input holds exactly one",
+                           args.input, j.lineno);
+            break;
+        }
         avrogen_writer_reset(&out);
         if (avrogen_value_encode(&out, &v) != AVROGEN_OK) {
             rc = cli_error("%s:%zu: %s", args.input, j.lineno, avrogen_status_str(out.err));
@@ -276,6 +293,8 @@ int cmd_fromjson(int argc, char **argv)
     }
     if (got < 0)
         rc = EXIT_BAD_INPUT;
+    else if (rc == 0 && values == 0)
+        rc = cli_error("%s: no JSON value in input", args.input);
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
     free(j.line);

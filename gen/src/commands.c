@@ -173,12 +173,18 @@ const cli_command cli_commands[] = {
          "Read binary-encoded datums written back to back from FILE (default: standard input) and "
          "print each in the Avro JSON encoding, one per line, the way Python's json.dumps prints "
          "it. With --writer-schema, each datum is resolved from W into S (spec: Schema "
-         "Resolution); schemas that cannot be resolved are an error before any output.",
+         "Resolution); schemas that cannot be resolved are an error before any output.\n\n"
+         "A datum input holds at least one datum: an empty input is an error (no datum in "
+         "input), except for a schema whose datums take zero bytes (null, fixed(0), records of "
+         "those), where it is exactly one datum, as Python's and Java's readers read it, and "
+         "any byte is an error.",
          tojson_options, "avrogen tojson --schema order.avsc orders.bin"},
         {"fromjson", cmd_fromjson, "--schema S [FILE|-]", "JSON lines to binary datums",
          "Read one Avro JSON-encoded value per line from FILE (default: standard input; blank "
          "lines are skipped) and write their binary encodings back to back on standard output. "
-         "Every record field must be present. A bad line is an error naming FILE:LINE.",
+         "Every record field must be present. A bad line is an error naming FILE:LINE. An input "
+         "without a value is an error, and so is a second value of a schema whose datums take "
+         "zero bytes (the output could not tell them apart).",
          fromjson_options, "avrogen fromjson --schema order.avsc orders.jsonl > orders.bin"},
         {"cat", cmd_cat, "[OPTIONS] FILE...", "container files to JSON lines",
          "Print the records of object container files (- reads standard input) as JSON, one "

@@ -147,6 +147,48 @@ int cli_reader_error(avrogen_ocf_reader *r, const char *path)
     return cli_error("%s: %s", path, d.msg);
 }
 
+/* cli_datum_is_empty's walk: `seen` holds the records found empty, so shared ones are walked once.
+ */
+struct empty_walk {
+    const avrogen_node **seen;
+    size_t n, cap;
+};
+
+static bool always_empty(struct empty_walk *w, const avrogen_node *n, unsigned depth)
+{
+    if (n->kind == AVROGEN_KIND_NULL)
+        return true;
+    if (n->kind == AVROGEN_KIND_FIXED)
+        return n->size == 0;
+    /* A record nested this deep that is still empty contains itself: no datum at all. */
+    if (n->kind != AVROGEN_KIND_RECORD || depth > 10000)
+        return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->seen[i] == n)
+            return true;
+    for (size_t i = 0; i < n->n_fields; i++)
+        if (!always_empty(w, n->fields[i].type, depth + 1))
+            return false;
+    if (w->n == w->cap) {
+        size_t cap = w->cap != 0 ? 2 * w->cap : 16;
+        const avrogen_node **p = realloc(w->seen, cap * sizeof *p);
+        if (p == NULL)
+            return true; /* only costs the memo */
+        w->seen = p;
+        w->cap = cap;
+    }
+    w->seen[w->n++] = n;
+    return true;
+}
+
+bool cli_datum_is_empty(const avrogen_node *n)
+{
+    struct empty_walk w = {NULL, 0, 0};
+    bool empty = always_empty(&w, n, 0);
+    free(w.seen);
+    return empty;
+}
+
 /* ---- options ---------------------------------------------------------------------- */
 
 int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, int max,
