@@ -29,6 +29,13 @@ static avrogen_status write_stdout(void *ctx, const void *data, size_t len)
     return len == 0 || fwrite(data, 1, len, stdout) == len ? AVROGEN_OK : AVROGEN_E_IO;
 }
 
+/* cat's sink: stdout, noting that text went out (a damaged record cannot be taken back). */
+static avrogen_status write_noted(void *ctx, const void *data, size_t len)
+{
+    *(bool *)ctx = true;
+    return write_stdout(NULL, data, len);
+}
+
 /* ---- cat, head -------------------------------------------------------------------- */
 
 struct cat {
@@ -47,6 +54,7 @@ struct cat {
     avrogen_arena arena;
     avrogen_writer out; /* JSON text on its way to stdout */
     avrogen_json_sink sink;
+    bool drained; /* the sink took text since the current record began */
     cli_progress prog;
 };
 
@@ -92,19 +100,39 @@ static int cat_file(struct cat *c, const char *path)
             c->seen++;
             continue;
         }
-        avrogen_value v;
+        /* In the file's own schema the JSON text comes straight from the bytes;
+         * resolved records go through values of the reader schema. */
+        size_t mark = avrogen_writer_len(&c->out);
         bool got;
-        avrogen_arena_reset(&c->arena);
-        if (avrogen_ocf_reader_next_value(r, type, &v, &c->arena, &got) != AVROGEN_OK || !got)
+        avrogen_status st;
+        c->drained = false;
+        if (type == NULL) {
+            st = avrogen_ocf_reader_next_json(r, &c->out, c->flags, &c->sink, &got);
+        } else {
+            avrogen_value v;
+            avrogen_arena_reset(&c->arena);
+            st = avrogen_ocf_reader_next_value(r, type, &v, &c->arena, &got);
+            if (st == AVROGEN_OK && got)
+                st = avrogen_value_to_json_sink(&c->out, &v, c->flags, &c->sink);
+        }
+        if (st == AVROGEN_OK && !got)
             break;
-        c->seen++;
-        if (avrogen_value_to_json_sink(&c->out, &v, c->flags, &c->sink) != AVROGEN_OK) {
+        if (st != AVROGEN_OK && avrogen_ocf_reader_error(r, NULL) != AVROGEN_OK) {
+            /* A damaged record: its partial text goes, unless some is out already. */
+            if (!c->drained)
+                c->out.p = c->out.start + mark;
+            else
+                avrogen_write_raw(&c->out, "\n", 1);
+            break;
+        }
+        if (st != AVROGEN_OK) {
             rc = c->out.err == AVROGEN_E_IO
                          ? cli_error("writing output: %s", strerror(errno))
-                         : cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen - 1,
+                         : cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen,
                                      avrogen_status_str(c->out.err));
             break;
         }
+        c->seen++;
         avrogen_write_raw(&c->out, "\n", 1);
         c->printed++;
         if ((c->printed & 0x3ff) == 0)
@@ -166,7 +194,7 @@ static int run_cat(int argc, char **argv, bool head)
     avrogen_arena_init(&c.arena, NULL);
     avrogen_arena_set_budget(&c.arena, CLI_ARENA_BUDGET);
     avrogen_writer_init_growable(&c.out, NULL);
-    c.sink = (avrogen_json_sink){write_stdout, NULL, 0};
+    c.sink = (avrogen_json_sink){write_noted, &c.drained, 0};
     cli_progress_init(&c.prog, "printed");
     /* Records before a damaged block or datum are printed, then the error with
      * its offset; the other files are printed all the same. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <float.h>
 #include <jansson.h>
 
 #include "avrogen/value.h"
@@ -55,7 +56,29 @@ typedef struct jout {
     unsigned level;                /* containers open around the current value */
     const avrogen_json_sink *sink; /* NULL: everything stays in w */
     size_t chunk;
+    uint8_t *lim; /* text fits in place up to here (set_limit) */
 } jout;
+
+/*
+ * Where text may go in place: w's end, or with a sink the point where w would
+ * pass its chunk. Worked out again after every slow path (w grows or empties).
+ */
+static void set_limit(jout *o)
+{
+    avrogen_writer *w = o->w;
+    o->lim = w->end;
+    if (o->sink != NULL && (size_t)(w->end - w->start) > o->chunk)
+        o->lim = w->start + o->chunk;
+    if (w->err != AVROGEN_OK || o->lim < w->p)
+        o->lim = w->p; /* nothing fits: every write takes the slow path */
+}
+
+/* Record an error on w: nothing more is written. */
+static void fail_out(jout *o, avrogen_status st)
+{
+    avrogen_writer_fail(o->w, st);
+    o->lim = o->w->p;
+}
 
 /* Hand what w holds to the sink and empty w. */
 static void drain(jout *o)
@@ -66,10 +89,10 @@ static void drain(jout *o)
     avrogen_status st = o->sink->write(o->sink->ctx, avrogen_writer_data(o->w), len);
     avrogen_writer_reset(o->w);
     if (st != AVROGEN_OK)
-        avrogen_writer_fail(o->w, st);
+        fail_out(o, st);
 }
 
-static void put(jout *o, const char *s, size_t n)
+static void put_slow(jout *o, const char *s, size_t n)
 {
     if (o->sink != NULL && avrogen_writer_len(o->w) + n > o->chunk) {
         drain(o);
@@ -78,11 +101,63 @@ static void put(jout *o, const char *s, size_t n)
             avrogen_status st =
                     o->w->err == AVROGEN_OK ? o->sink->write(o->sink->ctx, s, n) : o->w->err;
             if (st != AVROGEN_OK)
-                avrogen_writer_fail(o->w, st);
+                fail_out(o, st);
+            set_limit(o);
             return;
         }
     }
     avrogen_write_raw(o->w, s, n);
+    set_limit(o);
+}
+
+/* Every piece of text goes through here: a copy while there is room, else put_slow. */
+static inline void put(jout *o, const char *s, size_t n)
+{
+    avrogen_writer *w = o->w;
+    if (AVROGEN_LIKELY((size_t)(o->lim - w->p) >= n)) {
+        memcpy(w->p, s, n);
+        w->p += n;
+        return;
+    }
+    put_slow(o, s, n);
+}
+
+/*
+ * Room for `n` bytes of text to be written in place at the returned pointer,
+ * then `taken` for the bytes written: the sink takes what w holds first if it
+ * would pass the chunk. When w cannot hold n more (a sink's chunk smaller than
+ * n, an error) the text goes to `local` instead and `taken` puts it.
+ */
+static char *room_slow(jout *o, size_t n, char *local)
+{
+    avrogen_writer *w = o->w;
+    char *p = local;
+    if (o->sink != NULL && (size_t)(w->p - w->start) + n > o->chunk) {
+        drain(o);
+        if (n > o->chunk) {
+            set_limit(o);
+            return local;
+        }
+    }
+    if (w->err == AVROGEN_OK && avrogen_writer_reserve(w, n))
+        p = (char *)w->p;
+    set_limit(o);
+    return p;
+}
+
+static inline char *room(jout *o, size_t n, char *local)
+{
+    if (AVROGEN_LIKELY((size_t)(o->lim - o->w->p) >= n))
+        return (char *)o->w->p;
+    return room_slow(o, n, local);
+}
+
+static inline void taken(jout *o, const char *p, size_t n, const char *local)
+{
+    if (AVROGEN_LIKELY(p != local))
+        o->w->p += n;
+    else
+        put(o, local, n);
 }
 
 static void put_cstr(jout *o, const char *s)
@@ -163,25 +238,73 @@ static void put_codepoint(jout *o, uint32_t cp)
     }
 }
 
+/*
+ * A name from the schema (field, enum symbol, type): spec §Names keeps them to
+ * [A-Za-z0-9_.], which the parser checks, so they go out as they are.
+ */
+static void put_name(jout *o, const char *name)
+{
+    put(o, "\"", 1);
+    put(o, name, strlen(name));
+    put(o, "\"", 1);
+}
+
+/* A record field's or union branch's name and the colon after it. */
+static void put_key(jout *o, const char *name)
+{
+    size_t n = strlen(name), total = n + 2 + o->colon_len;
+    if ((size_t)(o->lim - o->w->p) < total) {
+        put_name(o, name);
+        put(o, o->colon, o->colon_len);
+        return;
+    }
+    char *p = (char *)o->w->p;
+    p[0] = '"';
+    memcpy(p + 1, name, n);
+    p[n + 1] = '"';
+    memcpy(p + n + 2, o->colon, o->colon_len);
+    o->w->p += total;
+}
+
 static bool plain_ascii(uint8_t c)
 {
     return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+}
+
+/* How many bytes from p on are plain_ascii: eight at a time while they all are. */
+static size_t plain_run(const uint8_t *p, size_t len)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+        uint64_t bad = ((x - ones * 0x20) & ~x) |             /* below 0x20 */
+                       (((x & ~high) + ones) | x) |           /* 0x7f and up */
+                       ((q - ones) & ~q) | ((b - ones) & ~b); /* " and \ */
+        if ((bad & high) != 0)
+            break;
+    }
+    while (i < len && plain_ascii(p[i]))
+        i++;
+    return i;
 }
 
 /* A UTF-8 string; E_INVALID if it is not UTF-8. */
 static void put_string(jout *o, const char *s, size_t len)
 {
     const uint8_t *p = (const uint8_t *)s;
-    if (!avrogen_utf8_valid(p, len)) {
-        avrogen_writer_fail(o->w, AVROGEN_E_INVALID);
+    /* Plain ASCII up to `first` is valid UTF-8; the rest starts on a character. */
+    size_t first = plain_run(p, len);
+    if (first != len && !avrogen_utf8_valid(p + first, len - first)) {
+        fail_out(o, AVROGEN_E_INVALID);
         return;
     }
     put(o, "\"", 1);
     size_t i = 0;
     while (i < len && o->w->err == AVROGEN_OK) {
-        size_t run = i;
-        while (run < len && plain_ascii(p[run]))
-            run++;
+        size_t run = i == 0 ? first : i + plain_run(p + i, len - i);
         if (run > i) {
             put(o, s + i, run - i);
             i = run;
@@ -201,9 +324,7 @@ static void put_latin1(jout *o, const uint8_t *p, size_t len)
     put(o, "\"", 1);
     size_t i = 0;
     while (i < len && o->w->err == AVROGEN_OK) {
-        size_t run = i;
-        while (run < len && plain_ascii(p[run]))
-            run++;
+        size_t run = i + plain_run(p + i, len - i);
         if (run > i) {
             put(o, (const char *)p + i, run - i);
             i = run;
@@ -214,6 +335,156 @@ static void put_latin1(jout *o, const uint8_t *p, size_t len)
     put(o, "\"", 1);
 }
 
+/* Powers of ten that doubles hold exactly. */
+static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#define TWO_53 9007199254740992.0
+
+static const char digit_pairs[] = "0001020304050607080910111213141516171819202122232425262728293031"
+                                  "3233343536373839404142434445464748495051525354555657585960616263"
+                                  "6465666768697071727374757677787980818283848586878889909192939495"
+                                  "96979899";
+
+/*
+ * Exactly 8 digits of v < 10^8 (leading zeros kept) at out: v * ceil(2^48 /
+ * 10^6) holds v / 10^6 in its top bits and the rest as a binary fraction,
+ * which times 100 gives the next two digits, and so on. Exact for every
+ * v < 10^8 (checked for all of them once; tests/runtime/test_json.c checks
+ * the ends of every digit count and a million others).
+ */
+static void put_eight(char *out, uint32_t v)
+{
+    const uint64_t frac = (UINT64_C(1) << 48) - 1;
+    uint64_t t = (uint64_t)v * UINT64_C(281474977);
+    memcpy(out, digit_pairs + 2 * (t >> 48), 2);
+    t = (t & frac) * 100;
+    memcpy(out + 2, digit_pairs + 2 * (t >> 48), 2);
+    t = (t & frac) * 100;
+    memcpy(out + 4, digit_pairs + 2 * (t >> 48), 2);
+    t = (t & frac) * 100;
+    memcpy(out + 6, digit_pairs + 2 * (t >> 48), 2);
+}
+
+/* How many decimal digits v < 10^8 has (1 for 0). */
+static size_t digits_below_1e8(uint32_t v)
+{
+    return v < 10000 ? (v < 100 ? (v < 10 ? 1 : 2) : (v < 1000 ? 3 : 4))
+                     : (v < 1000000 ? (v < 100000 ? 5 : 6) : (v < 10000000 ? 7 : 8));
+}
+
+/* The decimal digits of u (at most 20) into out; their count. */
+static size_t put_digits(char *out, uint64_t u)
+{
+    /* The leading 1 to 8 digits two at a time, the rest in blocks of eight. */
+    uint32_t lead;
+    size_t blocks;
+    if (u >= UINT64_C(10000000000000000)) {
+        lead = (uint32_t)(u / UINT64_C(10000000000000000));
+        blocks = 2;
+    } else if (u >= 100000000) {
+        lead = (uint32_t)(u / 100000000);
+        blocks = 1;
+    } else {
+        lead = (uint32_t)u;
+        blocks = 0;
+    }
+    size_t n = digits_below_1e8(lead);
+    if (blocks == 2) {
+        uint64_t rest = u % UINT64_C(10000000000000000);
+        put_eight(out + n, (uint32_t)(rest / 100000000));
+        put_eight(out + n + 8, (uint32_t)(rest % 100000000));
+    } else if (blocks == 1) {
+        put_eight(out + n, (uint32_t)(u % 100000000));
+    }
+    char *end = out + n;
+    while (lead >= 100) {
+        uint32_t k = (lead % 100) * 2;
+        lead /= 100;
+        end -= 2;
+        memcpy(end, digit_pairs + k, 2);
+    }
+    if (lead >= 10)
+        memcpy(end - 2, digit_pairs + lead * 2, 2);
+    else
+        end[-1] = (char)('0' + lead);
+    return n + 8 * blocks;
+}
+
+/*
+ * The shortest digits of ax > 0 that read back to it, the quick way: the
+ * fewest decimals k such that exactly one integer m near ax * 10^k has
+ * m / 10^k == ax. With m < 2^53 and k <= 22 both are exact doubles, so that
+ * IEEE division rounds the very rational strtod("m e-k") rounds: the text
+ * m e-k reads back to ax, and no k' < k does. A smaller k cannot have fewer
+ * digits, so this is the shortest form; when two integers fit (a tie for the
+ * closest), or ax is out of the range where m fits, false: the slow path
+ * decides. Needs double arithmetic without excess precision.
+ */
+static bool short_digits(double ax, char *digits, size_t *nd, long *decpt)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    if (!(ax >= 1e-4 && ax < TWO_53))
+        return false;
+    for (size_t k = 0; k < sizeof exact_pow10 / sizeof *exact_pow10; k++) {
+        double scale = exact_pow10[k];
+        double p = ax * scale;
+        if (p >= TWO_53)
+            return false;
+        /* p + 0.5 < 2^53 + 1 is positive: the conversion is floor (no libm). */
+        double m0 = (double)(uint64_t)(p + 0.5), found = 0;
+        int hits = 0;
+        for (int d = -1; d <= 1; d++) {
+            double m = m0 + d;
+            if (m > 0 && m < TWO_53 && m / scale == ax) {
+                found = m;
+                hits++;
+            }
+        }
+        if (hits > 1)
+            return false;
+        if (hits == 1) {
+            uint64_t u = (uint64_t)found;
+            long exp = -(long)k;
+            while (u % 10 == 0) {
+                u /= 10;
+                exp++;
+            }
+            *nd = put_digits(digits, u);
+            *decpt = (long)*nd + exp;
+            return true;
+        }
+    }
+#else
+    (void)ax;
+    (void)digits;
+    (void)nd;
+    (void)decpt;
+#endif
+    return false;
+}
+
+/* The shortest digits of ax > 0 that read back to it, by asking printf for ever more. */
+static void exact_digits(double ax, char *digits, size_t *nd, long *decpt)
+{
+    char buf[40];
+    /* printf and strtod agree on the decimal point whatever the locale. */
+    for (int prec = 0; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec, ax);
+        if (strtod(buf, NULL) == ax)
+            break;
+    }
+    const char *p = buf;
+    *nd = 0;
+    for (; *p != '\0' && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9' && *nd < 20)
+            digits[(*nd)++] = *p;
+    long exp10 = *p == 'e' ? strtol(p + 1, NULL, 10) : 0;
+    while (*nd > 1 && digits[*nd - 1] == '0')
+        (*nd)--;
+    *decpt = exp10 + 1;
+}
+
 /*
  * A finite double the way Python's repr() writes it: the fewest significant
  * digits that read back to the same value; positional notation when the decimal
@@ -222,7 +493,6 @@ static void put_latin1(jout *o, const uint8_t *p, size_t len)
  */
 static size_t format_double(char *out, double x)
 {
-    char buf[40];
     char digits[20];
     size_t nd = 0;
     size_t n = 0;
@@ -231,24 +501,11 @@ static size_t format_double(char *out, double x)
         strcpy(out, z);
         return strlen(z);
     }
-    /* printf and strtod agree on the decimal point whatever the locale. */
-    for (int prec = 0; prec < 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*e", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    const char *p = buf;
-    bool neg = *p == '-';
-    if (neg)
-        p++;
-    for (; *p != '\0' && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9' && nd < sizeof digits)
-            digits[nd++] = *p;
-    long exp10 = *p == 'e' ? strtol(p + 1, NULL, 10) : 0;
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
-    long decpt = exp10 + 1; /* x = 0.d1d2... * 10^decpt */
-    if (neg)
+    long decpt; /* x = 0.d1d2... * 10^decpt */
+    double ax = x < 0 ? -x : x;
+    if (!short_digits(ax, digits, &nd, &decpt))
+        exact_digits(ax, digits, &nd, &decpt);
+    if (x < 0)
         out[n++] = '-';
     if (decpt > -4 && decpt <= 16) {
         if (decpt <= 0) {
@@ -287,21 +544,26 @@ static size_t format_double(char *out, double x)
 
 static void put_double(jout *o, double x)
 {
-    char buf[40];
+    char local[40];
     if (isnan(x)) {
         put_cstr(o, "\"NaN\"");
     } else if (isinf(x)) {
         put_cstr(o, x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
     } else {
-        put(o, buf, format_double(buf, x));
+        char *p = room(o, sizeof local, local);
+        taken(o, p, format_double(p, x), local);
     }
 }
 
-static void put_long(jout *o, int64_t x)
+static inline void put_long(jout *o, int64_t x)
 {
-    char buf[24];
-    int n = snprintf(buf, sizeof buf, "%" PRId64, x);
-    put(o, buf, (size_t)n);
+    char local[24];
+    char *p = room(o, 21, local);
+    size_t n = 0;
+    if (x < 0)
+        p[n++] = '-';
+    n += put_digits(p + n, x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+    taken(o, p, n, local);
 }
 
 /* With indentation: a new line, indented to the current level. */
@@ -319,11 +581,17 @@ static void newline(jout *o)
 }
 
 /* Before item i of a container: the separator, then (indenting) a new line. */
-static void item(jout *o, size_t i)
+static inline void item(jout *o, size_t i)
 {
-    if (i != 0)
-        put(o, o->comma, o->comma_len);
-    newline(o);
+    if (i != 0) {
+        char local[2];
+        char *p = room(o, 2, local);
+        p[0] = o->comma[0];
+        p[1] = ' ';
+        taken(o, p, o->comma_len, local);
+    }
+    if (o->indent != 0)
+        newline(o);
 }
 
 static void open_container(jout *o, const char *bracket)
@@ -344,7 +612,7 @@ static void close_container(jout *o, const char *bracket, size_t count)
 static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
 {
     if (v->type != t) {
-        avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+        fail_out(o, AVROGEN_E_ARG);
         return;
     }
     switch (t->kind) {
@@ -371,7 +639,7 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
         return;
     case AVROGEN_KIND_FIXED:
         if (v->bytes.len != t->size) {
-            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            fail_out(o, AVROGEN_E_ARG);
             return;
         }
         put_latin1(o, v->bytes.ptr, v->bytes.len);
@@ -381,14 +649,14 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
         return;
     case AVROGEN_KIND_ENUM:
         if (v->enum_index >= t->n_symbols) {
-            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            fail_out(o, AVROGEN_E_ARG);
             return;
         }
-        put_string(o, t->symbols[v->enum_index], strlen(t->symbols[v->enum_index]));
+        put_name(o, t->symbols[v->enum_index]);
         return;
     case AVROGEN_KIND_UNION: {
         if (v->branch.index >= t->n_branches || v->branch.value == NULL) {
-            avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+            fail_out(o, AVROGEN_E_ARG);
             return;
         }
         const avrogen_node *b = t->branches[v->branch.index];
@@ -399,8 +667,7 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
         const char *name = avrogen_node_name(b);
         open_container(o, "{");
         item(o, 0);
-        put_string(o, name, strlen(name));
-        put(o, o->colon, o->colon_len);
+        put_key(o, name);
         emit(o, b, v->branch.value);
         close_container(o, "}", 1);
         return;
@@ -409,17 +676,28 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
         open_container(o, "{");
         for (size_t i = 0; i < t->n_fields && o->w->err == AVROGEN_OK; i++) {
             item(o, i);
-            put_string(o, t->fields[i].name, strlen(t->fields[i].name));
-            put(o, o->colon, o->colon_len);
+            put_key(o, t->fields[i].name);
             emit(o, t->fields[i].type, &v->fields[i]);
         }
         close_container(o, "}", t->n_fields);
         return;
     case AVROGEN_KIND_ARRAY:
         open_container(o, "[");
-        for (size_t i = 0; i < v->array.count && o->w->err == AVROGEN_OK; i++) {
-            item(o, i);
-            emit(o, t->items, &v->array.items[i]);
+        if (t->items->kind == AVROGEN_KIND_LONG) {
+            /* The common array of numbers, without a call per item. */
+            for (size_t i = 0; i < v->array.count && o->w->err == AVROGEN_OK; i++) {
+                if (v->array.items[i].type != t->items) {
+                    fail_out(o, AVROGEN_E_ARG);
+                    return;
+                }
+                item(o, i);
+                put_long(o, v->array.items[i].i64);
+            }
+        } else {
+            for (size_t i = 0; i < v->array.count && o->w->err == AVROGEN_OK; i++) {
+                item(o, i);
+                emit(o, t->items, &v->array.items[i]);
+            }
         }
         close_container(o, "]", v->array.count);
         return;
@@ -435,14 +713,13 @@ static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
         close_container(o, "}", v->map.count);
         return;
     }
-    avrogen_writer_fail(o->w, AVROGEN_E_ARG);
+    fail_out(o, AVROGEN_E_ARG);
 }
 
 /* Default sink chunk: what stdio and pipes move in one go. */
 #define JSON_SINK_CHUNK ((size_t)64 * 1024)
 
-static avrogen_status to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags,
-                              const avrogen_json_sink *sink)
+static jout start(avrogen_writer *w, unsigned flags, const avrogen_json_sink *sink)
 {
     /* Python's json.dumps: ", " between items, or "," when indenting. */
     bool pretty = (flags & AVROGEN_JSON_PRETTY) != 0;
@@ -456,10 +733,188 @@ static avrogen_status to_json(avrogen_writer *w, const avrogen_value *v, unsigne
               pretty ? 2u : 0u,
               0,
               sink,
-              sink != NULL && sink->chunk != 0 ? sink->chunk : JSON_SINK_CHUNK};
+              sink != NULL && sink->chunk != 0 ? sink->chunk : JSON_SINK_CHUNK,
+              NULL};
+    set_limit(&o);
+    return o;
+}
+
+static avrogen_status to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags,
+                              const avrogen_json_sink *sink)
+{
+    jout o = start(w, flags, sink);
     if (w->err == AVROGEN_OK)
         emit(&o, v->type, v);
     return w->err;
+}
+
+/* ---- binary -> JSON text, without values ------------------------------------------- */
+
+static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t);
+
+/* Arrays and maps block by block, as value.c's read_array and read_map read them. */
+static void transcode_blocks(jout *o, avrogen_reader *r, const avrogen_node *t)
+{
+    bool is_map = t->kind == AVROGEN_KIND_MAP;
+    bool zero = !is_map && avrogen_value_zero_size(t->items, r->max_depth);
+    size_t count = 0;
+    open_container(o, is_map ? "{" : "[");
+    while (o->w->err == AVROGEN_OK) {
+        size_t size;
+        size_t n = avrogen_value_block(r, &size);
+        if (n == 0 || !avrogen_value_block_fits(r, n, zero))
+            break;
+        const uint8_t *begin = r->p;
+        if (t->items->kind == AVROGEN_KIND_LONG && !is_map) {
+            /* The common array of numbers, without a call per item. */
+            for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++) {
+                int64_t x = avrogen_read_long(r);
+                if (r->err != AVROGEN_OK)
+                    break;
+                item(o, count++);
+                put_long(o, x);
+            }
+            n = 0;
+        }
+        for (size_t i = 0; i < n && r->err == AVROGEN_OK && o->w->err == AVROGEN_OK; i++) {
+            item(o, count++);
+            if (is_map) {
+                avrogen_str key = avrogen_read_string(r);
+                if (r->err != AVROGEN_OK)
+                    break;
+                put_string(o, key.ptr, key.len);
+                put(o, o->colon, o->colon_len);
+            }
+            transcode(o, r, t->items);
+        }
+        if (!avrogen_value_block_done(r, begin, size))
+            break;
+    }
+    close_container(o, is_map ? "}" : "]", count);
+}
+
+static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t)
+{
+    if (r->err != AVROGEN_OK || o->w->err != AVROGEN_OK)
+        return;
+    switch (t->kind) {
+    case AVROGEN_KIND_NULL:
+        put(o, "null", 4);
+        return;
+    case AVROGEN_KIND_BOOLEAN: {
+        bool b = avrogen_read_bool(r);
+        if (r->err == AVROGEN_OK)
+            put_cstr(o, b ? "true" : "false");
+        return;
+    }
+    case AVROGEN_KIND_INT: {
+        int32_t x = avrogen_read_int(r);
+        if (r->err == AVROGEN_OK)
+            put_long(o, x);
+        return;
+    }
+    case AVROGEN_KIND_LONG: {
+        int64_t x = avrogen_read_long(r);
+        if (r->err == AVROGEN_OK)
+            put_long(o, x);
+        return;
+    }
+    case AVROGEN_KIND_FLOAT: {
+        float x = avrogen_read_float(r);
+        if (r->err == AVROGEN_OK)
+            put_double(o, x);
+        return;
+    }
+    case AVROGEN_KIND_DOUBLE: {
+        double x = avrogen_read_double(r);
+        if (r->err == AVROGEN_OK)
+            put_double(o, x);
+        return;
+    }
+    case AVROGEN_KIND_BYTES: {
+        avrogen_bytes b = avrogen_read_bytes(r);
+        if (r->err == AVROGEN_OK)
+            put_latin1(o, b.ptr, b.len);
+        return;
+    }
+    case AVROGEN_KIND_STRING: {
+        avrogen_str s = avrogen_read_string(r);
+        if (r->err == AVROGEN_OK)
+            put_string(o, s.ptr, s.len);
+        return;
+    }
+    case AVROGEN_KIND_FIXED:
+        if (avrogen_reader_remaining(r) < t->size) {
+            avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a fixed value");
+            return;
+        }
+        put_latin1(o, r->p, t->size);
+        r->p += t->size;
+        return;
+    case AVROGEN_KIND_ENUM: {
+        int32_t i = avrogen_read_int(r);
+        if (r->err != AVROGEN_OK)
+            return;
+        if (i < 0 || (uint64_t)i >= t->n_symbols)
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "enum index out of range");
+        else
+            put_name(o, t->symbols[i]);
+        return;
+    }
+    case AVROGEN_KIND_UNION:
+    case AVROGEN_KIND_RECORD:
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+        break;
+    }
+    if (!avrogen_reader_enter(r))
+        return;
+    switch (t->kind) {
+    case AVROGEN_KIND_UNION: {
+        int64_t i = avrogen_read_int(r); /* spec: "an int value indicating" the branch */
+        if (r->err != AVROGEN_OK)
+            break;
+        if (i < 0 || (uint64_t)i >= t->n_branches) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "union index out of range");
+            break;
+        }
+        const avrogen_node *b = t->branches[i];
+        if (b->kind == AVROGEN_KIND_NULL) {
+            put(o, "null", 4);
+            break;
+        }
+        open_container(o, "{");
+        item(o, 0);
+        put_key(o, avrogen_node_name(b));
+        transcode(o, r, b);
+        close_container(o, "}", 1);
+        break;
+    }
+    case AVROGEN_KIND_RECORD:
+        open_container(o, "{");
+        for (size_t i = 0; i < t->n_fields && r->err == AVROGEN_OK && o->w->err == AVROGEN_OK;
+             i++) {
+            item(o, i);
+            put_key(o, t->fields[i].name);
+            transcode(o, r, t->fields[i].type);
+        }
+        close_container(o, "}", t->n_fields);
+        break;
+    default:
+        transcode_blocks(o, r, t);
+        break;
+    }
+    avrogen_reader_leave(r);
+}
+
+avrogen_status avrogen_datum_to_json(avrogen_reader *r, const avrogen_node *type, avrogen_writer *w,
+                                     unsigned flags, const avrogen_json_sink *sink)
+{
+    if (sink != NULL && sink->write == NULL)
+        return avrogen_writer_fail(w, AVROGEN_E_ARG);
+    jout o = start(w, flags, sink);
+    transcode(&o, r, type);
+    return r->err != AVROGEN_OK ? r->err : w->err;
 }
 
 avrogen_status avrogen_value_to_json(avrogen_writer *w, const avrogen_value *v, unsigned flags)

@@ -919,6 +919,29 @@ avrogen_status avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avroge
     return AVROGEN_OK;
 }
 
+avrogen_status avrogen_ocf_reader_next_json(avrogen_ocf_reader *r, avrogen_writer *w,
+                                            unsigned flags, const avrogen_json_sink *sink,
+                                            bool *got)
+{
+    *got = false;
+    if (r->err != AVROGEN_OK)
+        return r->err;
+    avrogen_reader dr;
+    size_t at = 0;
+    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
+        return r->err;
+    avrogen_status st = avrogen_datum_to_json(&dr, avrogen_schema_root(r->schema), w, flags, sink);
+    if (dr.err == AVROGEN_OK && st != AVROGEN_OK) {
+        *got = false;
+        return st; /* the writer's or the sink's: the file is fine */
+    }
+    if (datum_done(r, &dr, at, dr.err) != AVROGEN_OK) {
+        *got = false;
+        return r->err;
+    }
+    return AVROGEN_OK;
+}
+
 /* True when t carries an ahead-of-time decoder for data written with fingerprint fp. */
 static bool has_resolved_decoder(const avrogen_type *t, uint64_t fp)
 {

@@ -1047,3 +1047,20 @@ avrogen_status avrogen_skip(avrogen_reader *r, const avrogen_node *type)
     skip_value(r, type);
     return r->err;
 }
+
+/* ---- for json.c's reading straight to JSON text ----------------------------- */
+
+size_t avrogen_value_block(avrogen_reader *r, size_t *size)
+{
+    return read_block(r, size);
+}
+
+bool avrogen_value_block_fits(avrogen_reader *r, size_t n, bool zero_size_items)
+{
+    return block_fits(r, n, zero_size_items);
+}
+
+bool avrogen_value_block_done(avrogen_reader *r, const uint8_t *start, size_t size)
+{
+    return block_size_matches(r, start, size);
+}

@@ -66,6 +66,7 @@ typedef struct pieces {
     avrogen_writer *w;
     int fail_at; /* fail this piece (1-based); 0 never */
     int n;
+    size_t cap; /* text's allocation, grown by doubling (0 before the first piece) */
 } pieces;
 
 static avrogen_status take_piece(void *ctx, const void *data, size_t len)
@@ -75,7 +76,11 @@ static avrogen_status take_piece(void *ctx, const void *data, size_t len)
     ck_assert_uint_le(avrogen_writer_len(p->w), p->chunk);
     if (++p->n == p->fail_at)
         return AVROGEN_E_IO;
-    p->text = realloc(p->text, p->len + len + 1);
+    if (p->len + len + 1 > p->cap) {
+        p->cap = 2 * (p->len + len + 1);
+        p->text = realloc(p->text, p->cap);
+        ck_assert_ptr_nonnull(p->text);
+    }
     memcpy(p->text + p->len, data, len);
     p->len += len;
     p->text[p->len] = '\0';
@@ -89,7 +94,7 @@ static char *to_json_sink(const avrogen_value *v, unsigned flags, size_t chunk)
     ck_assert_uint_le(chunk, sizeof buf);
     avrogen_writer w;
     avrogen_writer_init_fixed(&w, buf, chunk);
-    pieces p = {strdup(""), 0, chunk, &w, 0, 0};
+    pieces p = {strdup(""), 0, chunk, &w, 0, 0, 0};
     avrogen_json_sink sink = {take_piece, &p, chunk};
     ck_assert_int_eq(avrogen_value_to_json_sink(&w, v, flags, &sink), AVROGEN_OK);
     if (avrogen_writer_len(&w) != 0)
@@ -264,6 +269,207 @@ START_TEST(round_trip_cases)
 }
 END_TEST
 
+/*
+ * Doubles of every shape at once, as one array, against Python's repr: the
+ * short decimals the quick path takes (cents, k-digit decimals, integers up
+ * to 2^53, the ends of its range) and the ones it leaves to printf.
+ */
+START_TEST(doubles_like_python)
+{
+    avrogen_schema *s = parse("{\"type\":\"array\",\"items\":\"double\"}");
+    const avrogen_node *t = avrogen_schema_root(s);
+    enum { N = 60000 };
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_value_init(&v, t, &arena), AVROGEN_OK);
+    v.array.items = avrogen_arena_calloc(&arena, N, sizeof *v.array.items);
+    ck_assert_ptr_nonnull(v.array.items);
+    v.array.count = v.array.cap = N;
+    uint64_t seed = 12345;
+    static const double edges[] = {1e-4,
+                                   9.999999999999999e-05,
+                                   1.0000000000000002e-04,
+                                   9007199254740991.0,
+                                   9007199254740992.0,
+                                   9007199254740993.0,
+                                   4503599627370495.5,
+                                   0.1,
+                                   0.3,
+                                   2.675,
+                                   1e15,
+                                   1e16,
+                                   123456789.123456789,
+                                   5e-324,
+                                   1.7976931348623157e308};
+    for (size_t i = 0; i < N; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        double x;
+        switch (i % 8) {
+        case 0: /* cents */
+            x = (double)(int64_t)(seed % 100000000) / 100.0;
+            break;
+        case 1: { /* k decimals of a random integer below 10^d */
+            int k = (int)(seed % 18), d = 1 + (int)((seed >> 8) % 17);
+            double m = (double)((seed >> 16) % (uint64_t)pow(10, d));
+            x = m / pow(10, k);
+            break;
+        }
+        case 2: /* integers */
+            x = (double)(seed >> (11 + seed % 40));
+            break;
+        case 3: /* floats, widened */
+            x = (double)((float)(seed % 1000000) / 1000.0f);
+            break;
+        case 4:
+            x = edges[(seed >> 3) % (sizeof edges / sizeof *edges)];
+            break;
+        default: /* any finite bits */
+            memcpy(&x, &seed, sizeof x);
+            if (!isfinite(x))
+                x = 1.5;
+        }
+        if ((seed >> 63) != 0)
+            x = -x;
+        v.array.items[i].type = t->items;
+        v.array.items[i].f64 = x;
+    }
+    char *ours = to_json(&v, 0);
+    size_t n = strlen(ours);
+    char *line = malloc(n + 2);
+    memcpy(line, ours, n);
+    memcpy(line + n, "\n", 2);
+    char *py = python_redump(line, "default");
+    ck_assert_msg(strcmp(line, py) == 0, "our doubles differ from Python's repr");
+    free(py);
+    free(line);
+    free(ours);
+    avrogen_schema_free(s);
+}
+END_TEST
+
+/* Integers of every digit count and their ends, against snprintf, through a small sink. */
+START_TEST(integers_like_printf)
+{
+    avrogen_schema *s = parse("{\"type\":\"array\",\"items\":\"long\"}");
+    const avrogen_node *t = avrogen_schema_root(s);
+    enum { N = 1 << 20 };
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_value_init(&v, t, &arena), AVROGEN_OK);
+    v.array.items = avrogen_arena_calloc(&arena, N, sizeof *v.array.items);
+    ck_assert_ptr_nonnull(v.array.items);
+    v.array.count = v.array.cap = N;
+    size_t n = 0;
+    uint64_t seed = 99;
+    int64_t p10 = 1;
+    for (int d = 0; d < 19; d++, p10 = d < 19 ? p10 * 10 : p10) {
+        for (int64_t k = -3; k <= 3; k++) {
+            int64_t x = p10 + k;
+            v.array.items[n++].i64 = x;
+            v.array.items[n++].i64 = -x;
+        }
+    }
+    v.array.items[n++].i64 = INT64_MIN;
+    v.array.items[n++].i64 = INT64_MAX;
+    for (int64_t x = 0; n < N / 2; x++)
+        v.array.items[n++].i64 = x;
+    while (n < N) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        v.array.items[n++].i64 = (int64_t)(seed >> (seed % 64));
+    }
+    for (size_t i = 0; i < N; i++)
+        v.array.items[i].type = t->items;
+    char *want = malloc((size_t)N * 22 + 2), *at = want;
+    *at++ = '[';
+    for (size_t i = 0; i < N; i++)
+        at += sprintf(at, i != 0 ? ", %lld" : "%lld", (long long)v.array.items[i].i64);
+    strcpy(at, "]");
+    char *got = to_json_sink(&v, 0, 64);
+    ck_assert_msg(strcmp(got, want) == 0, "integers differ from printf's");
+    free(got);
+    free(want);
+    avrogen_schema_free(s);
+}
+END_TEST
+
+/*
+ * avrogen_datum_to_json against decode-then-print, on every case: the same
+ * text in every style, and on every prefix and on bytes flipped, the same
+ * status, offset and message as avrogen_value_decode.
+ */
+START_TEST(datum_to_json_is_decode_then_print)
+{
+    avrogen_schema *s = parse(cases[_i].schema);
+    const avrogen_node *t = avrogen_schema_root(s);
+    avrogen_value v, back;
+    ck_assert_int_eq(from_json(cases[_i].json, t, &v, NULL), AVROGEN_OK);
+    avrogen_writer bin;
+    avrogen_writer_init_growable(&bin, NULL);
+    ck_assert_int_eq(avrogen_value_encode(&bin, &v), AVROGEN_OK);
+    const uint8_t *data = avrogen_writer_data(&bin);
+    size_t len = avrogen_writer_len(&bin);
+    static const unsigned flags[] = {0, AVROGEN_JSON_COMPACT, AVROGEN_JSON_UTF8,
+                                     AVROGEN_JSON_PRETTY};
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
+        char *want = to_json(&v, flags[k]);
+        avrogen_reader r;
+        avrogen_reader_init(&r, data, len);
+        avrogen_reader_begin_datum(&r);
+        avrogen_writer w;
+        avrogen_writer_init_growable(&w, NULL);
+        ck_assert_int_eq(avrogen_datum_to_json(&r, t, &w, flags[k], NULL), AVROGEN_OK);
+        ck_assert_uint_eq(avrogen_reader_remaining(&r), 0);
+        ck_assert_uint_eq(avrogen_writer_len(&w), strlen(want));
+        ck_assert_mem_eq(avrogen_writer_data(&w), want, strlen(want));
+        avrogen_writer_fini(&w);
+        free(want);
+    }
+    uint8_t *copy = malloc(len + 1);
+    for (size_t cut = 0; cut <= len; cut++) {
+        for (int flip = -1; flip < (int)(cut < 16 ? cut : 16); flip++) {
+            if (cut != 0)
+                memcpy(copy, data, cut);
+            if (flip >= 0)
+                copy[flip] ^= 0xc1;
+            avrogen_reader a, b;
+            avrogen_reader_init(&a, copy, cut);
+            avrogen_reader_init(&b, copy, cut);
+            avrogen_arena_reset(&arena);
+            avrogen_status sa = avrogen_value_decode(&a, t, &back, &arena);
+            avrogen_reader_begin_datum(&b);
+            avrogen_writer w;
+            avrogen_writer_init_growable(&w, NULL);
+            avrogen_status sb = avrogen_datum_to_json(&b, t, &w, 0, NULL);
+            ck_assert_msg(sa == b.err && (sa == AVROGEN_OK || sb == sa),
+                          "cut %zu flip %d: decode %d, datum_to_json %d", cut, flip, sa, sb);
+            ck_assert_uint_eq(a.err_offset, b.err_offset);
+            ck_assert_uint_eq(avrogen_reader_offset(&a), avrogen_reader_offset(&b));
+            ck_assert(a.err_msg == b.err_msg || (a.err_msg != NULL && b.err_msg != NULL &&
+                                                 strcmp(a.err_msg, b.err_msg) == 0));
+            if (sa == AVROGEN_OK) {
+                /* What decoded must print as the decoded value does, or fail as it does. */
+                avrogen_writer x;
+                avrogen_writer_init_growable(&x, NULL);
+                avrogen_status sx = avrogen_value_to_json(&x, &back, 0);
+                ck_assert_int_eq(sx, w.err);
+                if (sx == AVROGEN_OK) {
+                    ck_assert_uint_eq(avrogen_writer_len(&x), avrogen_writer_len(&w));
+                    ck_assert_mem_eq(avrogen_writer_data(&x), avrogen_writer_data(&w),
+                                     avrogen_writer_len(&w));
+                }
+                avrogen_writer_fini(&x);
+            }
+            avrogen_writer_fini(&w);
+        }
+    }
+    free(copy);
+    avrogen_writer_fini(&bin);
+    avrogen_schema_free(s);
+}
+END_TEST
+
 START_TEST(sink_errors)
 {
     avrogen_schema *s = parse("{\"type\":\"array\",\"items\":\"string\"}");
@@ -276,7 +482,7 @@ START_TEST(sink_errors)
         uint8_t buf[8];
         avrogen_writer w;
         avrogen_writer_init_fixed(&w, buf, sizeof buf);
-        pieces p = {strdup(""), 0, sizeof buf, &w, fail, 0};
+        pieces p = {strdup(""), 0, sizeof buf, &w, fail, 0, 0};
         avrogen_json_sink sink = {take_piece, &p, sizeof buf};
         avrogen_status st = avrogen_value_to_json_sink(&w, &v, 0, &sink);
         free(p.text);
@@ -659,6 +865,9 @@ static Suite *json_suite(void)
     tcase_add_loop_test(tc, round_trip_cases, 0, N_CASES);
     tcase_add_test(tc, doubles_exact);
     tcase_add_test(tc, sink_errors);
+    tcase_add_test(tc, doubles_like_python);
+    tcase_add_test(tc, integers_like_printf);
+    tcase_add_loop_test(tc, datum_to_json_is_decode_then_print, 0, N_CASES);
     tcase_add_test(tc, latin1_bytes);
     suite_add_tcase(s, tc);
 

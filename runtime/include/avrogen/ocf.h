@@ -422,6 +422,29 @@ avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader,
                               avrogen_arena *a, bool *got);
 
 /*
+ * The next datum of the file, in the file's own schema, as its Avro JSON
+ * encoding appended to w (avrogen_datum_to_json: flags and sink as for
+ * avrogen_value_to_json_sink, sink may be NULL), without building a value or
+ * using an arena. *got as for next_value. The datum is delimited and checked
+ * as next_value does, with the same sticky errors (the datum's bytes read as
+ * they are printed: on a decoding error, w holds the text of its first part,
+ * and a sink may have taken some). A failure of the writer or the sink is
+ * returned (with *got false) but is not the file's: r stays usable.
+ *
+ *     avrogen_writer out;
+ *     avrogen_writer_init_growable(&out, NULL);
+ *     bool got;
+ *     while (avrogen_ocf_reader_next_json(r, &out, 0, NULL, &got) == AVROGEN_OK && got) {
+ *         avrogen_write_raw(&out, "\n", 1);
+ *         fwrite(avrogen_writer_data(&out), 1, avrogen_writer_len(&out), stdout);
+ *         avrogen_writer_reset(&out);
+ *     }
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status
+avrogen_ocf_reader_next_json(avrogen_ocf_reader *r, avrogen_writer *w, unsigned flags,
+                             const avrogen_json_sink *sink, bool *got);
+
+/*
  * The next datum of the file decoded into *dst, a struct of the generated
  * record type `t` (P_avro_type), through avrogen_decode_as with the file's
  * writer fingerprint: t's own decoder when the file was written with t's

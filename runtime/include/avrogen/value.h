@@ -344,6 +344,26 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_value_to_json_sink(
         avrogen_writer *w, const avrogen_value *v, unsigned flags, const avrogen_json_sink *sink);
 
 /*
+ * Read one value of `type` at r's position, as part of the current datum, and
+ * append its Avro JSON encoding to w, without building a value: the text that
+ * avrogen_value_read followed by avrogen_value_to_json (or _to_json_sink when
+ * `sink` is not NULL) would give, with the same reader statuses, messages and
+ * offsets (r->err, r->err_offset, r->err_msg: truncation, overlong varints,
+ * indexes out of range, block sizes, depth and item budget, UTF-8 when
+ * r->check_utf8) and writer statuses (w->err). It allocates nothing (no arena,
+ * so no arena budget either), which also makes it the fast way to print a
+ * datum. Text goes out as the value is read: on error, w holds (and with a
+ * sink, the sink may have taken) the text of the part read before it; a
+ * caller printing whole datums keeps their start and cuts w back to it.
+ * Returns r->err if set, else w->err. E_ARG for a sink without write.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_datum_to_json(avrogen_reader *r,
+                                                                   const avrogen_node *type,
+                                                                   avrogen_writer *w,
+                                                                   unsigned flags,
+                                                                   const avrogen_json_sink *sink);
+
+/*
  * Parse `len` bytes of JSON text holding one Avro JSON-encoded value of `type`
  * into *out, allocating from `a`. Accepts what avrogen_value_to_json writes, in
  * any spacing: every record field must be present (no defaults are filled in) and
