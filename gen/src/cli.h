@@ -45,6 +45,9 @@ int cmd_recodec(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
+/* Random data for a schema: gen/src/cmd_random.c */
+int cmd_random(int argc, char **argv);
+
 /* Schema compatibility: gen/src/cmd_compat.c */
 int cmd_compat(int argc, char **argv);
 
@@ -136,6 +139,9 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *
  */
 struct avrogen_node;
 bool cli_datum_is_empty(const struct avrogen_node *n);
+
+/* splitmix64: a fixed, portable sequence for --seed, so that runs can be repeated. */
+uint64_t cli_splitmix64(uint64_t *state);
 
 /* At most one operand may be "-" (stdin): 0, or EXIT_USAGE after a usage line. */
 int cli_one_stdin(const char *cmd, char **operands, int n);

@@ -58,15 +58,6 @@ struct cat {
     cli_progress prog;
 };
 
-/* splitmix64: a fixed, portable sequence for --seed, so that a sample can be repeated. */
-static uint64_t next_draw(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static bool cat_done(const struct cat *c)
 {
     return c->limited && c->printed >= c->limit;
@@ -93,7 +84,7 @@ static int cat_file(struct cat *c, const char *path)
         c->seen += skipped;
     }
     while (ok && !cat_done(c)) {
-        if (c->sampled && next_draw(&c->rng) >= c->threshold) {
+        if (c->sampled && cli_splitmix64(&c->rng) >= c->threshold) {
             avrogen_bytes d;
             if (avrogen_ocf_reader_next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
                 break;

@@ -126,6 +126,19 @@ static const cli_option_doc validate_options[] = {
         {NULL, NULL},
 };
 
+static const cli_option_doc random_options[] = {
+        {"--schema S", "the schema of the records (required)"},
+        {"--count N", "how many records (required)"},
+        {"--seed K", "the seed: the same seed, schema and options make the same data "
+                     "(default: a random one)"},
+        {"--format F", "container (default: an object container file), datums (binary "
+                       "encodings back to back, as tojson reads) or json (JSON lines)"},
+        {"--codec C", "the container file's codec (default null)"},
+        {"--max-length N", "at most N characters, bytes or items in a string, bytes, array or "
+                           "map (default 10)"},
+        {NULL, NULL},
+};
+
 static const cli_option_doc no_options[] = {{NULL, NULL}};
 
 const cli_command cli_commands[] = {
@@ -270,6 +283,22 @@ const cli_command cli_commands[] = {
          validate_options,
          "avrogen validate orders.avro\navrogen validate --schema order-v2.avsc "
          "*.avro"},
+        {"random", cmd_random, "--schema S --count N [--seed K] [--format F] [--codec C] OUT",
+         "random valid records for a schema",
+         "Write N random records of schema S to OUT (- writes standard output), valid by "
+         "construction: every union branch and enum symbol is picked with equal chance, "
+         "strings (UTF-8, ASCII mostly, also escapes, accents, CJK and emoji), bytes, arrays and "
+         "maps have at most --max-length elements (map keys are distinct), numbers cover small "
+         "values, extremes and the whole range (floats and doubles include NaN, the infinities "
+         "and -0.0), and logical types stay in their ranges: dates and timestamps in the years "
+         "1900 to 2099, times within a day, decimals within their precision, uuids as RFC 4122 "
+         "text.\n\n"
+         "Recursive types end: past a few levels arrays and maps are empty and unions take the "
+         "branch that ends soonest. A schema with no finite datum (a record that always "
+         "contains itself) is an error.",
+         random_options,
+         "avrogen random --schema order.avsc --count 1000 --seed 7 orders.avro\n"
+         "avrogen random --schema order.avsc --count 5 --format json -"},
         {"compat", cmd_compat, "--reader R --writer W [--mode backward|forward|full]",
          "can one schema read data written with another",
          "Check whether R can read data written with W (spec: Schema Resolution). Prints "

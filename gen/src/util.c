@@ -254,6 +254,14 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *
     return 0;
 }
 
+uint64_t cli_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
 /* ---- progress ------------------------------------------------------------------ */
 
 void cli_progress_init(cli_progress *p, const char *verb)

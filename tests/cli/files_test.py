@@ -48,8 +48,17 @@ def stream_cmds(tmp):
         "concat": (lambda out: [a, "concat", src, "-", out], avro),
         "recodec": (lambda out: [a, "recodec", "--codec", "deflate", "-", out], avro),
         "repair": (lambda out: [a, "repair", "-", out], avro),
+        "random": (lambda out: [a, "random", "--schema", os.path.join(tmp, "r.avsc"), "--count",
+                                "100", out], b""),
     }
     return cmds, avro
+
+
+def long_run(name, make_argv):
+    """The argv of a run that lasts until it is stopped: random makes a billion records."""
+    if name != "random":
+        return make_argv
+    return lambda out: make_argv(out)[:5] + ["1000000000", out]
 
 
 def tmp_files(out):
@@ -123,6 +132,7 @@ if __name__ == "__main__":
         cmds, _ = stream_cmds(tmp)
         for name, (make_argv, stdin) in cmds.items():
             check_modes(name, make_argv, stdin, tmp)
-            check_signals(name, make_argv, stdin, tmp)
-            check_failure(name, make_argv, tmp)
+            check_signals(name, long_run(name, make_argv), stdin, tmp)
+            if name != "random":
+                check_failure(name, make_argv, tmp)
     sys.exit(clitest.summary("cli files"))

@@ -26,6 +26,12 @@ framing parsed here by the spec.
   (which Python reads), reports the dropped byte ranges and records.
 * validate --schema: a reader schema that resolves, one that does not, and one
   that lacks an enum symbol some record uses.
+* random: Python reads every record of every format (container with each
+  codec, datums, JSON lines) and avro.io.validate accepts each against the
+  schema; every union branch and enum symbol occurs; strings, bytes, arrays
+  and maps stay within --max-length; logical types within their ranges; the
+  same seed makes the same records in every format; a schema with no finite
+  datum is refused.
 """
 
 import io
@@ -459,6 +465,160 @@ def test_repair_validate(files, tmp):
     check(first_c >= 0, "some record uses C")
 
 
+RANDOM_SCHEMA = {
+    "type": "record", "name": "Node", "namespace": "test.random",
+    "fields": [
+        {"name": "id", "type": "long"},
+        {"name": "i", "type": "int"},
+        {"name": "f", "type": "float"},
+        {"name": "d", "type": "double"},
+        {"name": "b", "type": "boolean"},
+        {"name": "s", "type": "string"},
+        {"name": "raw", "type": "bytes"},
+        {"name": "kind", "type": {"type": "enum", "name": "Kind", "symbols": ["A", "B", "C", "D"]}},
+        {"name": "fx", "type": {"type": "fixed", "name": "F4", "size": 4}},
+        {"name": "kids", "type": {"type": "array", "items": "Node"}},
+        {"name": "next", "type": ["null", "Node"]},
+        {"name": "m", "type": {"type": "map", "values": ["int", "string", "null", "Kind"]}},
+        {"name": "date", "type": {"type": "int", "logicalType": "date"}},
+        {"name": "tms", "type": {"type": "int", "logicalType": "time-millis"}},
+        {"name": "tus", "type": {"type": "long", "logicalType": "time-micros"}},
+        {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+        {"name": "tsu", "type": {"type": "long", "logicalType": "timestamp-micros"}},
+        {"name": "dec", "type": {"type": "bytes", "logicalType": "decimal", "precision": 20,
+                                 "scale": 4}},
+        {"name": "decf", "type": {"type": "fixed", "name": "D8", "size": 8,
+                                  "logicalType": "decimal", "precision": 18, "scale": 2}},
+        {"name": "u", "type": {"type": "string", "logicalType": "uuid"}},
+    ]}
+
+
+def walk_random(node, datum, seen, max_len, problems):
+    """Check one Python datum against the rules of random, noting what it used."""
+    import datetime
+    import decimal
+    import uuid
+    t = node.type
+    name = getattr(node, "name", t)
+    logical = node.get_prop("logicalType")
+    if t == "union":
+        for i, b in enumerate(node.schemas):
+            try:
+                if avro.io.validate(b, datum):
+                    seen.add((node.fullname if hasattr(node, "fullname") else "", id(node), i))
+                    walk_random(b, datum, seen, max_len, problems)
+                    return
+            except Exception:
+                continue
+        problems.append(f"no branch fits {datum!r}")
+    elif t == "record":
+        for f in node.fields:
+            walk_random(f.type, datum[f.name], seen, max_len, problems)
+    elif t == "array":
+        if len(datum) > max_len:
+            problems.append(f"array of {len(datum)}")
+        for x in datum:
+            walk_random(node.items, x, seen, max_len, problems)
+    elif t == "map":
+        if len(datum) > max_len:
+            problems.append(f"map of {len(datum)}")
+        for k, x in datum.items():
+            if len(k) > max_len:
+                problems.append(f"map key of {len(k)}")
+            walk_random(node.values, x, seen, max_len, problems)
+    elif t == "enum":
+        seen.add(("enum", name, datum))
+    elif logical == "date":
+        if not datetime.date(1900, 1, 1) <= datum <= datetime.date(2099, 12, 31):
+            problems.append(f"date {datum}")
+    elif logical in ("timestamp-millis", "timestamp-micros"):
+        if not 1900 <= datum.year <= 2099:
+            problems.append(f"timestamp {datum}")
+    elif logical in ("time-millis", "time-micros"):
+        if not isinstance(datum, datetime.time):
+            problems.append(f"time {datum!r}")
+    elif logical == "decimal":
+        digits = len(datum.as_tuple().digits) if datum != 0 else 1
+        if not isinstance(datum, decimal.Decimal) or digits > node.get_prop("precision"):
+            problems.append(f"decimal {datum!r}")
+        if -datum.as_tuple().exponent != node.get_prop("scale") and datum != 0:
+            problems.append(f"decimal scale {datum!r}")
+    elif logical == "uuid":
+        if uuid.UUID(datum).version != 4 or str(uuid.UUID(datum)) != datum:
+            problems.append(f"uuid {datum!r}")
+    elif t in ("string", "bytes"):
+        if len(datum) > max_len:
+            problems.append(f"{t} of {len(datum)}")
+
+
+def canon(x):
+    """x with NaN (which equals nothing) made comparable."""
+    if isinstance(x, float) and x != x:
+        return "NaN"
+    if isinstance(x, dict):
+        return {k: canon(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [canon(v) for v in x]
+    return x
+
+
+def test_random(tmp):
+    schema_path = os.path.join(tmp, "random.avsc")
+    with open(schema_path, "w") as f:
+        json.dump(RANDOM_SCHEMA, f)
+    schema = avro.schema.parse(json.dumps(RANDOM_SCHEMA))
+    n, max_len = 600, 6
+    common = ["random", "--schema", schema_path, "--count", str(n), "--seed", "42",
+              "--max-length", str(max_len)]
+    records = None
+    for codec in python_codecs():
+        out = os.path.join(tmp, f"random-{codec}.avro")
+        p = run(common + ["--codec", codec, out])
+        check(p.returncode == 0, f"random --codec {codec}: {p.stderr!r}")
+        got = python_read(out)
+        check(len(got) == n, f"python reads random's {codec} file: {len(got)} records")
+        check(all(avro.io.validate(schema, d) for d in got),
+              f"python validates random's {codec} records against the schema")
+        if records is None:
+            records = got
+        check(canon(got) == canon(records), f"random --seed makes the same records with {codec}")
+    # Everything random promises, record by record.
+    seen, problems = set(), []
+    for d in records:
+        walk_random(schema, d, seen, max_len, problems)
+    check(not problems, f"random keeps its bounds and ranges: {problems[:5]}")
+    symbols = {s for (k, _, s) in seen if k == "enum"}
+    check(symbols == {"A", "B", "C", "D"}, f"every enum symbol occurs: {symbols}")
+    # Union branches, by the names the JSON encoding gives them.
+    lines = run(["cat", os.path.join(tmp, "random-null.avro")]).stdout.decode()
+    for branch in ('"next": null', '"next": {"test.random.Node": ', '{"int": ', '{"string": ',
+                   '{"test.random.Kind": '):
+        check(branch in lines, f"random picks the union branch {branch}")
+    check(lines.count('": null') > lines.count('"next": null'), "map values take the null branch")
+    # The same records as JSON lines and as datums.
+    p = run(common + ["--format", "json", "-"])
+    check(p.returncode == 0, f"random --format json: {p.stderr!r}")
+    check(p.stdout.decode() == lines, "random --format json prints what cat prints of its file")
+    p = run(common + ["--format", "datums", "-"])
+    dec = avro.io.BinaryDecoder(io.BytesIO(p.stdout))
+    reader = avro.io.DatumReader(schema)
+    got = []
+    while dec.reader.tell() < len(p.stdout):
+        got.append(reader.read(dec))
+    check(canon(got) == canon(records), f"python reads random's datums: {len(got)}")
+    check(lines.count("\n") == n, "JSON of every record")
+    # Bad schemas and options.
+    line = one_error_line(run(["random", "--schema", json.dumps(
+        {"type": "record", "name": "Inf", "fields": [{"name": "me", "type": "Inf"}]}),
+        "--count", "1", os.path.join(tmp, "x.avro")]), "random of a schema with no datum")
+    check("no finite datum" in line, f"random says why: {line}")
+    for args in (["random", "--schema", schema_path, "x.avro"],
+                 ["random", "--count", "1", "x.avro"],
+                 ["random", "--schema", schema_path, "--count", "1", "--format", "xml", "-"],
+                 ["random", "--schema", '"null"', "--count", "2", "--format", "datums", "-"]):
+        check(run(args).returncode == 2, f"usage error {args}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
@@ -472,5 +632,6 @@ if __name__ == "__main__":
         test_concat(files, tmp)
         test_recodec(files, tmp)
         test_repair_validate(files, tmp)
+        test_random(tmp)
         test_big_value(tmp)
     sys.exit(clitest.summary("cli verbs"))
