@@ -33,7 +33,10 @@
  * vocabularies, numbers random with varints of every length); record i is
  * pool[i % 4096] with its own id.
  *
- *     ocf_bench [-n records] [-r runs] [-b block_size] [-d dir] [--keep]
+ *     ocf_bench [-n records] [-r runs] [-b block_size] [-d dir] [--keep] [--files-only]
+ *
+ * --files-only writes the three files (null, deflate, zstandard) and stops:
+ * bench/ocf/cli_run measures the command line on them (cli_bench.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -605,7 +608,7 @@ int main(int argc, char **argv)
 {
     int runs = 5;
     const char *dir = "/tmp";
-    bool keep = false;
+    bool keep = false, files_only = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
             n_records = strtoull(argv[++i], NULL, 10);
@@ -617,8 +620,12 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (strcmp(argv[i], "--keep") == 0)
             keep = true;
+        else if (strcmp(argv[i], "--files-only") == 0)
+            files_only = true;
         else {
-            fprintf(stderr, "usage: %s [-n records] [-r runs] [-b block_size] [-d dir] [--keep]\n",
+            fprintf(stderr,
+                    "usage: %s [-n records] [-r runs] [-b block_size] [-d dir] [--keep] "
+                    "[--files-only]\n",
                     argv[0]);
             return 2;
         }
@@ -629,6 +636,17 @@ int main(int argc, char **argv)
     }
 
     make_pool();
+    if (files_only) {
+        /* Just the files, for bench/ocf/cli_bench: the same records every row measures. */
+        static const char *const codecs[] = {"null", "deflate", "zstandard"};
+        for (int c = 0; c < 3; c++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/ocf_bench_%s.avro", dir, codecs[c]);
+            file_write(path, codecs[c]);
+            printf("%s\n", path);
+        }
+        return 0;
+    }
     /* Reference pass: datum sizes, the digest every read must reproduce. */
     avrogen_writer_init_growable(&mem, NULL);
     datum_len = malloc(n_records * sizeof *datum_len);
