@@ -57,19 +57,29 @@ import avro.errors
 import avro.io
 import avro.schema
 
+
+
+class Strict(str):
+    """A reason avrogen's schema parser gives where python3-avro 1.11.1 and Java
+    accept the schema. Expected while `avrogen canonical` refuses the schema;
+    once the parser accepts it (issue 12: "namespace": null as none given,
+    "error" as a record), the case must round trip like any other."""
+
+
 # Schemas with no header, and the words avrogen's reason must contain.
 NESTED = "inside an array or a union"
+NULL_NAMESPACE = Strict('"namespace" must be a string, not null')
 UNREPRESENTABLE = {
     # The project's schema parser follows the specification where python3-avro
     # 1.11.1 is lenient: these are not valid schemas.
-    "test_schema.py[18]": '"namespace" must be a string, not null',
-    "test_schema.py[18] (wrapped)": '"namespace" must be a string, not null',
+    "test_schema.py[18]": NULL_NAMESPACE,
+    "test_schema.py[18] (wrapped)": NULL_NAMESPACE,
     "test_schema.py[29]": "is a primitive type name and cannot be redefined",
     "test_schema.py[29] (wrapped)": "is a primitive type name and cannot be redefined",
     "test_schema.py[30]": "is a primitive type name and cannot be redefined",
     "test_schema.py[30] (wrapped)": "is a primitive type name and cannot be redefined",
     "test_schema.py[33]": "is a primitive type name and cannot be redefined",
-    "test_schema.py[36]": "unknown type 'error'",  # a protocol's error type, not a schema
+    "test_schema.py[36]": Strict("unknown type 'error'"),  # a protocol's error type
     # No finite value exists: a record holds itself with no null, array or map between.
     "lang/c/tests/schema_tests/pass/namespace_fullname": "no finite value",
     "lang/c/tests/schema_tests/pass/namespace_null_record": "no finite value",
@@ -82,7 +92,6 @@ UNREPRESENTABLE = {
     "share/test/schemas/interop.avsc": NESTED,
     "lang/c/tests/schema_tests/pass/interop.avsc": NESTED,
     "tests/data/schema/pass/map_of_arrays.avsc (wrapped)": NESTED,
-    "tests/data/schema/pass/nesting_200_levels.avsc (wrapped)": NESTED,
     "tests/data/schema/pass/union_every_unnamed_kind.avsc (wrapped)": NESTED,
     "test_schema.py[38]": "through a union branch",  # Lisp: Cons holds Lisp by value
     # AVRO_FIXED_NAME names a fixed in its record's namespace or by a full name.
@@ -102,6 +111,9 @@ UNREPRESENTABLE = {
     # schema's array any number.
     "tests/golden/arrays/expected/shapes.avsc": NESTED,
 }
+
+# Arrays of arrays, however deep.
+NESTED_PATTERN = re.compile(r"tests/data/schema/pass/nesting_\d+_levels\.avsc \(wrapped\)$")
 
 PRIMITIVES = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -260,13 +272,13 @@ def normalize(text):
         name = j["name"]
         if "." in name:
             own = name.rsplit(".", 1)[0]
-        elif "namespace" in j:
+        elif j.get("namespace") is not None:  # null: none given (Java, Python)
             own = j["namespace"] or None
         else:
             own = space
         full = fullname(name.rsplit(".", 1)[-1], own)
         defined.add(full)
-        out = {"type": j["type"], "name": full}
+        out = {"type": "record" if j["type"] == "error" else j["type"], "name": full}
         if "doc" in j:
             out["doc"] = j["doc"]
         if j.get("aliases"):
@@ -478,14 +490,17 @@ def simple_primitives(j):
     if isinstance(j, dict):
         if list(j) == ["type"] and j["type"] in PRIMITIVES:
             return j["type"]
-        return {k: simple_primitives(v) for k, v in j.items()}
+        return {k: "record" if k == "type" and v == "error" else simple_primitives(v)
+                for k, v in j.items()}
     return j
 
 
 def python_pcf(text):
     """python3-avro's Parsing Canonical Form. 1.11.1 keeps a primitive that had
     other attributes (an ignored logicalType, say) as {"type": "string"};
-    spec [PRIMITIVES] makes it "string", which this corrects."""
+    spec [PRIMITIVES] makes it "string", which this corrects. It also keeps a
+    protocol's "error" type, which Java's SchemaNormalization (and avrogen)
+    write as "record"; that is taken as "record" too."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pcf = avro.schema.parse(text).canonical_form
@@ -920,11 +935,20 @@ def main():
               if not (isinstance(json.loads(c.text), dict)
                       and json.loads(c.text).get("type") in ("record", "error"))]
     unused = set(UNREPRESENTABLE) - {c.name for c in cases}
+    strict = {}  # schema text -> whether avrogen's parser refuses it
     if args.only:
         cases = [c for c in cases if args.only in c.name]
     for i, c in enumerate(cases):
         c.id = f"c{i:03d}"
         c.expect = UNREPRESENTABLE.get(c.name)
+        if c.expect is None and NESTED_PATTERN.search(c.name):
+            c.expect = NESTED
+        if isinstance(c.expect, Strict):
+            if c.text not in strict:
+                strict[c.text] = run([env.avrogen, "canonical", "-"], input_text=c.text)[0] != 0
+            if not strict[c.text]:
+                c.expect = None
+                c.notes.append("avrogen's parser accepts it now")
         root = json.loads(c.text)
         is_record = isinstance(root, dict) and root.get("type") in ("record", "error")
         c.refuse = c.expect is not None or not (is_record or c.name.endswith("(wrapped)"))
