@@ -179,6 +179,103 @@ char *ec_member_msg(const struct gen *g, const char *what)
     return r;
 }
 
+/* ---- instants ------------------------------------------------------------ */
+
+/* Units per second of a timestamp logical type. */
+static const char *time_units(avrogen_logical l)
+{
+    switch (l) {
+    case AVROGEN_LOGICAL_TIMESTAMP_MILLIS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS:
+        return "1000";
+    case AVROGEN_LOGICAL_TIMESTAMP_MICROS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS:
+        return "1000000";
+    default:
+        return "1000000000";
+    }
+}
+
+/* Member m of the instant at lv: "v->ts.tv_sec", "p->tv_sec" for lv "(*p)". */
+static char *time_member(const char *lv, const char *m)
+{
+    char *addr = ec_address_of(lv);
+    char *r = addr[0] != '&' ? xasprintf("%s->%s", addr, m) : xasprintf("%s.%s", lv, m);
+    free(addr);
+    return r;
+}
+
+/* The arguments (sec, frac, frac_per_sec, units_per_sec) of gencode.h's time
+ * functions for the instant at lv. */
+static char *time_args(const struct model_type *t, const char *lv)
+{
+    char *v = ec_plain(lv);
+    char *r;
+    if (t->time_frac_member == NULL) {
+        r = xasprintf("(int64_t)%s, 0, 1, %s", v, time_units(t->logical));
+    } else {
+        char *sec = time_member(lv, "tv_sec"), *frac = time_member(lv, t->time_frac_member);
+        r = xasprintf("(int64_t)%s, (int64_t)%s, %" PRIu32 ", %s", sec, frac, t->time_frac_per_sec,
+                      time_units(t->logical));
+        free(sec);
+        free(frac);
+    }
+    free(v);
+    return r;
+}
+
+/* An instant that does not fit an int64 of its unit. */
+static char *time_msg(const struct gen *g)
+{
+    return ec_member_msg(g, "instant out of range");
+}
+
+/* `dst = (type)src;`, through a range check when the member has 32 bits. */
+static void time_store(struct gen *g, const char *dst, const char *type, enum model_scalar sc,
+                       const char *src)
+{
+    char *ct = ec_unqualified(type);
+    if (sc == MODEL_SCALAR_I32) {
+        char *msg = ec_member_msg(g, "seconds out of range of 32 bits");
+        ec_line(g, "%s = (%s)avrogen_read_check(r, %s, INT32_MIN, INT32_MAX, %s);", dst, ct, src,
+                msg);
+        free(msg);
+    } else {
+        ec_line(g, "%s = (%s)%s;", dst, ct, src);
+    }
+    free(ct);
+}
+
+/* Read the instant at lv from the long (or int) `read` evaluates to. */
+void ec_emit_read_time(struct gen *g, const struct model_type *t, const char *lv, const char *read)
+{
+    const char *u = time_units(t->logical);
+    char *v = ec_plain(lv);
+    if (t->time_frac_member == NULL) {
+        char *split = xasprintf("avrogen_time_split(%s, 1, %s, NULL)", read, u);
+        time_store(g, v, t->time_sec_c_type, t->time_sec_scalar, split);
+        free(split);
+        free(v);
+        return;
+    }
+    char *s = ec_local(g, "s"), *f = ec_local(g, "f");
+    char *sec = time_member(lv, "tv_sec"), *frac = time_member(lv, t->time_frac_member);
+    ec_scope_open(g);
+    ec_line(g, "int64_t %s;", f);
+    ec_line(g, "int64_t %s = avrogen_time_split(%s, %" PRIu32 ", %s, &%s);", s, read,
+            t->time_frac_per_sec, u, f);
+    time_store(g, sec, t->time_sec_c_type, t->time_sec_scalar, s);
+    char *ft = ec_unqualified(t->time_frac_c_type);
+    ec_line(g, "%s = (%s)%s;", frac, ft, f);
+    ec_scope_close(g);
+    free(ft);
+    free(sec);
+    free(frac);
+    free(f);
+    free(s);
+    free(v);
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static void write_value(struct gen *g, const struct model_type *t, const char *lv,
@@ -367,6 +464,13 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         free(cond);
         break;
     }
+    case MODEL_STORAGE_TIME: {
+        char *args = time_args(t, lv), *msg = time_msg(g);
+        ec_line(g, "avrogen_write_time(w, %s, %s);", args, msg);
+        free(msg);
+        free(args);
+        break;
+    }
     case MODEL_STORAGE_TAGGED:
         ec_line(g, "switch ((int64_t)%s->%s) {", s->ptr, t->tag_c_name);
         for (size_t i = 0; i < t->n_branches; i++) {
@@ -419,6 +523,7 @@ static bool runnable_leaf(const struct model_type *t)
     case MODEL_STORAGE_STR_VIEW:
     case MODEL_STORAGE_BYTES_VIEW:
     case MODEL_STORAGE_ENUM:
+    case MODEL_STORAGE_TIME:
         return true;
     case MODEL_STORAGE_PTR_COUNT:
         return t->kind == AVROGEN_KIND_BYTES;
@@ -487,6 +592,17 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
     case MODEL_STORAGE_C_ARRAY: /* fixed */
         part->worst = t->c_len;
         break;
+    case MODEL_STORAGE_TIME: {
+        /* Converted ahead of the run: the run stores the long. */
+        char *args = time_args(t, lv), *msg = time_msg(g);
+        part->var = xasprintf("t_%s", name);
+        part->init = xasprintf("avrogen_writer_time(w, %s, %s)", args, msg);
+        part->var_type = "int64_t";
+        part->worst = 10;
+        free(msg);
+        free(args);
+        break;
+    }
     default: /* views */
         break;
     }
@@ -593,6 +709,12 @@ static void run_leaf_write(struct gen *g, const struct model_type *t, const char
             ec_line(g, "p = avrogen_put_raw(p, %s, sizeof %s);", v, v);
         else
             ec_line(g, "avrogen_write_raw(w, %s, sizeof %s);", v, v);
+        break;
+    case MODEL_STORAGE_TIME:
+        if (put)
+            ec_line(g, "p = avrogen_put_long(p, %s);", part->var);
+        else
+            ec_line(g, "avrogen_write_long(w, %s);", part->var);
         break;
     default:
         break;
@@ -843,6 +965,12 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         char *addr = ec_address_of(lv);
         ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
         free(addr);
+        break;
+    }
+    case MODEL_STORAGE_TIME: {
+        char *args = time_args(t, lv);
+        ec_line(g, "n += avrogen_size_time(%s);", args);
+        free(args);
         break;
     }
     case MODEL_STORAGE_ENUM:
@@ -1227,6 +1355,9 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         free(cond);
         break;
     }
+    case MODEL_STORAGE_TIME:
+        ec_emit_read_time(g, t, lv, "avrogen_read_long(r)");
+        break;
     case MODEL_STORAGE_TAGGED: {
         char *tt = ec_unqualified(t->tag_c_type);
         ec_line(g, "switch (avrogen_read_branch(r, %zu)) {", t->n_branches);

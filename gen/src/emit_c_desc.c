@@ -33,6 +33,7 @@ static const char *storage_enum_name(enum model_storage s)
             "AVROGEN_STORAGE_CHAR_ARRAY", "AVROGEN_STORAGE_STR_VIEW", "AVROGEN_STORAGE_BYTES_VIEW",
             "AVROGEN_STORAGE_PTR_COUNT",  "AVROGEN_STORAGE_C_ARRAY",  "AVROGEN_STORAGE_STRUCT",
             "AVROGEN_STORAGE_ENUM",       "AVROGEN_STORAGE_NULLABLE", "AVROGEN_STORAGE_TAGGED",
+            "AVROGEN_STORAGE_TIME",
     };
     return (size_t)s < sizeof names / sizeof *names ? names[s] : "AVROGEN_STORAGE_NONE";
 }
@@ -74,10 +75,11 @@ static const char *logical_enum_name(avrogen_logical l)
 /* One location to describe: see avrogen_field_desc in gencode.h. */
 struct slot {
     const struct model_type *t;
-    const char *name;      /* Avro field name, union member, or NULL */
-    const char *container; /* C type of the struct the location is reached from */
-    char *path;            /* member designator inside container: "lines[0]", "u.x" */
-    bool zero_offset;      /* an array item or pointer target: offset 0 */
+    const char *name;       /* Avro field name, union member, or NULL */
+    const char *container;  /* C type of the struct the location is reached from */
+    char *path;             /* member designator inside container: "lines[0]", "u.x" */
+    bool zero_offset;       /* an array item or pointer target: offset 0 */
+    enum model_scalar part; /* a member of TIME instant t: a scalar of this type; else NONE */
 };
 
 /* A queued sub-array of descriptors: the children of one slot. */
@@ -178,26 +180,45 @@ static size_t slot_children(const struct slot *s, struct slot **out)
         (t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY)) {
         n = 1;
         c = xcalloc(1, sizeof *c);
-        c[0] = (struct slot){t->items, NULL, s->container, xasprintf("%s[0]", s->path), true};
+        c[0] = (struct slot){
+                t->items, NULL, s->container, xasprintf("%s[0]", s->path), true, MODEL_SCALAR_NONE};
+    } else if (t->storage == MODEL_STORAGE_TIME && t->time_frac_member == NULL) {
+        /* time_t: the seconds are the location itself. */
+        n = 1;
+        c = xcalloc(1, sizeof *c);
+        c[0] = (struct slot){t, NULL, s->container, xstrdup(s->path), true, t->time_sec_scalar};
+    } else if (t->storage == MODEL_STORAGE_TIME) {
+        /* Members of the instant, at offsets inside it. */
+        n = 2;
+        c = xcalloc(2, sizeof *c);
+        c[0] = (struct slot){t, NULL, t->c_type, xstrdup("tv_sec"), false, t->time_sec_scalar};
+        c[1] = (struct slot){
+                t, NULL, t->c_type, xstrdup(t->time_frac_member), false, t->time_frac_scalar};
     } else if (t->kind == AVROGEN_KIND_MAP) {
         n = 2;
         c = xcalloc(2, sizeof *c);
-        c[0] = (struct slot){t->map_key, NULL, t->entry_c_type, xstrdup("key"), false};
-        c[1] = (struct slot){t->items, NULL, t->entry_c_type, xstrdup("value"), false};
+        c[0] = (struct slot){t->map_key,     NULL,  t->entry_c_type,
+                             xstrdup("key"), false, MODEL_SCALAR_NONE};
+        c[1] = (struct slot){t->items,         NULL,  t->entry_c_type,
+                             xstrdup("value"), false, MODEL_SCALAR_NONE};
     } else if (t->storage == MODEL_STORAGE_NULLABLE) {
         n = 1;
         c = xcalloc(1, sizeof *c);
         if (t->null_via == MODEL_NULL_VIA_PTR)
-            c[0] = (struct slot){t->items, NULL, s->container, xasprintf("%s[0]", s->path), true};
+            c[0] = (struct slot){t->items,     NULL,
+                                 s->container, xasprintf("%s[0]", s->path),
+                                 true,         MODEL_SCALAR_NONE};
         else
-            c[0] = (struct slot){t->items, NULL, s->container, xstrdup(s->path), s->zero_offset};
+            c[0] = (struct slot){t->items,         NULL,           s->container,
+                                 xstrdup(s->path), s->zero_offset, MODEL_SCALAR_NONE};
     } else if (t->storage == MODEL_STORAGE_TAGGED) {
         n = t->n_branches;
         c = xcalloc(n, sizeof *c);
         for (size_t i = 0; i < n; i++)
-            c[i] = (struct slot){t->branches[i].type, t->branches[i].c_name, s->container,
-                                 xasprintf("%s.%s", s->path, t->branches[i].c_name),
-                                 s->zero_offset};
+            c[i] = (struct slot){
+                    t->branches[i].type, t->branches[i].c_name,
+                    s->container,        xasprintf("%s.%s", s->path, t->branches[i].c_name),
+                    s->zero_offset,      MODEL_SCALAR_NONE};
     }
     *out = c;
     return n;
@@ -233,6 +254,36 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     char *items[20];
     size_t k = 0;
     char *container = ec_unqualified(s->container);
+    if (s->part != MODEL_SCALAR_NONE) {
+        /* A member of an instant: a plain integer there. */
+        const char *it[] = {"NULL",
+                            NULL,
+                            NULL,
+                            "AVROGEN_KIND_LONG",
+                            "AVROGEN_LOGICAL_NONE",
+                            "AVROGEN_STORAGE_SCALAR",
+                            scalar_enum_name(s->part),
+                            "0",
+                            "0",
+                            "0",
+                            "AVROGEN_SCALAR_NONE",
+                            "0",
+                            "false",
+                            "NULL",
+                            "0",
+                            "NULL",
+                            "NULL"};
+        char *off =
+                s->zero_offset ? xstrdup("0") : xasprintf("offsetof(%s, %s)", container, s->path);
+        char *size = xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s)", container, s->path);
+        it[1] = off;
+        it[2] = size;
+        wrapped(&tb->init, 16, "{", it, sizeof it / sizeof *it, "},");
+        free(off);
+        free(size);
+        free(container);
+        return;
+    }
     items[k++] = s->name != NULL ? xasprintf("\"%s\"", s->name) : xstrdup("NULL");
     items[k++] = s->zero_offset ? xstrdup("0") : xasprintf("offsetof(%s, %s)", container, s->path);
     items[k++] = t->storage == MODEL_STORAGE_NONE
@@ -247,7 +298,9 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
                                                   ? t->scalar
                                                   : MODEL_SCALAR_NONE));
     bool has_len = t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CHAR_ARRAY;
-    items[k++] = has_len ? xasprintf("%" PRIu64, t->c_len) : xstrdup("0");
+    items[k++] = has_len                            ? xasprintf("%" PRIu64, t->c_len)
+                 : t->storage == MODEL_STORAGE_TIME ? xasprintf("%" PRIu32, t->time_frac_per_sec)
+                                                    : xstrdup("0");
     bool has_elem = t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY;
     items[k++] = has_elem ? xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s[0])", container, s->path)
                           : xstrdup("0");
@@ -318,7 +371,8 @@ static void record_tables(struct gen *g, struct tables *tb, const struct model_r
             const struct model_field *f = &rec->fields[i];
             if (f->role != MODEL_FIELD_VALUE)
                 continue;
-            struct slot s = {f->type, f->avro_name, rec->c_type, f->c_name, false};
+            struct slot s = {f->type,   f->avro_name, rec->c_type,
+                             f->c_name, false,        MODEL_SCALAR_NONE};
             slot_init(g, tb, rec, &s);
         }
         textbuf_puts(&tb->init, "        },\n");

@@ -122,6 +122,8 @@ void ec_emit_enum_functions(struct gen *g, size_t index);
  * does it (read_value and its helpers), for emit_c_resolve.c. */
 void ec_emit_read_value(struct gen *g, const struct model_type *t, const char *lv,
                         const struct site *s, bool nonnull);
+/* Read the instant (TIME location) lv from the long or int `read` evaluates to. */
+void ec_emit_read_time(struct gen *g, const struct model_type *t, const char *lv, const char *read);
 /* Set nullable location lv (null via its own state) to null. */
 void ec_emit_read_null(struct gen *g, const struct model_type *t, const char *lv,
                        const struct site *s);

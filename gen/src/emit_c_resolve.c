@@ -894,6 +894,10 @@ static void promote(struct ctx *c, const avrogen_node *w, const struct model_typ
         ec_emit_read_value(g, t, lv, s, nonnull);
         return;
     }
+    if (t->storage == MODEL_STORAGE_TIME && w->kind == AVROGEN_KIND_INT) {
+        ec_emit_read_time(g, t, lv, "avrogen_read_int(r)"); /* an instant of the reader's unit */
+        return;
+    }
     if (t->storage != MODEL_STORAGE_SCALAR) {
         give_up(c, xasprintf("a %s promoted to %s storage %s", avrogen_kind_name(w->kind),
                              avrogen_kind_name(t->kind), model_storage_name(t->storage)));

@@ -70,6 +70,9 @@ enum model_scalar {
  * LONG     SCALAR      uint64_t +                    sc U64: the same 64 bits as int64_t;
  *                      AVRO_FIELD(type = "long")     values > INT64_MAX read back negative
  * LONG     SCALAR      int64_t + AVRO_LOGICAL(...)   time-micros and the timestamp types
+ * LONG     TIME        struct timespec, struct       an instant, logical a timestamp type:
+ *                      timeval, time_t +             seconds (time_sec_*) and a fraction of
+ *                      AVRO_LOGICAL(timestamp-...)   1/time_frac_per_sec s (none for time_t)
  * FLOAT    SCALAR      float f                       sc FLOAT
  * DOUBLE   SCALAR      double f                      sc DOUBLE
  * BYTES    SCALAR      int64_t / uint64_t +          logical DECIMAL, sc I64 / U64: the
@@ -115,7 +118,8 @@ enum model_storage {
     MODEL_STORAGE_STRUCT,
     MODEL_STORAGE_ENUM,
     MODEL_STORAGE_NULLABLE,
-    MODEL_STORAGE_TAGGED
+    MODEL_STORAGE_TAGGED,
+    MODEL_STORAGE_TIME
 };
 
 /*
@@ -197,6 +201,15 @@ struct model_type {
                                      "kind_t"): decode stores a tag value with a cast
                                      to it, as C++ converts no integer to an enum */
     enum model_scalar tag_scalar; /* its integer type (an enum's underlying type) */
+
+    /* TIME only: the seconds member (tv_sec; the location itself for a time_t)
+     * and the fraction member of 1/time_frac_per_sec seconds (tv_nsec 10^9,
+     * tv_usec 10^6; time_frac_per_sec 0 and no member for a time_t). The Avro
+     * unit is the logical type's. */
+    uint32_t time_frac_per_sec;
+    const char *time_frac_member; /* "tv_nsec", "tv_usec" or NULL (a static string) */
+    enum model_scalar time_sec_scalar, time_frac_scalar;
+    char *time_sec_c_type, *time_frac_c_type; /* as declared ("__time_t"); frac NULL */
 
     /* Named types: the single definition this node refers to. */
     struct model_record *record;    /* RECORD */

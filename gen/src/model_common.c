@@ -71,6 +71,7 @@ const char *model_storage_name(enum model_storage s)
             [MODEL_STORAGE_PTR_COUNT] = "PTR_COUNT", [MODEL_STORAGE_C_ARRAY] = "C_ARRAY",
             [MODEL_STORAGE_STRUCT] = "STRUCT",       [MODEL_STORAGE_ENUM] = "ENUM",
             [MODEL_STORAGE_NULLABLE] = "NULLABLE",   [MODEL_STORAGE_TAGGED] = "TAGGED",
+            [MODEL_STORAGE_TIME] = "TIME",
     };
     return (size_t)s < sizeof names / sizeof *names ? names[s] : "?";
 }
@@ -194,6 +195,8 @@ void free_type(struct model_type *t)
     free(t->count_c_type);
     free(t->tag_c_name);
     free(t->tag_c_type);
+    free(t->time_sec_c_type);
+    free(t->time_frac_c_type);
     for (size_t i = 0; i < t->n_branches; i++) {
         free(t->branches[i].c_name);
         free_type(t->branches[i].type);

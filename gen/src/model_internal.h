@@ -129,6 +129,11 @@ struct model_type *map_nullable(const struct site *s, const struct ctype *t, str
 /* model_integer.c */
 struct model_type *map_integer(const struct site *s, const struct ctype *t);
 
+/* model_time.c */
+bool is_time_struct(const struct ctype *t); /* struct timespec, struct timeval */
+bool is_time_t(const struct ctype *t);
+struct model_type *map_time(const struct site *s, const struct ctype *t, struct leaf *lf);
+
 /* model_member.c */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);
 void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,

@@ -194,7 +194,10 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
         n->scalar = MODEL_SCALAR_BOOL;
         break;
     case CTYPE_INT:
-        n = map_integer(s, t);
+        if (is_time_t(t) && lf->logical && !lf->logical_used)
+            n = map_time(s, t, lf); /* seconds, as a long of the logical type's unit */
+        else
+            n = map_integer(s, t);
         break;
     case CTYPE_FLOAT:
         n = new_type(AVROGEN_KIND_FLOAT, MODEL_STORAGE_SCALAR, t);
@@ -257,6 +260,8 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
             }
         } else if (b->info[t->decl->order].head) {
             return NULL; /* annotated, but its annotation was reported as wrong */
+        } else if (is_time_struct(t)) {
+            n = map_time(s, t, lf);
         } else {
             error_unannotated(s, t);
             return NULL;

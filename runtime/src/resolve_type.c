@@ -54,6 +54,8 @@ typedef enum opcode {
     OP_BYTES_COPY, /* pointer + count at aux, copied into the arena */
     OP_FIXED,      /* len raw bytes */
     OP_ENUM,       /* writer symbol -> C enumerator value, stored as `scalar` */
+    OP_TIME,       /* an int or long of units into an instant's seconds (off, `scalar`) and
+                      fraction (aux, max holding its scalar): lo frac_per_sec, hi units */
     /* Structure. */
     OP_RECORD,    /* a nested struct: run rec's ops at base + off */
     OP_LIST,      /* an array or map into pointer + count: run sub per item/entry */
@@ -71,9 +73,11 @@ typedef enum opcode {
 /* Arrays of these go through gencode.h's block readers (one bounds check per stretch). */
 typedef enum bulk { BULK_NONE, BULK_LONGS, BULK_INTS, BULK_DOUBLES, BULK_FLOATS } bulk;
 
-#define F_NONNULL 0x1u /* OP_LIST: the non-null branch of a nullable: never NULL, even empty */
-#define F_ZERO    0x2u /* OP_LIST / OP_PTR: clear new storage (it holds structs) */
-#define F_LAST    0x4u /* the last op of its sequence (an empty one is one OP_END) */
+#define F_NONNULL 0x1u  /* OP_LIST: the non-null branch of a nullable: never NULL, even empty */
+#define F_ZERO    0x2u  /* OP_LIST / OP_PTR: clear new storage (it holds structs) */
+#define F_LAST    0x4u  /* the last op of its sequence (an empty one is one OP_END) */
+#define F_WINT    0x8u  /* OP_TIME: the writer wrote an int */
+#define F_FRAC    0x10u /* OP_TIME: the instant has a fraction member (not a time_t) */
 
 typedef struct op op;
 typedef struct prog prog;
@@ -330,6 +334,19 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         if (r->err == AVROGEN_OK)
             read_default(r, o, base, a);
         break;
+    case OP_TIME: {
+        int64_t v = (o->flags & F_WINT) ? avrogen_read_int(r) : avrogen_read_long(r);
+        int64_t frac;
+        int64_t sec = avrogen_time_split(v, o->lo, o->hi, &frac);
+        if (o->scalar == AVROGEN_SCALAR_I32 && (sec < INT32_MIN || sec > INT32_MAX)) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "seconds out of range of 32 bits");
+            sec = 0;
+        }
+        put_int(loc, o->scalar, sec);
+        if (o->flags & F_FRAC)
+            put_int(base + o->aux, (unsigned)o->max, frac);
+        break;
+    }
     default:
         break;
     }
@@ -702,6 +719,51 @@ static bool int_range(avrogen_scalar s, int64_t *lo, int64_t *hi)
     }
 }
 
+/* Units per second of a timestamp logical type; 0 for any other. */
+static int64_t time_units(avrogen_logical l)
+{
+    switch (l) {
+    case AVROGEN_LOGICAL_TIMESTAMP_MILLIS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS:
+        return 1000;
+    case AVROGEN_LOGICAL_TIMESTAMP_MICROS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS:
+        return 1000000;
+    case AVROGEN_LOGICAL_TIMESTAMP_NANOS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS:
+        return 1000000000;
+    default:
+        return 0;
+    }
+}
+
+/* An int or long into an instant (emit_c_code.c's ec_emit_read_time). The unit
+ * is the descriptor's: the reader's C code says it (its schema's logical type
+ * is the same one, as generated). */
+static void build_time(builder *b, opvec *out, avrogen_kind wk, const avrogen_node *rd,
+                       const avrogen_field_desc *d)
+{
+    int64_t units = time_units(d->logical);
+    bool frac = d->n_items == 2;
+    if (units == 0 || rd->logical != d->logical || (d->n_items != 1 && !frac) ||
+        (frac && d->len == 0) || !is_integer(d->items[0].scalar) ||
+        (frac && !is_integer(d->items[1].scalar))) {
+        bad_desc(b, "an instant without its unit or members");
+        return;
+    }
+    op *o = emit(b, out, OP_TIME, d->offset + d->items[0].offset);
+    if (o == NULL)
+        return;
+    o->scalar = (unsigned char)d->items[0].scalar;
+    o->lo = frac ? (int64_t)d->len : 1;
+    o->hi = units;
+    if (frac) {
+        o->aux = d->offset + d->items[1].offset;
+        o->max = d->items[1].scalar;
+    }
+    o->flags = (unsigned char)((wk == AVROGEN_KIND_INT ? F_WINT : 0) | (frac ? F_FRAC : 0));
+}
+
 /* A number, string, bytes or fixed value of writer kind wk into location d. */
 static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_node *rd,
                        const avrogen_field_desc *d)
@@ -733,6 +795,10 @@ static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
         }
         return;
     case AVROGEN_KIND_LONG:
+        if (d->storage == AVROGEN_STORAGE_TIME) {
+            build_time(b, out, wk, rd, d);
+            return;
+        }
         if (d->storage != AVROGEN_STORAGE_SCALAR)
             break;
         if ((s == AVROGEN_SCALAR_U64 && d->ext != NULL &&

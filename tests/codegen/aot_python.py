@@ -66,6 +66,24 @@ def random_datum(rng, s, depth=0, unsigned=False):
     raise ValueError("no generator for " + str(s))
 
 
+def without_logical_types(path):
+    """The schema at path with every logicalType dropped. python3-avro 1.11.1
+    resolves an int writer to a timestamp-micros reader as the plain int and
+    then refuses that int when encoding with the reader schema (it wants a
+    datetime): the bytes are the same long either way."""
+    import json
+
+    def strip(node):
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "logicalType"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    with open(path, encoding="utf-8") as f:
+        return avro.schema.parse(json.dumps(strip(json.load(f))))
+
+
 def encode(schema, datum):
     buf = io.BytesIO()
     avro.io.DatumWriter(schema).write(datum, avro.io.BinaryEncoder(buf))
@@ -83,6 +101,7 @@ def main():
         for writer_file, reader_file in PAIRS:
             writer = parse(os.path.join(earlier_dir, writer_file))
             reader = parse(os.path.join(generated_dir, reader_file))
+            reader_plain = without_logical_types(os.path.join(generated_dir, reader_file))
             datums = [encode(writer, random_datum(rng, writer)) for _ in range(DATUMS)]
             src, dst = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
             with open(src, "wb") as f:
@@ -103,7 +122,7 @@ def main():
                 ours = out[pos:pos + n]
                 pos += n
                 resolved = avro.io.DatumReader(writer, reader).read(avro.io.BinaryDecoder(io.BytesIO(d)))
-                want = encode(reader, resolved)
+                want = encode(reader_plain, resolved)
                 if status != 0 or ours != want:
                     print("FAIL: %s datum %d (%s): status %d, ours %s, python3-avro %s"
                           % (writer_file, i, d.hex(), status, ours.hex(), want.hex()))

@@ -264,6 +264,51 @@ static size_t random_text(cg_rng *g, char *dst, size_t max, const char *prefix)
 static void fill_record(cg_rng *g, const avrogen_type *t, void *v, avrogen_arena *a,
                         unsigned depth);
 
+/* Units per second of an instant's long (its timestamp logical type). */
+static int64_t time_units(const avrogen_field_desc *d)
+{
+    switch (d->logical) {
+    case AVROGEN_LOGICAL_TIMESTAMP_MILLIS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS:
+        return 1000;
+    case AVROGEN_LOGICAL_TIMESTAMP_MICROS:
+    case AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS:
+        return 1000000;
+    default:
+        return 1000000000;
+    }
+}
+
+/* The instant at loc as its long; false when it does not fit (encode refuses it). */
+static bool time_value(const avrogen_field_desc *d, const char *loc, int64_t *out)
+{
+    int64_t sec = load_int(loc + d->items[0].offset, d->items[0].scalar);
+    int64_t frac = d->n_items == 2 ? load_int(loc + d->items[1].offset, d->items[1].scalar) : 0;
+    return avrogen_time_to_units(sec, frac, d->n_items == 2 ? (int64_t)d->len : 1, time_units(d),
+                                 out);
+}
+
+/* A random instant the unit holds exactly, normalised as decode leaves it. */
+static void fill_time(cg_rng *g, const avrogen_field_desc *d, char *loc)
+{
+    int64_t units = time_units(d), per = d->n_items == 2 ? (int64_t)d->len : 1;
+    int64_t limit = INT64_MAX / units - 1;
+    if (d->items[0].scalar == AVROGEN_SCALAR_I32)
+        limit = INT32_MAX;
+    int64_t sec = (int64_t)(cg_next(g) % (uint64_t)limit);
+    if (cg_below(g, 4) == 0)
+        sec = (int64_t)cg_below(g, 2000000000); /* this century or so */
+    if (cg_below(g, 2) == 0)
+        sec = -sec;
+    store_int(loc + d->items[0].offset, d->items[0].scalar, sec);
+    if (d->n_items == 2) {
+        int64_t frac = (int64_t)cg_below(g, (uint64_t)per);
+        if (per > units)
+            frac -= frac % (per / units); /* what the unit can say */
+        store_int(loc + d->items[1].offset, d->items[1].scalar, frac);
+    }
+}
+
 /* A string storage (CSTRING, CHAR_ARRAY, STR_VIEW) at loc; `prefix` for unique keys. */
 static void fill_string(cg_rng *g, const avrogen_field_desc *d, char *loc, avrogen_arena *a,
                         const char *prefix)
@@ -398,6 +443,9 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
         }
         break;
     }
+    case AVROGEN_STORAGE_TIME:
+        fill_time(g, d, loc);
+        break;
     case AVROGEN_STORAGE_TAGGED: {
         size_t i = (size_t)cg_below(g, d->n_items);
         store_int((char *)base + d->aux_offset, d->aux_scalar, (int64_t)i);
@@ -582,6 +630,8 @@ static avrogen_status slot_value(const avrogen_node *node, const avrogen_field_d
         const void *target = d->null_via_ptr ? load_ptr(loc) : base;
         return slot_value(node->branches[index], &d->items[0], target, branch, a);
     }
+    case AVROGEN_STORAGE_TIME:
+        return time_value(d, loc, &out->i64) ? AVROGEN_OK : AVROGEN_E_ARG;
     case AVROGEN_STORAGE_TAGGED: {
         int64_t tag = load_int(at(base, d->aux_offset), d->aux_scalar);
         if (tag < 0 || (uint64_t)tag >= d->n_items)
@@ -675,6 +725,12 @@ static bool equal_slot(const avrogen_field_desc *d, const void *xb, const void *
             return equal_slot(&d->items[0], load_ptr(x), load_ptr(y));
         return equal_slot(&d->items[0], xb, yb);
     }
+    case AVROGEN_STORAGE_TIME:
+        for (size_t i = 0; i < d->n_items; i++)
+            if (load_int(x + d->items[i].offset, d->items[i].scalar) !=
+                load_int(y + d->items[i].offset, d->items[i].scalar))
+                return differ(i == 0 ? "seconds" : "fraction", d);
+        return true;
     case AVROGEN_STORAGE_TAGGED: {
         int64_t tx = load_int(at(xb, d->aux_offset), d->aux_scalar);
         int64_t ty = load_int(at(yb, d->aux_offset), d->aux_scalar);

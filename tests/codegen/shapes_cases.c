@@ -13,6 +13,8 @@ CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(session, struct session)
 CG_ADAPTERS(utmp, struct utmp)
+CG_ADAPTERS(input_ev, struct input_ev)
+CG_ADAPTERS(gps_fix, struct gps_fix)
 
 static void fill_flow(void *p)
 {
@@ -110,6 +112,42 @@ static void fill_utmp(void *p)
     v->ut_addr_v6[0] = 0x0100007f;
 }
 
+static void fill_input(void *p)
+{
+    struct input_ev *v = p;
+    v->time.tv_sec = 1;
+    v->time.tv_usec = 2;
+    v->type = 1; /* EV_KEY */
+    v->code = 30;
+    v->value = -1;
+}
+
+static struct timespec last_valid = {0, 1};
+
+/* Instants on both sides of 1970, in each unit; only values the unit holds
+ * exactly, so that they decode back the same (test_shapes.c floors). */
+static void fill_gps(void *p)
+{
+    struct gps_fix *v = p;
+    v->time.tv_sec = 1700000000;
+    v->time.tv_nsec = 123456789;
+    v->ept_at.tv_sec = -1;
+    v->ept_at.tv_nsec = 999999000;
+    v->leap_at = 1483228800;
+    v->boot = 12345;
+    v->mode = MODE_3D;
+    v->latitude = 48.858222;
+    v->longitude = 2.2945;
+    v->alt_hae = -0.5;
+    v->history[0].tv_sec = 0;
+    v->history[0].tv_usec = 0;
+    v->history[1].tv_sec = -1;
+    v->history[1].tv_usec = 500000;
+    v->history[2].tv_sec = 86400;
+    v->history[2].tv_usec = 999000;
+    v->last_valid = &last_valid;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -139,5 +177,12 @@ const shape_answer shape_answers[] = {
          "\"ut_exit\": {\"e_termination\": 0, \"e_exit\": 0}, \"ut_session\": 17, "
          "\"ut_tv\": {\"tv_sec\": 1700000000, \"tv_usec\": 5}, "
          "\"ut_addr_v6\": [16777343, 0, 0, 0]}"},
+        {"input event", CG_CASE(input_ev), fill_input,
+         "{\"time\": 1000002, \"type\": 1, \"code\": 30, \"value\": -1}"},
+        {"gps fix", CG_CASE(gps_fix), fill_gps,
+         "{\"time\": 1700000000123456789, \"ept_at\": -1, \"leap_at\": 1483228800000, "
+         "\"boot\": 12345, \"mode\": \"FIX_3D\", \"latitude\": 48.858222, "
+         "\"longitude\": 2.2945, \"alt_hae\": -0.5, \"history\": [0, -500, 86400999], "
+         "\"last_valid\": {\"long\": 1}}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

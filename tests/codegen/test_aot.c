@@ -579,7 +579,7 @@ START_TEST(test_known_shapes)
     struct aot_shapes v;
     ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                                  "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
-                                 "\"delta\": -2147483648, \"at\": -1}",
+                                 "\"delta\": -2147483648, \"at\": -1, \"seen\": -1}",
                                  &v),
                      AVROGEN_OK);
     ck_assert_uint_eq(v.u_packets, INT32_MAX);
@@ -587,19 +587,26 @@ START_TEST(test_known_shapes)
     ck_assert_int_eq(v.delta, INT32_MIN);
     ck_assert_int_eq(v.at, -1);
     ck_assert_uint_eq(v.u_limit, (unsigned long)INT64_MAX);
-    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                                 "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0}",
-                                 &v),
-                     AVROGEN_OK);
-    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                                 "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0}",
-                                 &v),
-                     AVROGEN_E_INVALID);
+    ck_assert_int_eq(v.seen.tv_sec, -1); /* an int of microseconds, normalised */
+    ck_assert_int_eq(v.seen.tv_usec, 999999);
+    ck_assert_int_eq(
+            decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                        "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0}",
+                        &v),
+            AVROGEN_OK);
+    ck_assert_int_eq(
+            decode_json(
+                    "aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                    "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0}",
+                    &v),
+            AVROGEN_E_INVALID);
     ck_assert(cg_all_zero(&v, sizeof v));
-    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                                 "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0}",
-                                 &v),
-                     AVROGEN_E_INVALID);
+    ck_assert_int_eq(
+            decode_json(
+                    "aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                    "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0, \"seen\": 0}",
+                    &v),
+            AVROGEN_E_INVALID);
 }
 END_TEST
 

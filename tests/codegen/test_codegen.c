@@ -70,6 +70,8 @@ CG_ADAPTERS(sys_report, struct sys_report)
 CG_ADAPTERS(utmp, struct utmp)
 CG_ADAPTERS(session, struct session)
 CG_ADAPTERS(session_mid, session_mid_avro_struct)
+CG_ADAPTERS(input_ev, struct input_ev)
+CG_ADAPTERS(gps_fix, struct gps_fix)
 
 static const cg_case cases[] = {
         CG_CASE(prims),   CG_CASE(logicals),      CG_CASE(texts),      CG_CASE(maybe_texts),
@@ -79,7 +81,7 @@ static const cg_case cases[] = {
         CG_CASE(hollows), CG_CASE(amount),        CG_CASE(shape),      CG_CASE(cell_item),
         CG_CASE(sheet),   CG_CASE(nf5_record),    CG_CASE(nic_stats),  CG_CASE(cJSON),
         CG_CASE(group),   CG_CASE(inotify_event), CG_CASE(sys_report), CG_CASE(utmp),
-        CG_CASE(session), CG_CASE(session_mid),
+        CG_CASE(session), CG_CASE(session_mid),   CG_CASE(input_ev),   CG_CASE(gps_fix),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

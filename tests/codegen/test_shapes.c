@@ -183,6 +183,146 @@ START_TEST(test_u64_decode_boundary)
 }
 END_TEST
 
+/* ---- instants ---------------------------------------------------------------------- */
+
+static avrogen_status gps_encode_any(avrogen_writer *w, const void *v)
+{
+    return gps_fix_avro_encode(w, (const struct gps_fix *)v);
+}
+
+/* Encode v (generated code), decode it back into *out (generated code). */
+static avrogen_status gps_round(const struct gps_fix *v, struct gps_fix *out, const char **msg)
+{
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    avrogen_status st = gps_fix_avro_encode(&w, v);
+    *msg = w.err_msg;
+    if (st == AVROGEN_OK) {
+        avrogen_reader r;
+        avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+        ck_assert_int_eq(gps_fix_avro_decode(&r, out, &arena), AVROGEN_OK);
+    }
+    avrogen_writer_fini(&w);
+    return st;
+}
+
+/* timestamp-nanos holds INT64_MIN..INT64_MAX nanoseconds: 1677-09-21T00:12:43.145224192
+ * to 2262-04-11T23:47:16.854775807. One nanosecond past either end is refused. */
+START_TEST(test_time_encode_boundary)
+{
+    struct gps_fix v, back;
+    const char *msg;
+    memset(&v, 0, sizeof v);
+    v.time.tv_sec = 9223372036;
+    v.time.tv_nsec = 854775807;
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    ck_assert_int_eq(back.time.tv_sec, 9223372036);
+    ck_assert_int_eq(back.time.tv_nsec, 854775807);
+    v.time.tv_nsec = 854775808;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct gps_fix.time: instant out of range");
+    v.time.tv_sec = -9223372037;
+    v.time.tv_nsec = 145224192;
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    ck_assert_int_eq(back.time.tv_sec, -9223372037);
+    ck_assert_int_eq(back.time.tv_nsec, 145224192);
+    v.time.tv_nsec = 145224191;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct gps_fix.time: instant out of range");
+    /* A time_t in milliseconds: INT64_MAX / 1000 seconds is the last. */
+    memset(&v, 0, sizeof v);
+    v.leap_at = (time_t)(INT64_MAX / 1000);
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    ck_assert(back.leap_at == v.leap_at);
+    v.leap_at++;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct gps_fix.leap_at: instant out of range");
+    v.leap_at = (time_t)(INT64_MIN / 1000);
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    v.leap_at--;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    /* The same in an array item (a timeval in milliseconds) and behind a pointer. */
+    memset(&v, 0, sizeof v);
+    v.history[2].tv_sec = (time_t)(INT64_MAX / 1000);
+    v.history[2].tv_usec = 807999;
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    v.history[2].tv_usec = 808000;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct gps_fix.history: instant out of range");
+    memset(&v, 0, sizeof v);
+    struct timespec huge = {INT64_MAX, 0};
+    v.last_valid = &huge;
+    ck_assert_int_eq(encode(gps_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct gps_fix.last_valid: instant out of range");
+}
+END_TEST
+
+/* A coarser unit floors, also before 1970; a fraction outside 0..1 s counts
+ * whole (sec + nsec / 10^9 is the instant), and decode normalises it. */
+START_TEST(test_time_floor_and_normalise)
+{
+    struct gps_fix v, back;
+    const char *msg;
+    memset(&v, 0, sizeof v);
+    v.ept_at.tv_sec = 0;
+    v.ept_at.tv_nsec = 1999;     /* 1.999 us: 1 us */
+    v.history[0].tv_usec = 1999; /* 1.999 ms: 1 ms */
+    v.time.tv_sec = 1;
+    v.time.tv_nsec = -1; /* 0.999999999 s */
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    ck_assert_int_eq(back.ept_at.tv_sec, 0);
+    ck_assert_int_eq(back.ept_at.tv_nsec, 1000);
+    ck_assert_int_eq(back.history[0].tv_usec, 1000);
+    ck_assert_int_eq(back.time.tv_sec, 0);
+    ck_assert_int_eq(back.time.tv_nsec, 999999999);
+    v.ept_at.tv_sec = -1;
+    v.ept_at.tv_nsec = 999999999; /* -1 ns: floors to -1 us */
+    v.time.tv_sec = 0;
+    v.time.tv_nsec = -3000000001; /* -3.000000001 s */
+    ck_assert_int_eq(gps_round(&v, &back, &msg), AVROGEN_OK);
+    ck_assert_int_eq(back.ept_at.tv_sec, -1);
+    ck_assert_int_eq(back.ept_at.tv_nsec, 999999000);
+    ck_assert_int_eq(back.time.tv_sec, -4);
+    ck_assert_int_eq(back.time.tv_nsec, 999999999);
+}
+END_TEST
+
+static char *gps_json(const char *time, const char *leap_at)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"time\": %s, \"ept_at\": 0, \"leap_at\": %s, \"boot\": 0, \"mode\": "
+             "\"NO_FIX\", \"latitude\": 0.0, \"longitude\": 0.0, \"alt_hae\": 0.0, "
+             "\"history\": [0, 0, 0], \"last_valid\": null}",
+             time, leap_at);
+    return buf;
+}
+
+/* Decoding never fails on an instant (every long is one) and normalises it:
+ * the generated decoder and the type plan alike. */
+START_TEST(test_time_decode)
+{
+    struct gps_fix v;
+    const char *msg;
+    ck_assert_int_eq(decode_json(&gps_fix_avro_type, gps_json("-1", "-1"), &v, &msg), AVROGEN_OK);
+    ck_assert_int_eq(v.time.tv_sec, -1);
+    ck_assert_int_eq(v.time.tv_nsec, 999999999);
+    ck_assert_int_eq(v.leap_at, -1); /* -1 ms floors to -1 s */
+    ck_assert_int_eq(decode_json(&gps_fix_avro_type,
+                                 gps_json("-9223372036854775808", "9223372036854775807"), &v, &msg),
+                     AVROGEN_OK);
+    ck_assert_int_eq(v.time.tv_sec, -9223372037);
+    ck_assert_int_eq(v.time.tv_nsec, 145224192);
+    ck_assert_int_eq(v.leap_at, INT64_MAX / 1000);
+    ck_assert_int_eq(
+            decode_json(&gps_fix_avro_type, gps_json("9223372036854775807", "999"), &v, &msg),
+            AVROGEN_OK);
+    ck_assert_int_eq(v.time.tv_sec, 9223372036);
+    ck_assert_int_eq(v.time.tv_nsec, 854775807);
+    ck_assert_int_eq(v.leap_at, 0);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -195,6 +335,13 @@ static Suite *shapes_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_u64_encode_boundary);
     tcase_add_test(tc, test_u64_decode_boundary);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("instants");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_time_encode_boundary);
+    tcase_add_test(tc, test_time_floor_and_normalise);
+    tcase_add_test(tc, test_time_decode);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,6 +81,8 @@ CG_ADAPTERS(h_doubles, struct h_doubles)
 CG_ADAPTERS(ev_point, struct ev_point)
 CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
+CG_ADAPTERS(input_ev, struct input_ev)
+CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
 CG_ADAPTERS(ev_long_default, struct ev_long_default)
 CG_ADAPTERS(ev_short_default, struct ev_short_default)
@@ -136,6 +138,8 @@ static const cg_case readers[] = {
         CG_CASE(ev_short_default),
         CG_CASE(nf5_record),
         CG_CASE(nic_stats),
+        CG_CASE(input_ev),
+        CG_CASE(gps_fix),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

@@ -106,6 +106,8 @@ ENCODER(h_exact, struct h_exact)
 ENCODER(company, struct company)
 ENCODER(nic_stats, struct nic_stats)
 ENCODER(aot_shapes, struct aot_shapes)
+ENCODER(input_ev, struct input_ev)
+ENCODER(gps_fix, struct gps_fix)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -167,6 +169,8 @@ static const pair pairs[] = {
         OWN(nic_stats), /* 22 */
         EARLIER("aot_shapes_v0.avsc", aot_shapes),
         OWN(aot_shapes),
+        OWN(input_ev),
+        OWN(gps_fix),
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

@@ -24,7 +24,7 @@
  * Placement: AVRO_RECORD / AVRO_ENUM go between `struct`/`enum` and the tag;
  * field annotations go after the declarator, before the `;` (GNU attribute
  * positions). Options are `key = JSON literal` pairs; shape macros take bare
- * tokens. The full contract is DESIGN.md's "annotation contract". Three rules
+ * tokens. The full contract is DESIGN.md's "annotation contract". Rules
  * worth knowing up front:
  *
  *  - AVRO_NULLABLE needs a pointer, and NULL is null: `int32_t *x AVRO_NULLABLE`
@@ -39,6 +39,10 @@
  *    wraps. AVRO_FIELD(type = "long") keeps the same 64 bits instead (values
  *    above INT64_MAX read back negative elsewhere); AVRO_DECIMAL(20, 0)
  *    stores all of them exactly as bytes.
+ *  - struct timespec / struct timeval are long timestamp-nanos / -micros;
+ *    AVRO_LOGICAL(timestamp-millis) etc. picks the unit (also on a time_t,
+ *    otherwise a plain long of seconds). An instant the unit cannot hold in
+ *    64 bits is an encode error; a coarser unit floors.
  *
  *  - A C11 anonymous struct member's fields are the record's fields. A member
  *    whose struct type has no tag (`struct { int32_t sec, usec; } tv;`) makes

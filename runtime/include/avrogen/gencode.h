@@ -673,7 +673,9 @@ typedef enum avrogen_storage {
     AVROGEN_STORAGE_STRUCT,     /* a nested record */
     AVROGEN_STORAGE_ENUM,       /* a C enum; `type` maps symbols to enumerator values */
     AVROGEN_STORAGE_NULLABLE,   /* ["null", T] or [T, "null"]; see null_via_ptr */
-    AVROGEN_STORAGE_TAGGED      /* a C union plus an integer tag member at aux_offset */
+    AVROGEN_STORAGE_TAGGED,     /* a C union plus an integer tag member at aux_offset */
+    AVROGEN_STORAGE_TIME        /* an instant (struct timespec, struct timeval, time_t) as a
+                                   long in the unit of its timestamp logical type */
 } avrogen_storage;
 
 /* The C arithmetic type of a scalar, an enum's underlying type, a count or a tag. */
@@ -726,14 +728,16 @@ struct avrogen_field_desc {
     avrogen_logical logical;         /* its logical type, or AVROGEN_LOGICAL_NONE */
     avrogen_storage storage;         /* how C holds it */
     avrogen_scalar scalar;           /* SCALAR; ENUM: underlying type; PTR_COUNT bytes: U8/I8 */
-    size_t len;                      /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+    size_t len;                      /* C_ARRAY, CHAR_ARRAY: the N of T[N]; TIME: the
+                                        fraction's units per second (0: none, a time_t) */
     size_t elem_size;                /* PTR_COUNT, C_ARRAY: sizeof an item; MAP: of an entry */
     size_t aux_offset;               /* PTR_COUNT: offsetof the count; TAGGED: of the tag */
     avrogen_scalar aux_scalar;       /* the count's or the tag's integer type */
     unsigned null_index;             /* NULLABLE: Avro branch index of "null" (0 or 1) */
     bool null_via_ptr;               /* NULLABLE: T * whose NULL is null (else its own state) */
     const avrogen_field_desc *items; /* see below */
-    size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, TAGGED: the branches */
+    size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, TAGGED: the branches;
+                                        TIME 2, or 1 for a time_t */
     const avrogen_type *type;        /* RECORD, ENUM, FIXED: the named type; else NULL */
     const avrogen_field_ext *ext;    /* the rare facts (avrogen_field_ext), or NULL */
 };
@@ -741,7 +745,9 @@ struct avrogen_field_desc {
  * items: ARRAY: the item; MAP: the entry's key, then its value; NULLABLE: the
  * non-null branch (for null_via_ptr at offset 0 of the target, else the
  * location itself); TAGGED: branch i at items[i] (a null branch has storage
- * NONE). A nullable's own null state is: char * NULL, avrogen_str /
+ * NONE); TIME: its seconds, then its fraction (tv_nsec, tv_usec), integers at
+ * offsets inside the instant (a time_t is its own seconds, at 0). A
+ * nullable's own null state is: char * NULL, avrogen_str /
  * avrogen_bytes .ptr NULL, or the T * of PTR_COUNT NULL (its count then 0).
  */
 
@@ -1636,6 +1642,107 @@ static inline int32_t avrogen_read_long_int32(avrogen_reader *r)
     if (AVROGEN_LIKELY(v >= INT32_MIN && v <= INT32_MAX))
         return (int32_t)v;
     avrogen_reader_fail(r, AVROGEN_E_INVALID, "long out of range of its 32-bit C type");
+    return 0;
+}
+
+/* ---- C shapes: instants -----------------------------------------------------------
+ *
+ * struct timespec, struct timeval and time_t as timestamp longs. An instant is
+ * `sec` seconds plus `frac` units of 1/frac_per_sec seconds (1: no fraction,
+ * 10^6 for tv_usec, 10^9 for tv_nsec); the long counts units of
+ * 1/units_per_sec seconds (10^3, 10^6 or 10^9, from the logical type). Both
+ * are powers of ten, so one divides the other.
+ */
+
+/* The instant as a long of its unit, floored when the unit is coarser than the
+ * fraction (spec: a timestamp is a count of units), into *out; false when it
+ * does not fit an int64. frac need not be normalised: any sec + frac/F. */
+static inline bool avrogen_time_to_units(int64_t sec, int64_t frac, int64_t frac_per_sec,
+                                         int64_t units_per_sec, int64_t *out)
+{
+    int64_t q = frac / frac_per_sec, f = frac % frac_per_sec;
+    if (f < 0) {
+        f += frac_per_sec;
+        q--;
+    }
+    if ((q > 0 && sec > INT64_MAX - q) || (q < 0 && sec < INT64_MIN - q))
+        return false;
+    sec += q;
+    /* 0 <= r < units_per_sec: the fraction in the unit, floored. */
+    int64_t r = units_per_sec >= frac_per_sec ? f * (units_per_sec / frac_per_sec)
+                                              : f / (frac_per_sec / units_per_sec);
+    const int64_t u = units_per_sec;
+    if (sec >= 0) {
+        if (sec > (INT64_MAX - r) / u)
+            return false;
+        *out = sec * u + r;
+    } else if (sec >= INT64_MIN / u) {
+        *out = sec * u + r;
+    } else if (sec == INT64_MIN / u - 1 && r >= u + INT64_MIN % u) {
+        /* (INT64_MIN / u - 1) * u is below INT64_MIN, but adding r comes back. */
+        *out = INT64_MIN + (r - (u + INT64_MIN % u));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* The seconds of long v of units_per_sec (floored, also before 1970), its
+ * fraction normalised into 0 <= *frac < frac_per_sec (frac may be NULL). */
+static inline int64_t avrogen_time_split(int64_t v, int64_t frac_per_sec, int64_t units_per_sec,
+                                         int64_t *frac)
+{
+    int64_t sec = v / units_per_sec, r = v % units_per_sec;
+    if (r < 0) {
+        r += units_per_sec;
+        sec--;
+    }
+    if (frac != NULL)
+        *frac = units_per_sec >= frac_per_sec ? r / (units_per_sec / frac_per_sec)
+                                              : r * (frac_per_sec / units_per_sec);
+    return sec;
+}
+
+/* Write the instant; one that does not fit the unit is E_ARG with `msg`. */
+static inline void avrogen_write_time(avrogen_writer *w, int64_t sec, int64_t frac,
+                                      int64_t frac_per_sec, int64_t units_per_sec, const char *msg)
+{
+    int64_t v;
+    if (AVROGEN_LIKELY(avrogen_time_to_units(sec, frac, frac_per_sec, units_per_sec, &v)))
+        avrogen_write_long(w, v);
+    else
+        avrogen_writer_fail_msg(w, AVROGEN_E_ARG, msg);
+}
+
+/* The same check ahead of a run: the long, or 0 with the error recorded. */
+static inline int64_t avrogen_writer_time(avrogen_writer *w, int64_t sec, int64_t frac,
+                                          int64_t frac_per_sec, int64_t units_per_sec,
+                                          const char *msg)
+{
+    int64_t v;
+    if (AVROGEN_LIKELY(avrogen_time_to_units(sec, frac, frac_per_sec, units_per_sec, &v)))
+        return v;
+    avrogen_writer_fail_msg(w, AVROGEN_E_ARG, msg);
+    return 0;
+}
+
+/* Encoded size of the instant (of 0 when it does not fit: encode refuses it). */
+static inline size_t avrogen_size_time(int64_t sec, int64_t frac, int64_t frac_per_sec,
+                                       int64_t units_per_sec)
+{
+    int64_t v = 0;
+    if (!avrogen_time_to_units(sec, frac, frac_per_sec, units_per_sec, &v))
+        v = 0;
+    return avrogen_size_long(v);
+}
+
+/* v for a member that holds lo..hi (32-bit seconds): outside is E_INVALID with msg. */
+static inline int64_t avrogen_read_check(avrogen_reader *r, int64_t v, int64_t lo, int64_t hi,
+                                         const char *msg)
+{
+    if (AVROGEN_LIKELY(v >= lo && v <= hi))
+        return v;
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, msg);
     return 0;
 }
 

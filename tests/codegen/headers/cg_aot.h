@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include <avrogen/annotate.h>
@@ -98,6 +99,7 @@ struct AVRO_RECORD(namespace = "aot") aot_shapes {
     uint64_t u_octets; /* earlier: long */
     long delta;        /* earlier: int */
     time_t at;         /* unchanged */
+    struct timeval seen; /* earlier: int (microseconds) */
     unsigned long u_limit AVRO_FIELD(default = 9223372036854775807); /* not earlier */
 };
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -60,6 +61,37 @@ struct AVRO_RECORD(namespace = "cg.shapes") nic_stats {
     uint64_t queue_bytes[4];
     size_t *histogram AVRO_ARRAY(n_histogram);
     uint32_t n_histogram;
+};
+
+/* An input event (linux/input.h): a struct timeval stamp. */
+struct AVRO_RECORD(namespace = "cg.shapes") input_ev {
+    struct timeval time; /* timestamp-micros */
+    uint16_t type;
+    uint16_t code;
+    int32_t value;
+};
+
+/* Symbols named explicitly: "2D" and "3D" are no Avro names. */
+enum AVRO_ENUM(namespace = "cg.shapes") gps_mode {
+    MODE_NOT_SEEN AVRO_FIELD(name = "NOT_SEEN"),
+    MODE_NO_FIX AVRO_FIELD(name = "NO_FIX"),
+    MODE_2D AVRO_FIELD(name = "FIX_2D"),
+    MODE_3D AVRO_FIELD(name = "FIX_3D")
+};
+
+/* A GPS fix (like gpsd's gps_fix_t): struct timespec stamps, one in another
+ * unit, a time_t in milliseconds, and instants in an array and behind a pointer. */
+struct AVRO_RECORD(namespace = "cg.shapes") gps_fix {
+    struct timespec time;                                   /* timestamp-nanos */
+    struct timespec ept_at AVRO_LOGICAL(timestamp-micros);  /* floored to microseconds */
+    time_t leap_at AVRO_LOGICAL(timestamp-millis);          /* seconds as milliseconds */
+    time_t boot;                                            /* plain long of seconds */
+    enum gps_mode mode;
+    double latitude;
+    double longitude;
+    double alt_hae;
+    struct timeval history[3] AVRO_LOGICAL(local-timestamp-millis);
+    struct timespec *last_valid AVRO_NULLABLE;
 };
 
 #endif /* CG_SHAPES_H */

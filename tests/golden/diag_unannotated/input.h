@@ -10,5 +10,5 @@ enum color { RED, GREEN };
 struct AVRO_RECORD() shape {
     struct point origin;
     enum color color;
-    struct timespec created;
+    struct tm created;
 };
