@@ -276,6 +276,28 @@ void ec_emit_read_time(struct gen *g, const struct model_type *t, const char *lv
     free(v);
 }
 
+/* ---- counted storage ------------------------------------------------------ */
+
+/* Bytes or text (not an array of items) in a counted C array. */
+static bool cap_bytes(const struct model_type *t)
+{
+    return t->storage == MODEL_STORAGE_CAP_ARRAY && t->kind != AVROGEN_KIND_ARRAY;
+}
+
+/* The count member of t beside the struct at s, as an int64_t argument. */
+static char *count_arg(const struct model_type *t, const struct site *s)
+{
+    return xasprintf("(int64_t)%s->%s", s->ptr, t->count_c_name);
+}
+
+static char *cap_msg(const struct gen *g, const struct model_type *t)
+{
+    char *what = xasprintf("count outside 0..%" PRIu64, t->c_len);
+    char *msg = ec_member_msg(g, what);
+    free(what);
+    return msg;
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static void write_value(struct gen *g, const struct model_type *t, const char *lv,
@@ -411,7 +433,7 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         ec_line(g, "avrogen_write_bytes(w, %s.ptr, %s.len);", lv, lv);
         break;
     case MODEL_STORAGE_PTR_COUNT:
-        if (t->kind == AVROGEN_KIND_BYTES) {
+        if (t->kind == AVROGEN_KIND_BYTES || t->kind == AVROGEN_KIND_STRING) {
             ec_line(g, "avrogen_write_bytes_count(w, %s, (int64_t)%s->%s);", v, s->ptr,
                     t->count_c_name);
         } else {
@@ -424,6 +446,27 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
             ec_scope_close(g);
             free(count);
         }
+        break;
+    case MODEL_STORAGE_CAP_ARRAY: {
+        char *n = count_arg(t, s), *msg = cap_msg(g, t);
+        if (cap_bytes(t)) {
+            ec_line(g, "avrogen_write_cap_bytes(w, %s, %s, sizeof %s, %s);", v, n, v, msg);
+        } else {
+            char *count = ec_local(g, "count");
+            ec_scope_open(g);
+            ec_line(g, "size_t %s = avrogen_write_cap_start(w, %s, %" PRIu64 ", %s);", count, n,
+                    t->c_len, msg);
+            write_items(g, t, v, count);
+            ec_line(g, "avrogen_write_block_count(w, 0);");
+            ec_scope_close(g);
+            free(count);
+        }
+        free(msg);
+        free(n);
+        break;
+    }
+    case MODEL_STORAGE_PADDED:
+        ec_line(g, "avrogen_write_padded(w, %s, sizeof %s);", v, v);
         break;
     case MODEL_STORAGE_C_ARRAY:
         if (t->kind == AVROGEN_KIND_FIXED) {
@@ -524,9 +567,12 @@ static bool runnable_leaf(const struct model_type *t)
     case MODEL_STORAGE_BYTES_VIEW:
     case MODEL_STORAGE_ENUM:
     case MODEL_STORAGE_TIME:
+    case MODEL_STORAGE_PADDED:
         return true;
     case MODEL_STORAGE_PTR_COUNT:
-        return t->kind == AVROGEN_KIND_BYTES;
+        return t->kind == AVROGEN_KIND_BYTES || t->kind == AVROGEN_KIND_STRING;
+    case MODEL_STORAGE_CAP_ARRAY:
+        return cap_bytes(t);
     case MODEL_STORAGE_C_ARRAY:
         return t->kind == AVROGEN_KIND_FIXED && t->c_len <= 256;
     default:
@@ -581,6 +627,18 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
         part->init = xasprintf("avrogen_write_count(w, %s, (int64_t)%s->%s)", v, s->ptr,
                                t->count_c_name);
         break;
+    case MODEL_STORAGE_CAP_ARRAY: {
+        char *n = count_arg(t, s), *msg = cap_msg(g, t);
+        part->var = xasprintf("len_%s", name);
+        part->init = xasprintf("avrogen_write_cap_count(w, %s, sizeof %s, %s)", n, v, msg);
+        free(msg);
+        free(n);
+        break;
+    }
+    case MODEL_STORAGE_PADDED:
+        part->var = xasprintf("len_%s", name);
+        part->init = xasprintf("avrogen_chars_len(%s, sizeof %s)", v, v);
+        break;
     case MODEL_STORAGE_ENUM:
         part->var = xasprintf("idx_%s", name);
         part->init = xasprintf("avrogen_writer_index(w, %s_avro_index(%s))",
@@ -608,7 +666,8 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
     }
     if (t->storage == MODEL_STORAGE_CSTRING || t->storage == MODEL_STORAGE_CHAR_ARRAY ||
         t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_STR_VIEW ||
-        t->storage == MODEL_STORAGE_BYTES_VIEW) {
+        t->storage == MODEL_STORAGE_BYTES_VIEW || t->storage == MODEL_STORAGE_CAP_ARRAY ||
+        t->storage == MODEL_STORAGE_PADDED) {
         part->worst = 10; /* the length */
         part->worst_var = true;
     }
@@ -684,7 +743,9 @@ static void run_leaf_write(struct gen *g, const struct model_type *t, const char
     case MODEL_STORAGE_CHAR_ARRAY:
     case MODEL_STORAGE_STR_VIEW:
     case MODEL_STORAGE_BYTES_VIEW:
-    case MODEL_STORAGE_PTR_COUNT: {
+    case MODEL_STORAGE_PTR_COUNT:
+    case MODEL_STORAGE_CAP_ARRAY:
+    case MODEL_STORAGE_PADDED: {
         bool view = t->storage == MODEL_STORAGE_STR_VIEW || t->storage == MODEL_STORAGE_BYTES_VIEW;
         char *data = view ? xasprintf("%s.ptr", lv) : xstrdup(v);
         char *len = run_len(t, lv, part);
@@ -928,15 +989,22 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
     case MODEL_STORAGE_BYTES_VIEW:
         ec_line(g, "n += avrogen_size_bytes(%s.len);", lv);
         break;
-    case MODEL_STORAGE_PTR_COUNT:
-        if (t->kind == AVROGEN_KIND_BYTES) {
-            ec_line(g, "n += avrogen_size_bytes(avrogen_item_count(%s, (int64_t)%s->%s));", v,
-                    s->ptr, t->count_c_name);
+    case MODEL_STORAGE_PADDED:
+        ec_line(g, "n += avrogen_size_chars(%s, sizeof %s);", v, v);
+        break;
+    case MODEL_STORAGE_CAP_ARRAY:
+    case MODEL_STORAGE_PTR_COUNT: {
+        bool cap = t->storage == MODEL_STORAGE_CAP_ARRAY;
+        char *n = count_arg(t, s);
+        char *items = cap ? xasprintf("avrogen_cap_count(%s, %" PRIu64 ")", n, t->c_len)
+                          : xasprintf("avrogen_item_count(%s, %s)", v, n);
+        free(n);
+        if (t->kind != AVROGEN_KIND_ARRAY && t->kind != AVROGEN_KIND_MAP) {
+            ec_line(g, "n += avrogen_size_bytes(%s);", items);
         } else {
             char *count = ec_local(g, "count");
             ec_scope_open(g);
-            ec_line(g, "size_t %s = avrogen_item_count(%s, (int64_t)%s->%s);", count, v, s->ptr,
-                    t->count_c_name);
+            ec_line(g, "size_t %s = %s;", count, items);
             struct capture loop;
             ec_capture_begin(g, &loop);
             g->indent--;
@@ -952,7 +1020,9 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
             ec_scope_close(g);
             free(count);
         }
+        free(items);
         break;
+    }
     case MODEL_STORAGE_C_ARRAY: {
         /* An array of items whose sizes vary (fixed ones were folded above). */
         char *n = xasprintf("%" PRIu64, t->c_len);
@@ -1215,6 +1285,48 @@ static void read_array(struct gen *g, const struct model_type *t, const char *lv
     free(v);
 }
 
+/* An array into the first n items of T[N] (n its count member). */
+static void read_cap_array(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct site *s)
+{
+    char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
+    char *what = xasprintf("more than %" PRIu64 " items", t->c_len);
+    char *msg = ec_member_msg(g, what);
+    ec_scope_open(g);
+    ec_line(g, "size_t %s = 0, %s;", n, blk);
+    ec_line(g, "while ((%s = avrogen_read_cap_block(r, %s, %" PRIu64 ", %s)) != 0) {", blk, n,
+            t->c_len, msg);
+    g->indent++;
+    read_items(g, t, lv, n, blk);
+    ec_line(g, "%s += %s;", n, blk);
+    g->indent--;
+    ec_line(g, "}");
+    store_count(g, t, s, n);
+    ec_scope_close(g);
+    free(msg);
+    free(what);
+    free(blk);
+    free(n);
+}
+
+/* Bytes or text into the first n bytes of char[N] (n its count member). */
+static void read_cap_bytes(struct gen *g, const struct model_type *t, const char *lv,
+                           const struct site *s)
+{
+    char *v = ec_plain(lv), *len = ec_local(g, "len");
+    char *what = xasprintf("more than %" PRIu64 " bytes", t->c_len);
+    char *msg = ec_member_msg(g, what);
+    ec_scope_open(g);
+    ec_line(g, "size_t %s = avrogen_read_cap_%s(r, %s, sizeof %s, %s);", len,
+            t->kind == AVROGEN_KIND_STRING ? "text" : "bytes", v, v, msg);
+    store_count(g, t, s, len);
+    ec_scope_close(g);
+    free(msg);
+    free(what);
+    free(len);
+    free(v);
+}
+
 static void read_c_array(struct gen *g, const struct model_type *t, const char *lv)
 {
     char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
@@ -1281,13 +1393,28 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
     case MODEL_STORAGE_BYTES_VIEW:
         ec_line(g, "%s = avrogen_read_bytes(r);", v);
         break;
+    case MODEL_STORAGE_CAP_ARRAY:
+        if (cap_bytes(t))
+            read_cap_bytes(g, t, lv, s);
+        else
+            read_cap_array(g, t, lv, s);
+        break;
+    case MODEL_STORAGE_PADDED: {
+        char *what = xasprintf("more than %" PRIu64 " bytes", t->c_len);
+        char *msg = ec_member_msg(g, what);
+        ec_line(g, "avrogen_read_padded(r, %s, sizeof %s, %s);", v, v, msg);
+        free(msg);
+        free(what);
+        break;
+    }
     case MODEL_STORAGE_PTR_COUNT:
-        if (t->kind == AVROGEN_KIND_BYTES) {
+        if (t->kind == AVROGEN_KIND_BYTES || t->kind == AVROGEN_KIND_STRING) {
             char *len = ec_local(g, "len");
             ec_scope_open(g);
             char *ct = ec_unqualified(t->c_type);
             ec_line(g, "size_t %s;", len);
-            ec_line(g, "%s = (%s)avrogen_read_bytes_copy(r, a, &%s);", v, ct, len);
+            ec_line(g, "%s = (%s)avrogen_read_%s_copy(r, a, &%s);", v, ct,
+                    t->kind == AVROGEN_KIND_STRING ? "text" : "bytes", len);
             store_count(g, t, s, len);
             g->used_a = true;
             ec_scope_close(g);

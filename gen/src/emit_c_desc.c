@@ -29,11 +29,11 @@ static const char *scalar_enum_name(enum model_scalar s)
 static const char *storage_enum_name(enum model_storage s)
 {
     static const char *const names[] = {
-            "AVROGEN_STORAGE_NONE",       "AVROGEN_STORAGE_SCALAR",   "AVROGEN_STORAGE_CSTRING",
-            "AVROGEN_STORAGE_CHAR_ARRAY", "AVROGEN_STORAGE_STR_VIEW", "AVROGEN_STORAGE_BYTES_VIEW",
-            "AVROGEN_STORAGE_PTR_COUNT",  "AVROGEN_STORAGE_C_ARRAY",  "AVROGEN_STORAGE_STRUCT",
-            "AVROGEN_STORAGE_ENUM",       "AVROGEN_STORAGE_NULLABLE", "AVROGEN_STORAGE_TAGGED",
-            "AVROGEN_STORAGE_TIME",
+            "AVROGEN_STORAGE_NONE",       "AVROGEN_STORAGE_SCALAR",    "AVROGEN_STORAGE_CSTRING",
+            "AVROGEN_STORAGE_CHAR_ARRAY", "AVROGEN_STORAGE_STR_VIEW",  "AVROGEN_STORAGE_BYTES_VIEW",
+            "AVROGEN_STORAGE_PTR_COUNT",  "AVROGEN_STORAGE_C_ARRAY",   "AVROGEN_STORAGE_STRUCT",
+            "AVROGEN_STORAGE_ENUM",       "AVROGEN_STORAGE_NULLABLE",  "AVROGEN_STORAGE_TAGGED",
+            "AVROGEN_STORAGE_TIME",       "AVROGEN_STORAGE_CAP_ARRAY", "AVROGEN_STORAGE_PADDED",
     };
     return (size_t)s < sizeof names / sizeof *names ? names[s] : "AVROGEN_STORAGE_NONE";
 }
@@ -177,7 +177,8 @@ static size_t slot_children(const struct slot *s, struct slot **out)
     struct slot *c = NULL;
     size_t n = 0;
     if ((t->kind == AVROGEN_KIND_ARRAY) &&
-        (t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY)) {
+        (t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY ||
+         t->storage == MODEL_STORAGE_CAP_ARRAY)) {
         n = 1;
         c = xcalloc(1, sizeof *c);
         c[0] = (struct slot){
@@ -292,26 +293,31 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     items[k++] = xstrdup(kind_enum_name(t->kind));
     items[k++] = xstrdup(logical_enum_name(t->logical));
     items[k++] = xstrdup(storage_enum_name(t->storage));
-    items[k++] = xstrdup(scalar_enum_name(t->storage == MODEL_STORAGE_SCALAR ||
-                                                          t->storage == MODEL_STORAGE_ENUM ||
-                                                          t->storage == MODEL_STORAGE_PTR_COUNT
-                                                  ? t->scalar
-                                                  : MODEL_SCALAR_NONE));
-    bool has_len = t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CHAR_ARRAY;
+    bool counted = t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_CAP_ARRAY;
+    items[k++] = xstrdup(scalar_enum_name(
+            t->storage == MODEL_STORAGE_SCALAR || t->storage == MODEL_STORAGE_ENUM || counted
+                    ? t->scalar
+                    : MODEL_SCALAR_NONE));
+    bool has_len = t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CHAR_ARRAY ||
+                   t->storage == MODEL_STORAGE_CAP_ARRAY || t->storage == MODEL_STORAGE_PADDED;
     items[k++] = has_len                            ? xasprintf("%" PRIu64, t->c_len)
                  : t->storage == MODEL_STORAGE_TIME ? xasprintf("%" PRIu32, t->time_frac_per_sec)
                                                     : xstrdup("0");
-    bool has_elem = t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_C_ARRAY;
-    items[k++] = has_elem ? xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s[0])", container, s->path)
-                          : xstrdup("0");
-    const char *aux = t->storage == MODEL_STORAGE_PTR_COUNT ? t->count_c_name
-                      : t->storage == MODEL_STORAGE_TAGGED  ? t->tag_c_name
-                                                            : NULL;
+    bool has_elem = counted || t->storage == MODEL_STORAGE_C_ARRAY;
+    /* A void * of bytes has no item to take the size of: they are bytes. */
+    bool void_bytes = t->storage == MODEL_STORAGE_PTR_COUNT && t->kind == AVROGEN_KIND_BYTES &&
+                      strstr(t->c_type, "void") != NULL;
+    items[k++] = void_bytes ? xstrdup("1")
+                 : has_elem ? xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s[0])", container, s->path)
+                            : xstrdup("0");
+    const char *aux = counted                              ? t->count_c_name
+                      : t->storage == MODEL_STORAGE_TAGGED ? t->tag_c_name
+                                                           : NULL;
     items[k++] = aux != NULL ? xasprintf("offsetof(%s, %s)", container, aux) : xstrdup("0");
     items[k++] =
-            xstrdup(scalar_enum_name(t->storage == MODEL_STORAGE_PTR_COUNT ? t->count_scalar
-                                     : t->storage == MODEL_STORAGE_TAGGED  ? t->tag_scalar
-                                                                           : MODEL_SCALAR_NONE));
+            xstrdup(scalar_enum_name(counted                              ? t->count_scalar
+                                     : t->storage == MODEL_STORAGE_TAGGED ? t->tag_scalar
+                                                                          : MODEL_SCALAR_NONE));
     bool nullable = t->storage == MODEL_STORAGE_NULLABLE;
     items[k++] = xasprintf("%u", nullable ? t->null_index : 0);
     items[k++] = xstrdup(nullable && t->null_via == MODEL_NULL_VIA_PTR ? "true" : "false");

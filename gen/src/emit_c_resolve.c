@@ -1091,6 +1091,23 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
         g->indent--;
         ec_line(g, "}");
         ec_scope_close(g);
+    } else if (t->storage == MODEL_STORAGE_CAP_ARRAY && s != NULL) {
+        /* The first n of N items, as P_avro_decode reads them. */
+        char *what = xasprintf("more than %" PRIu64 " items", t->c_len);
+        char *msg = ec_member_msg(g, what);
+        ec_scope_open(g);
+        ec_line(g, "size_t %s = 0, %s;", n, blk);
+        ec_line(g, "while ((%s = avrogen_read_cap_block(r, %s, %" PRIu64 ", %s)) != 0) {", blk, n,
+                t->c_len, msg);
+        g->indent++;
+        item_loop(c, w, rd, t, v, n, blk);
+        ec_line(g, "%s += %s;", n, blk);
+        g->indent--;
+        ec_line(g, "}");
+        ec_emit_store_count(g, t, s, n);
+        ec_scope_close(g);
+        free(msg);
+        free(what);
     } else if (t->storage == MODEL_STORAGE_PTR_COUNT && s != NULL) {
         bool map = t->kind == AVROGEN_KIND_MAP;
         char *elem = map ? ec_unqualified(t->entry_c_type) : ec_value_c_type(t->items);

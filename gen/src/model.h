@@ -90,6 +90,15 @@ enum model_scalar {
  * ARRAY    PTR_COUNT   T *f + AVRO_ARRAY(n)          items describes one T
  * ARRAY    C_ARRAY     T f[N], T not a byte type     exactly c_len items; decode fails on
  *                                                    any other count
+ * ARRAY    CAP_ARRAY   T f[N] + AVRO_ARRAY(n)        the first n of c_len items: encode
+ *                                                    refuses n > N, decode more than N items
+ * BYTES    CAP_ARRAY   uint8_t / char f[N] +         f[0 .. n); sc U8 (I8 for plain signed
+ *                      AVRO_BYTES(n) or AVRO_ARRAY(n) char)
+ * STRING   CAP_ARRAY   char f[N] + AVRO_STRING(n)    f[0 .. n), not NUL-terminated
+ * STRING   PADDED      char f[N] + AVRO_PADDED       strnlen(f, N) bytes; decode NUL-pads
+ * STRING   PTR_COUNT   [const] char *f +             f[0 .. n), not NUL-terminated
+ *                      AVRO_STRING(n)
+ * BYTES    PTR_COUNT   void *f + AVRO_BYTES(n)       sc U8 (also uint8_t / char * + AVRO_BYTES)
  * MAP      PTR_COUNT   struct e *f + AVRO_MAP(n)     e is {key, value}: map_key and items
  *                                                    describe e.key and e.value
  * RECORD   STRUCT      struct r f                    record: the model record
@@ -102,7 +111,7 @@ enum model_scalar {
  *
  * Item, value and branch nodes use the same table, for the element rather than
  * the member (so `char *names[4]` is ARRAY/C_ARRAY with items STRING/CSTRING).
- * PTR_COUNT and TAGGED need a sibling member (the count or the tag), so they
+ * PTR_COUNT, CAP_ARRAY and TAGGED need a sibling member (the count or the tag), so they
  * occur only directly on a member of a struct: a record field, a map entry's
  * `value`, or the `items` of a NULLABLE node whose null_via is SELF.
  */
@@ -119,7 +128,9 @@ enum model_storage {
     MODEL_STORAGE_ENUM,
     MODEL_STORAGE_NULLABLE,
     MODEL_STORAGE_TAGGED,
-    MODEL_STORAGE_TIME
+    MODEL_STORAGE_TIME,
+    MODEL_STORAGE_CAP_ARRAY,
+    MODEL_STORAGE_PADDED
 };
 
 /*
@@ -170,7 +181,7 @@ struct model_type {
                                  signed char); C_ARRAY fixed: U8 */
     char *c_type;             /* spelling of this location's C type as clang prints it
                                  ("int64_t", "struct line *", "char[16]", "avrogen_str") */
-    uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY: the N of T[N] */
+    uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY, CAP_ARRAY, PADDED: the N of T[N] */
     bool u64_checked;         /* SCALAR U64 long: values above INT64_MAX are refused
                                  (false: AVRO_FIELD(type = "long"), the same bits) */
 
@@ -181,7 +192,7 @@ struct model_type {
     struct model_type *map_key; /* the entry's `key`: CSTRING, CHAR_ARRAY or STR_VIEW */
     char *entry_c_type;         /* the entry struct, e.g. "struct tag" */
 
-    /* PTR_COUNT only: the sibling integer member holding the element count. */
+    /* PTR_COUNT, CAP_ARRAY: the sibling integer member holding the element count. */
     char *count_c_name;
     char *count_c_type; /* its C type as declared ("size_t", "uint16_t") */
     enum model_scalar count_scalar;

@@ -24,6 +24,12 @@ static const struct cannot **slot_for(struct member_annots *ma, const char *kind
         return &ma->map;
     if (strcmp(kind, "union") == 0)
         return &ma->uni;
+    if (strcmp(kind, "string") == 0)
+        return &ma->string;
+    if (strcmp(kind, "bytes") == 0)
+        return &ma->bytes;
+    if (strcmp(kind, "padded") == 0)
+        return &ma->padded;
     if (strcmp(kind, "logical") == 0)
         return &ma->logical;
     if (strcmp(kind, "decimal") == 0)
@@ -31,6 +37,11 @@ static const struct cannot **slot_for(struct member_annots *ma, const char *kind
     if (strcmp(kind, "fixed_name") == 0)
         return &ma->fixed_name;
     return NULL;
+}
+
+const struct cannot *counted_by(const struct member_annots *ma)
+{
+    return ma->array ? ma->array : ma->map ? ma->map : ma->string ? ma->string : ma->bytes;
 }
 
 static void add_member_annots(struct builder *b, struct member_annots *ma, const struct cannot *v,

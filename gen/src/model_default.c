@@ -336,7 +336,8 @@ static size_t fit_push(struct fit *f, const char *fmt, ...)
 
 static bool fit_value(struct fit *f, const struct model_type *t, int depth);
 
-/* A string at a CSTRING or CHAR_ARRAY location (also a map key). */
+/* A string at a C string location: CSTRING, CHAR_ARRAY (also a map key) or
+ * PADDED, where all N bytes may be text. None of them holds a NUL byte. */
 static bool fit_text(struct fit *f, const struct model_type *t)
 {
     char lit[64];
@@ -347,12 +348,14 @@ static bool fit_text(struct fit *f, const struct model_type *t)
     for (size_t i = 0; i < n; i++)
         nul = nul || cps[i] == 0;
     free(cps);
+    bool padded = t->storage == MODEL_STORAGE_PADDED;
     if (nul)
-        return fit_fail(f, "%s holds a NUL byte, which the NUL-terminated '%s' cannot", lit,
-                        t->c_type);
-    if (t->storage == MODEL_STORAGE_CHAR_ARRAY && bytes >= t->c_len)
+        return fit_fail(f, "%s holds a NUL byte, which the NUL-%s '%s' cannot", lit,
+                        padded ? "padded" : "terminated", t->c_type);
+    uint64_t max = padded ? t->c_len : t->c_len - 1;
+    if ((padded || t->storage == MODEL_STORAGE_CHAR_ARRAY) && bytes > max)
         return fit_fail(f, "%s is %zu bytes, but '%s' holds at most %llu", lit, bytes, t->c_type,
-                        (unsigned long long)t->c_len - 1);
+                        (unsigned long long)max);
     return true;
 }
 
@@ -376,7 +379,11 @@ static bool fit_array(struct fit *f, const struct model_type *t, int depth)
     if (t->storage == MODEL_STORAGE_C_ARRAY && count != t->c_len)
         return fit_fail(f, "%zu item%s, but '%s' holds exactly %llu", count, count == 1 ? "" : "s",
                         t->c_type, (unsigned long long)t->c_len);
-    if (t->storage == MODEL_STORAGE_PTR_COUNT && count > count_max(t->count_scalar))
+    if (t->storage == MODEL_STORAGE_CAP_ARRAY && count > t->c_len)
+        return fit_fail(f, "%zu items, but '%s' holds at most %llu", count, t->c_type,
+                        (unsigned long long)t->c_len);
+    if ((t->storage == MODEL_STORAGE_PTR_COUNT || t->storage == MODEL_STORAGE_CAP_ARRAY) &&
+        count > count_max(t->count_scalar))
         return fit_fail(f, "%zu items, but its count member '%s' (%s) holds at most %llu", count,
                         t->count_c_name, t->count_c_type, count_max(t->count_scalar));
     return true;
@@ -525,23 +532,31 @@ static bool fit_value(struct fit *f, const struct model_type *t, int depth)
         break;
     case MODEL_STORAGE_CSTRING:
     case MODEL_STORAGE_CHAR_ARRAY:
+    case MODEL_STORAGE_PADDED:
         if (c == '"')
             return fit_text(f, t);
         break;
     case MODEL_STORAGE_C_ARRAY:
     case MODEL_STORAGE_PTR_COUNT:
+    case MODEL_STORAGE_CAP_ARRAY:
         if (c == '[' && t->kind == AVROGEN_KIND_ARRAY)
             return fit_array(f, t, depth);
         if (c == '{' && t->kind == AVROGEN_KIND_MAP)
             return fit_map(f, t, depth);
-        if (c == '"') { /* bytes or fixed: one byte per code point */
+        if (c == '"') { /* bytes or fixed: one byte per code point; text: its UTF-8 */
             char lit[64];
             size_t n;
-            free(fit_string(f, &n, lit, sizeof lit));
+            unsigned long *cps = fit_string(f, &n, lit, sizeof lit);
+            if (t->kind == AVROGEN_KIND_STRING)
+                n = utf8_bytes(cps, n);
+            free(cps);
+            if (t->storage == MODEL_STORAGE_CAP_ARRAY && n > t->c_len)
+                return fit_fail(f, "%s is %zu bytes, but '%s' holds at most %llu", lit, n,
+                                t->c_type, (unsigned long long)t->c_len);
             if (t->storage == MODEL_STORAGE_C_ARRAY && n != t->c_len)
                 return fit_fail(f, "%s is %zu bytes, but '%s' holds exactly %llu", lit, n,
                                 t->c_type, (unsigned long long)t->c_len);
-            if (t->storage == MODEL_STORAGE_PTR_COUNT && n > count_max(t->count_scalar))
+            if (t->storage != MODEL_STORAGE_C_ARRAY && n > count_max(t->count_scalar))
                 return fit_fail(f,
                                 "%s is %zu bytes, but its count member '%s' (%s) holds at "
                                 "most %llu",

@@ -37,10 +37,12 @@ struct builder {
 /* Every annotation on one member, sorted by kind. */
 struct member_annots {
     const struct cannot *field, *nullable, *skip, *array, *map, *uni;
+    const struct cannot *string, *bytes, *padded, *tag;
     const struct cannot *logical, *decimal, *fixed_name;
     struct annot_options opts; /* of `field`, parsed */
     bool ok;                   /* no annotation was malformed */
     bool type_used;            /* AVRO_FIELD(type = "long") selected a uint64_t mapping */
+    bool padded_used;          /* AVRO_PADDED applied to a char[N] */
 };
 
 /* Annotations that attach to the innermost type that can carry them, so that
@@ -100,6 +102,9 @@ void free_type(struct model_type *t);
 void member_annots_init(struct builder *b, struct member_annots *ma, const struct cdecl *owner,
                         const struct cmember *m, bool quiet);
 void member_annots_fini(struct member_annots *ma);
+/* The AVRO_ARRAY / AVRO_MAP / AVRO_STRING / AVRO_BYTES naming the member's
+ * count or length, or NULL. */
+const struct cannot *counted_by(const struct member_annots *ma);
 bool member_is_annotated(struct builder *b, const struct cdecl *owner, const struct cmember *m);
 const struct cmember *find_member(const struct cdecl *d, const char *name, size_t *index);
 bool check_known(struct builder *b, const struct cannot *a, const struct annot_options *o,
@@ -128,6 +133,12 @@ struct model_type *map_nullable(const struct site *s, const struct ctype *t, str
 
 /* model_integer.c */
 struct model_type *map_integer(const struct site *s, const struct ctype *t);
+
+/* model_shapes.c */
+struct model_type *map_cap_array(const struct site *s, const struct ctype *t, struct leaf *lf);
+struct model_type *map_counted_pointer(const struct site *s, const struct ctype *t);
+struct model_type *map_padded(const struct site *s, const struct ctype *t); /* char[N] */
+bool report_unused_padded(const struct site *s); /* AVRO_PADDED that no char[N] took */
 
 /* model_time.c */
 bool is_time_struct(const struct ctype *t); /* struct timespec, struct timeval */

@@ -84,7 +84,7 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
     struct builder *b = s->b;
     struct model_loc at = member_loc(s);
     const struct ctype *e = t->elem;
-    const struct cannot *count = top && s->ma ? (s->ma->array ? s->ma->array : s->ma->map) : NULL;
+    const struct cannot *count = top && s->ma ? counted_by(s->ma) : NULL;
 
     if (e->kind == CTYPE_FUNCTION) {
         diag_error(b->d, &at,
@@ -94,6 +94,8 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
     }
     if (count && s->ma->map)
         return map_map(s, t);
+    if (count && (s->ma->string || s->ma->bytes))
+        return map_counted_pointer(s, t);
     if (count) {
         if (e->kind == CTYPE_VOID) {
             diag_error(b->d, &at,
@@ -153,8 +155,9 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
         return NULL;
     }
     diag_error(b->d, &at,
-               "%s '%s' is a pointer; annotate it AVRO_ARRAY(count_field) or AVRO_NULLABLE",
-               s->what, s->member->name);
+               "%s '%s' is a pointer; annotate it %sAVRO_ARRAY(count_field) or AVRO_NULLABLE",
+               s->what, s->member->name,
+               e->kind == CTYPE_INT && e->is_char ? "AVRO_BYTES(len_field), " : "");
     note_count_candidate(s);
     return NULL;
 }
@@ -168,16 +171,12 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
     struct builder *b = s->b;
     struct model_loc at = member_loc(s);
     struct model_type *n = NULL;
-    if (top && s->ma && (s->ma->array || s->ma->map) && t->kind != CTYPE_POINTER) {
-        const struct cannot *a = s->ma->array ? s->ma->array : s->ma->map;
-        if (t->kind == CTYPE_ARRAY)
-            diag_error(b->d, &a->loc,
-                       "%s applies to pointers; '%s' is a C array, which maps to an Avro array "
-                       "of exactly %llu items without annotation",
-                       annot_macro(a->kind), s->member->name, (unsigned long long)t->len);
-        else
-            diag_error(b->d, &a->loc, "%s applies to pointers; '%s' has type '%s'",
-                       annot_macro(a->kind), s->member->name, t->spelling);
+    if (top && s->ma && counted_by(s->ma) && t->kind == CTYPE_ARRAY && t->len != 0)
+        return map_cap_array(s, t, lf); /* the first `count` of its N items */
+    if (top && s->ma && counted_by(s->ma) && t->kind != CTYPE_POINTER && t->kind != CTYPE_ARRAY) {
+        const struct cannot *a = counted_by(s->ma);
+        diag_error(b->d, &a->loc, "%s applies to pointers and C arrays; '%s' has type '%s'",
+                   annot_macro(a->kind), s->member->name, t->spelling);
         return NULL;
     }
 
@@ -219,7 +218,9 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
             diag_error(b->d, &at, "%s '%s' is a zero-length array", s->what, s->member->name);
             return NULL;
         }
-        if (e->kind == CTYPE_INT && e->is_plain_char) {
+        if (e->kind == CTYPE_INT && e->is_plain_char && s->ma && s->ma->padded) {
+            n = map_padded(s, t);
+        } else if (e->kind == CTYPE_INT && e->is_plain_char) {
             n = new_type(AVROGEN_KIND_STRING, MODEL_STORAGE_CHAR_ARRAY, t);
             n->c_len = t->len;
         } else if (e->kind == CTYPE_INT && e->is_char && !e->is_signed) {
@@ -313,7 +314,7 @@ struct model_type *map_nullable(const struct site *s, const struct ctype *t, str
     struct model_loc at = member_loc(s);
     struct model_type *items;
     enum model_null_via via = MODEL_NULL_VIA_SELF;
-    bool counted = s->ma->array || s->ma->map;
+    bool counted = counted_by(s->ma) != NULL;
 
     if (t->kind == CTYPE_POINTER &&
         (counted || (t->elem->kind == CTYPE_INT && t->elem->is_plain_char))) {

@@ -54,12 +54,11 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
                        "reaches a branch through it",
                        um->type->kind == CTYPE_UNION ? "union" : "struct", s->member->name);
             member_ok = false;
-        } else if (ma.nullable || ma.skip || ma.array || ma.map || ma.uni) {
-            const struct cannot *a = ma.nullable ? ma.nullable
-                                     : ma.skip   ? ma.skip
-                                     : ma.array  ? ma.array
-                                     : ma.map    ? ma.map
-                                                 : ma.uni;
+        } else if (ma.nullable || ma.skip || counted_by(&ma) || ma.uni) {
+            const struct cannot *a = ma.nullable       ? ma.nullable
+                                     : ma.skip         ? ma.skip
+                                     : counted_by(&ma) ? counted_by(&ma)
+                                                       : ma.uni;
             diag_error(b->d, &a->loc,
                        "%s cannot annotate union member '%s': a branch is a plain value (use "
                        "AVRO_FIELD(type = \"null\") for a null branch)",
@@ -102,7 +101,7 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
                     member_ok = false;
                 }
             }
-            if (!report_unused_leaf(&sub, &lf))
+            if (!report_unused_leaf(&sub, &lf) || !report_unused_padded(&sub))
                 member_ok = false;
         }
         ok = ok && member_ok;
@@ -214,10 +213,14 @@ void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
         if (!m->name[0])
             continue;
         member_annots_init(b, &ma, owner, m, true);
-        const struct cannot *a = ma.array ? ma.array : ma.map ? ma.map : ma.uni;
-        if ((ma.array != NULL) + (ma.map != NULL) + (ma.uni != NULL) > 1) {
+        const struct cannot *a = counted_by(&ma) ? counted_by(&ma) : ma.uni;
+        if ((ma.array != NULL) + (ma.map != NULL) + (ma.uni != NULL) + (ma.string != NULL) +
+                    (ma.bytes != NULL) >
+            1) {
             diag_error(b->d, &a->loc,
-                       "member '%s' takes one of AVRO_ARRAY, AVRO_MAP and AVRO_UNION", m->name);
+                       "member '%s' takes one of AVRO_ARRAY, AVRO_MAP, AVRO_STRING, AVRO_BYTES "
+                       "and AVRO_UNION",
+                       m->name);
         } else if (a && !ma.skip) {
             claim_sibling(b, owner, i, a, r, &sib[i]);
         }
@@ -336,7 +339,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
     struct site s = {b, owner, m, what, fixed_base, space, ma, NULL};
     struct leaf lf = {ma->logical, ma->decimal, ma->fixed_name, false, false, false};
     struct model_type *t = NULL;
-    bool counted = ma->array || ma->map || ma->uni;
+    bool counted = counted_by(ma) || ma->uni;
 
     if (m->is_bitfield) {
         diag_error(b->d, &m->loc,
@@ -385,7 +388,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
         goto out;
 
     struct model_type *c = t->storage == MODEL_STORAGE_NULLABLE ? t->items : t;
-    if (c->storage == MODEL_STORAGE_PTR_COUNT) {
+    if (c->storage == MODEL_STORAGE_PTR_COUNT || c->storage == MODEL_STORAGE_CAP_ARRAY) {
         c->count_c_name = sib->name;
         c->count_c_type = sib->c_type;
         c->count_scalar = sib->scalar;
@@ -396,7 +399,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
         c->tag_scalar = sib->scalar;
         sib->name = sib->c_type = NULL;
     }
-    if (!report_unused_leaf(&s, &lf)) {
+    if (!report_unused_leaf(&s, &lf) || !report_unused_padded(&s)) {
         free_type(t);
         t = NULL;
         goto out;

@@ -52,6 +52,9 @@ typedef enum opcode {
     OP_STR_VIEW,   /* avrogen_str into the input */
     OP_BYTES_VIEW, /* avrogen_bytes into the input */
     OP_BYTES_COPY, /* pointer + count at aux, copied into the arena */
+    OP_TEXT_COPY,  /* the same for a string: UTF-8 checked (AVRO_STRING on char *) */
+    OP_CAP_BYTES,  /* bytes into char[len] + count at aux (F_TEXT: a string) */
+    OP_PADDED,     /* a string into char[len], NUL-padded */
     OP_FIXED,      /* len raw bytes */
     OP_ENUM,       /* writer symbol -> C enumerator value, stored as `scalar` */
     OP_TIME,       /* an int or long of units into an instant's seconds (off, `scalar`) and
@@ -60,6 +63,7 @@ typedef enum opcode {
     OP_RECORD,    /* a nested struct: run rec's ops at base + off */
     OP_LIST,      /* an array or map into pointer + count: run sub per item/entry */
     OP_C_ARRAY,   /* an array into T[n]: exactly n items */
+    OP_CAP_ARRAY, /* an array into the first count of T[n] items, the count at aux */
     OP_PTR,       /* the non-null branch through a pointer: allocate the target, run sub */
     OP_NULL_PTR,  /* null as a NULL pointer (T *, char *) */
     OP_NULL_VIEW, /* null as avrogen_str / avrogen_bytes {NULL, 0} */
@@ -78,6 +82,7 @@ typedef enum bulk { BULK_NONE, BULK_LONGS, BULK_INTS, BULK_DOUBLES, BULK_FLOATS 
 #define F_LAST    0x4u  /* the last op of its sequence (an empty one is one OP_END) */
 #define F_WINT    0x8u  /* OP_TIME: the writer wrote an int */
 #define F_FRAC    0x10u /* OP_TIME: the instant has a fraction member (not a time_t) */
+#define F_TEXT    0x20u /* OP_CAP_BYTES: a string, UTF-8 checked */
 
 typedef struct op op;
 typedef struct prog prog;
@@ -96,7 +101,7 @@ struct op {
                                   LIST: the fewest input bytes of an item; C_ARRAY: the items */
     int64_t lo, hi;            /* RANGE, LONG_RANGE: the C type's range */
     uint64_t max;              /* LIST, BYTES_COPY: the largest count the count member holds */
-    const char *msg;           /* RANGE, LONG_RANGE: the error */
+    const char *msg;           /* RANGE, LONG_RANGE, CAP_*, PADDED: the error */
     const op *sub;             /* LIST, C_ARRAY: per item or entry; PTR: the target; DEFAULT */
     const prog *rec;           /* RECORD */
     const op *const *branches; /* WUNION: per writer branch, NULL if the reader has none */
@@ -307,6 +312,30 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         size_t len;
         put_ptr(loc, avrogen_read_bytes_copy(r, a, &len));
         put_int(base + o->aux, o->scalar, (int64_t)avrogen_read_count(r, len, o->max));
+        break;
+    }
+    case OP_TEXT_COPY: {
+        size_t len;
+        put_ptr(loc, avrogen_read_text_copy(r, a, &len));
+        put_int(base + o->aux, o->scalar, (int64_t)avrogen_read_count(r, len, o->max));
+        break;
+    }
+    case OP_CAP_BYTES: {
+        size_t len = (o->flags & F_TEXT) ? avrogen_read_cap_text(r, loc, o->len, o->msg)
+                                         : avrogen_read_cap_bytes(r, loc, o->len, o->msg);
+        put_int(base + o->aux, o->scalar, (int64_t)avrogen_read_count(r, len, o->max));
+        break;
+    }
+    case OP_PADDED:
+        avrogen_read_padded(r, loc, o->len, o->msg);
+        break;
+    case OP_CAP_ARRAY: {
+        size_t done = 0, block;
+        while ((block = avrogen_read_cap_block(r, done, o->n, o->msg)) != 0) {
+            read_items(r, o, loc + done * o->len, block, a);
+            done += block;
+        }
+        put_int(base + o->aux, o->scalar, (int64_t)avrogen_read_count(r, done, o->max));
         break;
     }
     case OP_PTR: {
@@ -764,6 +793,22 @@ static void build_time(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
     o->flags = (unsigned char)((wk == AVROGEN_KIND_INT ? F_WINT : 0) | (frac ? F_FRAC : 0));
 }
 
+/* Bytes or a string into the first count bytes of char[len] (emit_c_code.c's
+ * read_cap_bytes): more than len is E_LIMIT, at the schema path. */
+static void build_cap_bytes(builder *b, opvec *out, const avrogen_field_desc *d, bool text)
+{
+    op *o = emit(b, out, OP_CAP_BYTES, d->offset);
+    if (o == NULL)
+        return;
+    o->len = d->len;
+    o->aux = d->aux_offset;
+    o->scalar = (unsigned char)d->aux_scalar;
+    o->max = count_max(d->aux_scalar);
+    o->flags = text ? F_TEXT : 0;
+    o->msg = avrogen_walk_format(&b->w, "%s: more than %zu bytes",
+                                 b->w.path_len != 0 ? b->w.path : "/", d->len);
+}
+
 /* A number, string, bytes or fixed value of writer kind wk into location d. */
 static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_node *rd,
                        const avrogen_field_desc *d)
@@ -874,6 +919,10 @@ static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
             }
             return;
         }
+        if (d->storage == AVROGEN_STORAGE_CAP_ARRAY && is_integer(d->aux_scalar)) {
+            build_cap_bytes(b, out, d, false);
+            return;
+        }
         break;
     case AVROGEN_KIND_STRING:
         if (d->storage == AVROGEN_STORAGE_CSTRING) {
@@ -887,6 +936,26 @@ static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
         if (d->storage == AVROGEN_STORAGE_CHAR_ARRAY && d->len != 0) {
             if ((o = emit(b, out, OP_CHARS, d->offset)) != NULL)
                 o->len = d->len;
+            return;
+        }
+        if (d->storage == AVROGEN_STORAGE_PTR_COUNT && is_integer(d->aux_scalar)) {
+            if ((o = emit(b, out, OP_TEXT_COPY, d->offset)) != NULL) {
+                o->aux = d->aux_offset;
+                o->scalar = (unsigned char)d->aux_scalar;
+                o->max = count_max(d->aux_scalar);
+            }
+            return;
+        }
+        if (d->storage == AVROGEN_STORAGE_CAP_ARRAY && is_integer(d->aux_scalar)) {
+            build_cap_bytes(b, out, d, true);
+            return;
+        }
+        if (d->storage == AVROGEN_STORAGE_PADDED && d->len != 0) {
+            if ((o = emit(b, out, OP_PADDED, d->offset)) != NULL) {
+                o->len = d->len;
+                o->msg = avrogen_walk_format(&b->w, "%s: more than %zu bytes",
+                                             b->w.path_len != 0 ? b->w.path : "/", d->len);
+            }
             return;
         }
         break;
@@ -1138,8 +1207,10 @@ static void build_list(builder *b, opvec *out, const avrogen_node *w, const avro
 {
     bool is_map = rd->kind == AVROGEN_KIND_MAP;
     bool c_array = d->storage == AVROGEN_STORAGE_C_ARRAY && !is_map;
-    if ((d->storage != AVROGEN_STORAGE_PTR_COUNT && !c_array) || d->n_items != (is_map ? 2 : 1) ||
-        d->elem_size == 0 || (!c_array && !is_integer(d->aux_scalar))) {
+    bool cap = d->storage == AVROGEN_STORAGE_CAP_ARRAY && !is_map;
+    if ((d->storage != AVROGEN_STORAGE_PTR_COUNT && !c_array && !cap) ||
+        d->n_items != (is_map ? 2 : 1) || d->elem_size == 0 ||
+        (!c_array && !is_integer(d->aux_scalar))) {
         bad_desc(b, "an array or map without its items");
         return;
     }
@@ -1164,7 +1235,10 @@ static void build_list(builder *b, opvec *out, const avrogen_node *w, const avro
     const op *sub = finish(b, &v);
     if (sub == NULL)
         return;
-    op *o = emit(b, out, c_array ? OP_C_ARRAY : OP_LIST, d->offset);
+    const char *msg = cap ? avrogen_walk_format(&b->w, "%s: more than %zu items",
+                                                b->w.path_len != 0 ? b->w.path : "/", d->len)
+                          : NULL;
+    op *o = emit(b, out, c_array ? OP_C_ARRAY : cap ? OP_CAP_ARRAY : OP_LIST, d->offset);
     if (o == NULL)
         return;
     o->sub = sub;
@@ -1196,6 +1270,14 @@ static void build_list(builder *b, opvec *out, const avrogen_node *w, const avro
     }
     if (c_array) {
         o->n = d->len;
+        return;
+    }
+    if (cap) {
+        o->n = d->len;
+        o->aux = d->aux_offset;
+        o->scalar = (unsigned char)d->aux_scalar;
+        o->max = count_max(d->aux_scalar);
+        o->msg = msg;
         return;
     }
     unsigned work = 512;

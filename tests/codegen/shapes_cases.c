@@ -15,6 +15,9 @@ CG_ADAPTERS(session, struct session)
 CG_ADAPTERS(utmp, struct utmp)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
+CG_ADAPTERS(nic_queues, struct nic_queues)
+CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
+CG_ADAPTERS(utmp_entry, struct utmp_entry)
 
 static void fill_flow(void *p)
 {
@@ -148,6 +151,73 @@ static void fill_gps(void *p)
     v->last_valid = &last_valid;
 }
 
+static char *labels[4] = {(char *)"rx", (char *)"tx", (char *)"unused", (char *)"unused"};
+
+/* Arrays filled up to their counts; what is past a count is not serialized. */
+static void fill_queues(void *p)
+{
+    struct nic_queues *v = p;
+    memcpy(v->driver, "ixgbe-with-a-32-byte-long-name!!", 32); /* all 32 bytes are text */
+    v->driver_len = 32;
+    v->queues[0].packets = 10;
+    v->queues[0].bytes = 1500;
+    v->queues[1].packets = 0;
+    v->queues[1].bytes = 0;
+    v->queues[2].packets = 99; /* past the count */
+    v->num_queues = 2;
+    memcpy(v->labels, labels, sizeof v->labels);
+    v->n_labels = 2;
+    strcpy(v->names[0], "q0");
+    strcpy(v->names[1], "q1");
+    strcpy(v->names[2], "never");
+    v->n_names = 2;
+    memcpy(v->mac, "\x02\x00\x5e\x10\x00\x01", 6);
+    v->mac_len = 6;
+    for (int i = 0; i < 300; i++)
+        v->samples[i] = i * 1000 - 7;
+    v->n_samples = 3;
+    v->pairs[0][0] = 1;
+    v->pairs[0][1] = 65535;
+    v->n_pairs = 1;
+}
+
+static char topic[] = "sensors/temp/ignored";
+static uint8_t payload[] = {0x00, 0xff, 0x7f, 0x80};
+static const char client[] = "c1-and-more";
+
+/* Pointer and length pairs: the length, not a NUL, says where text ends. */
+static void fill_mqtt(void *p)
+{
+    struct mqtt_msg *v = p;
+    v->mid = 42;
+    v->topic = topic;
+    v->topic_len = 12;
+    v->payload = payload;
+    v->payloadlen = 4;
+    v->qos = 1;
+    v->retain = true;
+    v->client_id = client;
+    v->client_id_len = 2;
+    v->props = NULL;  /* null */
+    v->props_len = 5; /* ignored: the pointer is NULL */
+}
+
+/* NUL-padded fields, ut_id using all its 4 bytes. */
+static void fill_utmp_entry(void *p)
+{
+    struct utmp_entry *v = p;
+    v->ut_type = 7; /* USER_PROCESS */
+    v->ut_pid = 1234;
+    strcpy(v->ut_line, "pts/0");
+    memcpy(v->ut_id, "ts/0", 4);
+    strcpy(v->ut_user, "root");
+    /* ut_host stays all NUL: "" */
+    v->ut_session = 0;
+    v->ut_tv.tv_sec = 1700000000;
+    v->ut_tv.tv_usec = 250000;
+    v->ut_addr_v6[0] = 0x0100007f;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -184,5 +254,19 @@ const shape_answer shape_answers[] = {
          "\"boot\": 12345, \"mode\": \"FIX_3D\", \"latitude\": 48.858222, "
          "\"longitude\": 2.2945, \"alt_hae\": -0.5, \"history\": [0, -500, 86400999], "
          "\"last_valid\": {\"long\": 1}}"},
+        {"nic queues", CG_CASE(nic_queues), fill_queues,
+         "{\"driver\": \"ixgbe-with-a-32-byte-long-name!!\", \"queues\": [{\"packets\": 10, "
+         "\"bytes\": 1500}, {\"packets\": 0, \"bytes\": 0}], \"labels\": [\"rx\", \"tx\"], "
+         "\"names\": [\"q0\", \"q1\"], \"mac\": \"\\u0002\\u0000^\\u0010\\u0000\\u0001\", "
+         "\"samples\": [-7, 993, 1993], \"pairs\": [[1, 65535]]}"},
+        {"mqtt message", CG_CASE(mqtt_msg), fill_mqtt,
+         "{\"mid\": 42, \"topic\": \"sensors/temp\", \"payload\": "
+         "\"\\u0000\\u00ff\\u007f\\u0080\", "
+         "\"qos\": 1, \"retain\": true, \"client_id\": {\"string\": \"c1\"}, "
+         "\"props\": null}"},
+        {"utmp entry", CG_CASE(utmp_entry), fill_utmp_entry,
+         "{\"ut_type\": 7, \"ut_pid\": 1234, \"ut_line\": \"pts/0\", \"ut_id\": \"ts/0\", "
+         "\"ut_user\": \"root\", \"ut_host\": \"\", \"ut_session\": 0, "
+         "\"ut_tv\": 1700000000250000, \"ut_addr_v6\": [16777343, 0, 0, 0]}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -55,7 +55,7 @@ static const struct earlier {
         {"aot_event_v1.avsc", &cases[0], true},  {"aot_event_v2.avsc", &cases[0], true},
         {"aot_point_v0.avsc", &cases[1], true},  {"aot_point_v1.avsc", &cases[1], false},
         {"aot_node_v0.avsc", &cases[2], true},   {"unrelated.avsc", NULL, false},
-        {"aot_shapes_v0.avsc", &cases[3], true},
+        {"aot_shapes_v0.avsc", &cases[3], true}, {"aot_shapes_v1.avsc", &cases[3], true},
 };
 #define N_EARLIER (sizeof earlier / sizeof *earlier)
 
@@ -140,7 +140,7 @@ START_TEST(test_tables)
     ck_assert_uint_eq(aot_event_avro_type.n_resolved, 2);
     ck_assert_uint_eq(aot_point_avro_type.n_resolved, 1);
     ck_assert_uint_eq(aot_node_avro_type.n_resolved, 1);
-    ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 1);
+    ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 2);
     for (size_t c = 0; c < N_CASES; c++) {
         const avrogen_type *t = cases[c].type;
         ck_assert(t->decode != NULL);
@@ -577,11 +577,13 @@ END_TEST
 START_TEST(test_known_shapes)
 {
     struct aot_shapes v;
-    ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                                 "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
-                                 "\"delta\": -2147483648, \"at\": -1, \"seen\": -1}",
-                                 &v),
-                     AVROGEN_OK);
+    ck_assert_int_eq(
+            decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                        "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
+                        "\"delta\": -2147483648, \"at\": -1, \"seen\": -1, \"name\": \"n\", "
+                        "\"host\": \"h\", \"ids\": [1, -2, 3, 4], \"topic\": \"t\"}",
+                        &v),
+            AVROGEN_OK);
     ck_assert_uint_eq(v.u_packets, INT32_MAX);
     ck_assert_uint_eq(v.u_octets, (uint64_t)INT64_MAX);
     ck_assert_int_eq(v.delta, INT32_MIN);
@@ -589,23 +591,27 @@ START_TEST(test_known_shapes)
     ck_assert_uint_eq(v.u_limit, (unsigned long)INT64_MAX);
     ck_assert_int_eq(v.seen.tv_sec, -1); /* an int of microseconds, normalised */
     ck_assert_int_eq(v.seen.tv_usec, 999999);
+    ck_assert_uint_eq(v.n_ids, 4);
+    ck_assert_int_eq(v.ids[1], -2);
+    ck_assert_uint_eq(v.topic_len, 1);
     ck_assert_int_eq(
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                        "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0}",
+                        "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
+                        "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
                         &v),
             AVROGEN_OK);
     ck_assert_int_eq(
-            decode_json(
-                    "aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                    "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0}",
-                    &v),
+            decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                        "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": "
+                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
+                        &v),
             AVROGEN_E_INVALID);
     ck_assert(cg_all_zero(&v, sizeof v));
     ck_assert_int_eq(
-            decode_json(
-                    "aot_shapes_v0.avsc", &aot_shapes_avro_type,
-                    "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0, \"seen\": 0}",
-                    &v),
+            decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
+                        "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0, \"seen\": "
+                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
+                        &v),
             AVROGEN_E_INVALID);
 }
 END_TEST

@@ -323,6 +323,225 @@ START_TEST(test_time_decode)
 }
 END_TEST
 
+/* ---- capacity arrays, pointers with lengths, padded text ------------------------------- */
+
+static avrogen_status queues_encode_any(avrogen_writer *w, const void *v)
+{
+    return nic_queues_avro_encode(w, (const struct nic_queues *)v);
+}
+
+static void queues_valid(struct nic_queues *v)
+{
+    memset(v, 0, sizeof *v);
+}
+
+/* The count of each capacity array at its capacity, one past it, and negative. */
+START_TEST(test_cap_encode_boundary)
+{
+    struct nic_queues v;
+    const char *msg;
+    static char *texts[4] = {(char *)"a", (char *)"b", (char *)"c", (char *)"d"};
+    queues_valid(&v);
+    v.num_queues = 8;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_OK);
+    v.num_queues = 9;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct nic_queues.queues: count outside 0..8");
+    queues_valid(&v);
+    memcpy(v.labels, texts, sizeof texts);
+    v.n_labels = 4;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_OK);
+    v.n_labels = 5;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct nic_queues.labels: count outside 0..4");
+    v.n_labels = -1;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    queues_valid(&v);
+    v.mac_len = 6;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_OK);
+    v.mac_len = 7;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct nic_queues.mac: count outside 0..6");
+    v.mac_len = -1;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    queues_valid(&v);
+    v.driver_len = 32;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_OK);
+    v.driver_len = 33;
+    ck_assert_int_eq(encode(queues_encode_any, &v, &msg), AVROGEN_E_ARG);
+    ck_assert_str_eq(msg, "struct nic_queues.driver: count outside 0..32");
+}
+END_TEST
+
+/* The datum of nic_queues with `queues` items, a driver of `driver` bytes, a
+ * mac of `mac` bytes and `samples` samples, as Avro JSON. */
+static char *queues_json(int queues, int driver, int mac, int samples)
+{
+    static char buf[8192];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "{\"driver\": \"");
+    for (int i = 0; i < driver; i++)
+        buf[n++] = 'd';
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "\", \"queues\": [");
+    for (int i = 0; i < queues; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s{\"packets\": %d, \"bytes\": 1}",
+                              i != 0 ? ", " : "", i);
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "], \"labels\": [], \"names\": [], \"mac\": \"");
+    for (int i = 0; i < mac; i++)
+        buf[n++] = 'm';
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "\", \"samples\": [");
+    for (int i = 0; i < samples; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%d", i != 0 ? ", " : "", i);
+    snprintf(buf + n, sizeof buf - n, "], \"pairs\": []}");
+    return buf;
+}
+
+/* More items or bytes than a capacity holds: E_LIMIT naming the member, in
+ * generated code and the type plan alike; at the capacity, every one lands. */
+START_TEST(test_cap_decode_boundary)
+{
+    struct nic_queues v;
+    const char *msg;
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(8, 32, 6, 255), &v, &msg),
+                     AVROGEN_OK);
+    ck_assert_uint_eq(v.num_queues, 8);
+    ck_assert_uint_eq(v.queues[7].packets, 7);
+    ck_assert_uint_eq(v.driver_len, 32);
+    ck_assert_int_eq(v.mac_len, 6);
+    ck_assert_uint_eq(v.n_samples, 255);
+    ck_assert_int_eq(v.samples[254], 254);
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(9, 0, 0, 0), &v, &msg),
+                     AVROGEN_E_LIMIT);
+    ck_assert_str_eq(msg, "struct nic_queues.queues: more than 8 items");
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(0, 33, 0, 0), &v, &msg),
+                     AVROGEN_E_LIMIT);
+    ck_assert_str_eq(msg, "struct nic_queues.driver: more than 32 bytes");
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(0, 0, 7, 0), &v, &msg),
+                     AVROGEN_E_LIMIT);
+    ck_assert_str_eq(msg, "struct nic_queues.mac: more than 6 bytes");
+    /* 256 samples fit the capacity (300) but not the uint8_t count. */
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(0, 0, 0, 256), &v, &msg),
+                     AVROGEN_E_INVALID);
+    ck_assert_int_eq(decode_json(&nic_queues_avro_type, queues_json(0, 0, 0, 301), &v, &msg),
+                     AVROGEN_E_LIMIT);
+    ck_assert_str_eq(msg, "struct nic_queues.samples: more than 300 items");
+}
+END_TEST
+
+/* Items in several blocks (spec §Arrays): the capacity counts them all. */
+START_TEST(test_cap_decode_blocks)
+{
+    /* driver "", queues: a block of 5, a block of 4 (one too many), ... */
+    uint8_t bytes[128];
+    size_t n = 0;
+    bytes[n++] = 0x00;  /* driver: "" */
+    bytes[n++] = 2 * 5; /* a block of 5 queues */
+    for (int i = 0; i < 5; i++) {
+        bytes[n++] = 0x02; /* packets 1 */
+        bytes[n++] = 0x04; /* bytes 2 */
+    }
+    bytes[n++] = 2 * 3; /* 3 more: 8 in all */
+    for (int i = 0; i < 3; i++) {
+        bytes[n++] = 0x02;
+        bytes[n++] = 0x04;
+    }
+    size_t second = n - 7; /* where the second block's count is */
+    bytes[n++] = 0x00;     /* end of queues */
+    bytes[n++] = 0x00;     /* labels [] */
+    bytes[n++] = 0x00;     /* names [] */
+    bytes[n++] = 0x00;     /* mac "" */
+    bytes[n++] = 0x00;     /* samples [] */
+    bytes[n++] = 0x00;     /* pairs [] */
+    struct nic_queues v;
+    avrogen_reader r;
+    avrogen_reader_init(&r, bytes, n);
+    ck_assert_int_eq(nic_queues_avro_decode(&r, &v, &arena), AVROGEN_OK);
+    ck_assert_uint_eq(v.num_queues, 8);
+    bytes[second] = 2 * 4; /* 9 in all: refused before the 9th is stored */
+    avrogen_reader_init(&r, bytes, n);
+    ck_assert_int_eq(nic_queues_avro_decode(&r, &v, &arena), AVROGEN_E_LIMIT);
+    ck_assert_str_eq(r.err_msg, "struct nic_queues.queues: more than 8 items");
+    ck_assert_uint_eq(r.err_offset, second + 1);
+    ck_assert(cg_all_zero(&v, sizeof v));
+}
+END_TEST
+
+static avrogen_status mqtt_encode_any(avrogen_writer *w, const void *v)
+{
+    return mqtt_msg_avro_encode(w, (const struct mqtt_msg *)v);
+}
+
+/* A negative length, or a length without its data, is refused; a NUL inside
+ * the text is text (the length says where it ends). */
+START_TEST(test_ptr_len)
+{
+    struct mqtt_msg v, back;
+    const char *msg;
+    memset(&v, 0, sizeof v);
+    ck_assert_int_eq(encode(mqtt_encode_any, &v, &msg), AVROGEN_OK);
+    v.payloadlen = -1;
+    ck_assert_int_eq(encode(mqtt_encode_any, &v, &msg), AVROGEN_E_ARG);
+    v.payloadlen = 1; /* NULL payload with a length */
+    ck_assert_int_eq(encode(mqtt_encode_any, &v, &msg), AVROGEN_E_ARG);
+    memset(&v, 0, sizeof v);
+    v.topic_len = 3; /* NULL topic with a length */
+    ck_assert_int_eq(encode(mqtt_encode_any, &v, &msg), AVROGEN_E_ARG);
+    v.topic = (char *)"a\0b";
+    v.client_id = "";
+    v.client_id_len = 0; /* not null: an empty string */
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(mqtt_msg_avro_encode(&w, &v), AVROGEN_OK);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    ck_assert_int_eq(mqtt_msg_avro_decode(&r, &back, &arena), AVROGEN_OK);
+    ck_assert_uint_eq(back.topic_len, 3);
+    ck_assert_mem_eq(back.topic, "a\0b", 3);
+    ck_assert_ptr_nonnull(back.client_id);
+    ck_assert_uint_eq(back.client_id_len, 0);
+    ck_assert_ptr_null(back.props);
+    avrogen_writer_fini(&w);
+}
+END_TEST
+
+static avrogen_status utmp_encode_any(avrogen_writer *w, const void *v)
+{
+    return utmp_entry_avro_encode(w, (const struct utmp_entry *)v);
+}
+
+static char *utmp_json(const char *id)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"ut_type\": 0, \"ut_pid\": 0, \"ut_line\": \"\", \"ut_id\": \"%s\", "
+             "\"ut_user\": \"\", \"ut_host\": \"\", \"ut_session\": 0, \"ut_tv\": 0, "
+             "\"ut_addr_v6\": [0, 0, 0, 0]}",
+             id);
+    return buf;
+}
+
+/* All N bytes may be text; decode pads with NUL and refuses N + 1 bytes. */
+START_TEST(test_padded)
+{
+    struct utmp_entry v;
+    const char *msg;
+    memset(&v, 0, sizeof v);
+    memcpy(v.ut_id, "abcd", 4);
+    memcpy(v.ut_host, "x", 1);
+    ck_assert_int_eq(encode(utmp_encode_any, &v, &msg), AVROGEN_OK);
+    memset(&v, 0x55, sizeof v);
+    ck_assert_int_eq(decode_json(&utmp_entry_avro_type, utmp_json("abcd"), &v, &msg), AVROGEN_OK);
+    ck_assert_mem_eq(v.ut_id, "abcd", 4);
+    ck_assert_int_eq(decode_json(&utmp_entry_avro_type, utmp_json("ab"), &v, &msg), AVROGEN_OK);
+    ck_assert_mem_eq(v.ut_id, "ab\0\0", 4);
+    ck_assert_int_eq(decode_json(&utmp_entry_avro_type, utmp_json("abcde"), &v, &msg),
+                     AVROGEN_E_INVALID);
+    ck_assert_str_eq(msg, "struct utmp_entry.ut_id: more than 4 bytes");
+    /* A NUL could not be told from the padding. */
+    ck_assert_int_eq(decode_json(&utmp_entry_avro_type, utmp_json("a\\u0000b"), &v, &msg),
+                     AVROGEN_E_INVALID);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -342,6 +561,15 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_time_encode_boundary);
     tcase_add_test(tc, test_time_floor_and_normalise);
     tcase_add_test(tc, test_time_decode);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("counted");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_cap_encode_boundary);
+    tcase_add_test(tc, test_cap_decode_boundary);
+    tcase_add_test(tc, test_cap_decode_blocks);
+    tcase_add_test(tc, test_ptr_len);
+    tcase_add_test(tc, test_padded);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,6 +81,9 @@ CG_ADAPTERS(h_doubles, struct h_doubles)
 CG_ADAPTERS(ev_point, struct ev_point)
 CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
+CG_ADAPTERS(nic_queues, struct nic_queues)
+CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
+CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
@@ -140,6 +143,9 @@ static const cg_case readers[] = {
         CG_CASE(nic_stats),
         CG_CASE(input_ev),
         CG_CASE(gps_fix),
+        CG_CASE(nic_queues),
+        CG_CASE(mqtt_msg),
+        CG_CASE(utmp_entry),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

@@ -106,6 +106,9 @@ ENCODER(h_exact, struct h_exact)
 ENCODER(company, struct company)
 ENCODER(nic_stats, struct nic_stats)
 ENCODER(aot_shapes, struct aot_shapes)
+ENCODER(nic_queues, struct nic_queues)
+ENCODER(mqtt_msg, struct mqtt_msg)
+ENCODER(utmp_entry, struct utmp_entry)
 ENCODER(input_ev, struct input_ev)
 ENCODER(gps_fix, struct gps_fix)
 
@@ -168,9 +171,13 @@ static const pair pairs[] = {
         /* issue 11's struct shapes (tests/codegen/headers/cg_shapes.h) */
         OWN(nic_stats), /* 22 */
         EARLIER("aot_shapes_v0.avsc", aot_shapes),
+        EARLIER("aot_shapes_v1.avsc", aot_shapes),
         OWN(aot_shapes),
         OWN(input_ev),
         OWN(gps_fix),
+        OWN(nic_queues),
+        OWN(mqtt_msg),
+        OWN(utmp_entry),
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

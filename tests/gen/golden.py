@@ -14,6 +14,10 @@
                                   python3-avro's canonical form (with the two spec
                                   fixups of tests/interop/schema_kat.py)
   golden.py cli AVROGEN CASE      exit statuses of the schema/generate command lines
+  golden.py compile GOLDEN_DIR INCLUDE_DIR... -- COMPILER FLAGS...
+                                  every expected/input.avro.c compiles with COMPILER
+                                  FLAGS (-Werror and the full warning set), the case's
+                                  own directory and the INCLUDE_DIRs on the path
 
 The case directory is the working directory, so paths in diagnostics are
 relative ("input.h:12:18: error: ..."). Extra clang arguments come from the
@@ -312,8 +316,26 @@ def check_cli(avrogen, case):
         shutil.rmtree(out)
 
 
+def check_compile(golden, includes, compiler):
+    files = sorted(glob.glob(os.path.join(golden, "*", "expected", "input.avro.c")))
+    if not files:
+        fail("no golden code under " + golden)
+    for path in files:
+        case = os.path.dirname(os.path.dirname(path))
+        cmd = (compiler + ["-I" + case, "-I" + os.path.dirname(path)]
+               + ["-I" + d for d in includes] + case_args(case) + ["-c", path, "-o", os.devnull])
+        rc, _, stderr = run(cmd, case)
+        if rc != 0:
+            fail("%s:\n%s" % (" ".join(cmd), stderr))
+    print("%d generated files compile with %s" % (len(files), " ".join(compiler)))
+
+
 def main():
     mode = sys.argv[1]
+    if mode == "compile":
+        sep = sys.argv.index("--")
+        check_compile(sys.argv[2], sys.argv[3:sep], sys.argv[sep + 1:])
+        return
     if mode == "schema":
         check_schema(sys.argv[2], sys.argv[3])
     elif mode == "diag":

@@ -39,6 +39,11 @@
  *    wraps. AVRO_FIELD(type = "long") keeps the same 64 bits instead (values
  *    above INT64_MAX read back negative elsewhere); AVRO_DECIMAL(20, 0)
  *    stores all of them exactly as bytes.
+ *  - Counts beside the data: `T items[N] AVRO_ARRAY(n)` holds the first n of N
+ *    items; `char s[N] AVRO_STRING(len)` and `uint8_t b[N] AVRO_BYTES(len)` the
+ *    first len bytes; `char *s AVRO_STRING(len)` is text of len bytes, not
+ *    NUL-terminated, `void *p AVRO_BYTES(len)` bytes. `char id[N] AVRO_PADDED`
+ *    is NUL-padded text whose N bytes may all be text.
  *  - struct timespec / struct timeval are long timestamp-nanos / -micros;
  *    AVRO_LOGICAL(timestamp-millis) etc. picks the unit (also on a time_t,
  *    otherwise a plain long of seconds). An instant the unit cannot hold in
@@ -105,14 +110,17 @@ typedef struct avrogen_bytes {
  * a member of an AVRO_UNION that is always null: the member only holds the place). */
 #define AVRO_FIELD(...) AVROGEN_ANNOTATE("field", #__VA_ARGS__)
 
-/* Flags. avro-c defines neither name. */
+/* Flags. avro-c defines none of these names. */
 #define AVRO_NULLABLE AVROGEN_ANNOTATE("nullable", "")
 #define AVRO_SKIP     AVROGEN_ANNOTATE("skip", "")
+#define AVRO_PADDED   AVROGEN_ANNOTATE("padded", "")
 
 /* Shapes. */
 #define AVRO_ARRAY(count_field)        AVROGEN_ANNOTATE("array", #count_field)
 #define AVRO_MAP(count_field)          AVROGEN_ANNOTATE("map", #count_field)
 #define AVRO_UNION(tag_field)          AVROGEN_ANNOTATE("union", #tag_field)
+#define AVRO_STRING(len_field)         AVROGEN_ANNOTATE("string", #len_field)
+#define AVRO_BYTES(len_field)          AVROGEN_ANNOTATE("bytes", #len_field)
 #define AVRO_LOGICAL(type)             AVROGEN_ANNOTATE("logical", #type)
 #define AVRO_DECIMAL(precision, scale) AVROGEN_ANNOTATE("decimal", #precision "," #scale)
 #define AVRO_FIXED_NAME(name)          AVROGEN_ANNOTATE("fixed_name", #name)
@@ -143,9 +151,12 @@ typedef struct avrogen_bytes {
 #define AVRO_FIELD(...)
 #define AVRO_NULLABLE
 #define AVRO_SKIP
+#define AVRO_PADDED
 #define AVRO_ARRAY(count_field)
 #define AVRO_MAP(count_field)
 #define AVRO_UNION(tag_field)
+#define AVRO_STRING(len_field)
+#define AVRO_BYTES(len_field)
 #define AVRO_LOGICAL(type)
 #define AVRO_DECIMAL(precision, scale)
 #define AVRO_FIXED_NAME(name)

@@ -674,8 +674,11 @@ typedef enum avrogen_storage {
     AVROGEN_STORAGE_ENUM,       /* a C enum; `type` maps symbols to enumerator values */
     AVROGEN_STORAGE_NULLABLE,   /* ["null", T] or [T, "null"]; see null_via_ptr */
     AVROGEN_STORAGE_TAGGED,     /* a C union plus an integer tag member at aux_offset */
-    AVROGEN_STORAGE_TIME        /* an instant (struct timespec, struct timeval, time_t) as a
+    AVROGEN_STORAGE_TIME,       /* an instant (struct timespec, struct timeval, time_t) as a
                                    long in the unit of its timestamp logical type */
+    AVROGEN_STORAGE_CAP_ARRAY,  /* T[len] holding its first n items, n the count at
+                                   aux_offset: an array, or bytes / a string of chars */
+    AVROGEN_STORAGE_PADDED      /* char[len]: text up to its first NUL or all len bytes */
 } avrogen_storage;
 
 /* The C arithmetic type of a scalar, an enum's underlying type, a count or a tag. */
@@ -727,11 +730,15 @@ struct avrogen_field_desc {
     avrogen_kind kind;               /* its Avro type */
     avrogen_logical logical;         /* its logical type, or AVROGEN_LOGICAL_NONE */
     avrogen_storage storage;         /* how C holds it */
-    avrogen_scalar scalar;           /* SCALAR; ENUM: underlying type; PTR_COUNT bytes: U8/I8 */
-    size_t len;                      /* C_ARRAY, CHAR_ARRAY: the N of T[N]; TIME: the
-                                        fraction's units per second (0: none, a time_t) */
-    size_t elem_size;                /* PTR_COUNT, C_ARRAY: sizeof an item; MAP: of an entry */
-    size_t aux_offset;               /* PTR_COUNT: offsetof the count; TAGGED: of the tag */
+    avrogen_scalar scalar;           /* SCALAR; ENUM: underlying type; PTR_COUNT, CAP_ARRAY
+                                        bytes and strings: U8/I8 */
+    size_t len;                      /* C_ARRAY, CHAR_ARRAY, CAP_ARRAY, PADDED: the N of
+                                        T[N]; TIME: the fraction's units per second (0:
+                                        none, a time_t) */
+    size_t elem_size;                /* PTR_COUNT, C_ARRAY, CAP_ARRAY: sizeof an item; MAP: of
+                                        an entry */
+    size_t aux_offset;               /* PTR_COUNT, CAP_ARRAY: offsetof the count; TAGGED: of
+                                        the tag */
     avrogen_scalar aux_scalar;       /* the count's or the tag's integer type */
     unsigned null_index;             /* NULLABLE: Avro branch index of "null" (0 or 1) */
     bool null_via_ptr;               /* NULLABLE: T * whose NULL is null (else its own state) */
@@ -746,8 +753,10 @@ struct avrogen_field_desc {
  * non-null branch (for null_via_ptr at offset 0 of the target, else the
  * location itself); TAGGED: branch i at items[i] (a null branch has storage
  * NONE); TIME: its seconds, then its fraction (tv_nsec, tv_usec), integers at
- * offsets inside the instant (a time_t is its own seconds, at 0). A
- * nullable's own null state is: char * NULL, avrogen_str /
+ * offsets inside the instant (a time_t is its own seconds, at 0); CAP_ARRAY:
+ * an array's item (bytes and strings have none). PTR_COUNT also holds strings
+ * (char * + AVRO_STRING: UTF-8, not NUL-terminated) and bytes of a void *
+ * (elem_size 1). A nullable's own null state is: char * NULL, avrogen_str /
  * avrogen_bytes .ptr NULL, or the T * of PTR_COUNT NULL (its count then 0).
  */
 
@@ -1744,6 +1753,131 @@ static inline int64_t avrogen_read_check(avrogen_reader *r, int64_t v, int64_t l
         return v;
     avrogen_reader_fail(r, AVROGEN_E_INVALID, msg);
     return 0;
+}
+
+/* ---- C shapes: counted and padded storage ------------------------------------------
+ *
+ * T items[cap] with a count member (AVRO_ARRAY, AVRO_BYTES, AVRO_STRING on a C
+ * array): the first n items; a pointer and a length (AVRO_STRING on char *);
+ * NUL-padded text in char[cap] (AVRO_PADDED).
+ */
+
+/* The count n of a C array of capacity cap: n when 0 <= n <= cap, 0 otherwise. */
+static inline size_t avrogen_cap_count(int64_t n, size_t cap)
+{
+    return n >= 0 && (uint64_t)n <= (uint64_t)cap ? (size_t)n : 0;
+}
+
+/* The same, checked: outside 0..cap is E_ARG with `msg` (and 0). */
+static inline size_t avrogen_write_cap_count(avrogen_writer *w, int64_t n, size_t cap,
+                                             const char *msg)
+{
+    if (AVROGEN_LIKELY(n >= 0 && (uint64_t)n <= (uint64_t)cap))
+        return (size_t)n;
+    avrogen_writer_fail_msg(w, AVROGEN_E_ARG, msg);
+    return 0;
+}
+
+/* Start the array of the first n items of a C array of capacity cap: checks n,
+ * writes the block count unless it is 0 and returns the items to write (0
+ * after an error). The caller writes them and the 0 block that ends it. */
+static inline size_t avrogen_write_cap_start(avrogen_writer *w, int64_t n, size_t cap,
+                                             const char *msg)
+{
+    size_t count = avrogen_write_cap_count(w, n, cap, msg);
+    if (count != 0)
+        avrogen_write_block_count(w, count);
+    return count;
+}
+
+/* The first n bytes of data[cap] as a bytes or string value. */
+static inline void avrogen_write_cap_bytes(avrogen_writer *w, const void *data, int64_t n,
+                                           size_t cap, const char *msg)
+{
+    size_t len = avrogen_write_cap_count(w, n, cap, msg);
+    if (w->err == AVROGEN_OK)
+        avrogen_write_bytes(w, data, len);
+}
+
+/*
+ * The next block of an array read into a C array of capacity cap, of which
+ * `done` items are read: its item count, 0 at the end. More than cap items in
+ * all is E_LIMIT with `msg`, before any of them is stored.
+ */
+static inline size_t avrogen_read_cap_block(avrogen_reader *r, size_t done, size_t cap,
+                                            const char *msg)
+{
+    size_t block = avrogen_read_block_count(r);
+    if (AVROGEN_UNLIKELY(block > cap - done)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, msg);
+        return 0;
+    }
+    return block;
+}
+
+/* A bytes value into dst[cap]: its length. More than cap bytes is E_LIMIT with
+ * `msg`, and nothing is written. */
+static inline size_t avrogen_read_cap_bytes(avrogen_reader *r, void *dst, size_t cap,
+                                            const char *msg)
+{
+    avrogen_bytes b = avrogen_read_bytes(r);
+    if (AVROGEN_UNLIKELY(b.len > cap)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, msg);
+        return 0;
+    }
+    avrogen_copy(dst, b.ptr, b.len);
+    return b.len;
+}
+
+/* A string (UTF-8 checked; NUL bytes are text too, the length says where it
+ * ends) into dst[cap]: its length; more than cap bytes is E_LIMIT with `msg`. */
+static inline size_t avrogen_read_cap_text(avrogen_reader *r, char *dst, size_t cap,
+                                           const char *msg)
+{
+    avrogen_str s = avrogen_read_text(r);
+    if (AVROGEN_UNLIKELY(s.len > cap)) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, msg);
+        return 0;
+    }
+    avrogen_copy(dst, s.ptr, s.len);
+    return s.len;
+}
+
+/* A string copied into the arena, not NUL-terminated (a pointer and a length):
+ * *len receives its length. NULL after an error. */
+static inline char *avrogen_read_text_copy(avrogen_reader *r, avrogen_arena *a, size_t *len)
+{
+    avrogen_str s = avrogen_read_text(r);
+    *len = 0;
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK))
+        return NULL;
+    char *p = (char *)avrogen_reader_alloc(r, a, s.len);
+    if (p != NULL) {
+        avrogen_copy(p, s.ptr, s.len);
+        *len = s.len;
+    }
+    return p;
+}
+
+/* NUL-padded text in char[cap]: up to its first NUL, or all cap bytes. */
+static inline void avrogen_write_padded(avrogen_writer *w, const char *s, size_t cap)
+{
+    avrogen_write_string(w, s, avrogen_chars_len(s, cap));
+}
+
+/* A string into char[cap], NUL-padded to the end. More than cap bytes is
+ * E_INVALID with `msg`; a NUL byte (the padding could not tell it from the
+ * end) is E_INVALID as for char[N]. dst is all NUL after an error. */
+static inline void avrogen_read_padded(avrogen_reader *r, char *dst, size_t cap, const char *msg)
+{
+    avrogen_str s = avrogen_read_ctext(r);
+    if (AVROGEN_LIKELY(s.len <= cap)) {
+        avrogen_copy(dst, s.ptr, s.len);
+        memset(dst + s.len, 0, cap - s.len);
+        return;
+    }
+    memset(dst, 0, cap);
+    avrogen_reader_fail(r, AVROGEN_E_INVALID, msg);
 }
 
 #ifdef __cplusplus

@@ -93,13 +93,21 @@ struct AVRO_RECORD(namespace = "aot", aliases = ["aot.legacy_event"]) aot_event 
 };
 
 /* Issue 11's struct shapes. Members named u_* are unsigned: test_aot.c's
- * random writer values are not negative there. */
+ * random writer values are not negative there. v0 and v1 differ only in ids:
+ * python3-avro 1.11.1 resolves no array of int as an array of long. */
 struct AVRO_RECORD(namespace = "aot") aot_shapes {
     size_t u_packets;  /* earlier: int (a negative int is refused) */
     uint64_t u_octets; /* earlier: long */
     long delta;        /* earlier: int */
     time_t at;         /* unchanged */
     struct timeval seen; /* earlier: int (microseconds) */
+    char name[16] AVRO_STRING(name_len); /* unchanged */
+    uint8_t name_len;
+    char host[16] AVRO_PADDED;           /* unchanged */
+    int64_t ids[4] AVRO_ARRAY(n_ids);    /* v1: array of int */
+    uint16_t n_ids;
+    char *topic AVRO_STRING(topic_len);  /* unchanged */
+    size_t topic_len;
     unsigned long u_limit AVRO_FIELD(default = 9223372036854775807); /* not earlier */
 };
 

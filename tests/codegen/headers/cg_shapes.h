@@ -7,6 +7,7 @@
 #ifndef CG_SHAPES_H
 #define CG_SHAPES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/time.h>
@@ -92,6 +93,60 @@ struct AVRO_RECORD(namespace = "cg.shapes") gps_fix {
     double alt_hae;
     struct timeval history[3] AVRO_LOGICAL(local-timestamp-millis);
     struct timespec *last_valid AVRO_NULLABLE;
+};
+
+/* Per-queue counters (like ethtool's): fixed-capacity arrays filled up to a
+ * count, of records, strings, char arrays, bytes and numbers. */
+struct AVRO_RECORD(namespace = "cg.shapes") queue_stats {
+    uint64_t packets;
+    uint64_t bytes;
+};
+
+struct AVRO_RECORD(namespace = "cg.shapes") nic_queues {
+    char driver[32] AVRO_STRING(driver_len); /* not NUL-terminated: all 32 may be text */
+    uint8_t driver_len;
+    struct queue_stats queues[8] AVRO_ARRAY(num_queues);
+    uint32_t num_queues;
+    char *labels[4] AVRO_ARRAY(n_labels);
+    int n_labels;
+    char names[3][16] AVRO_ARRAY(n_names);
+    size_t n_names;
+    uint8_t mac[6] AVRO_BYTES(mac_len);
+    int8_t mac_len;
+    int32_t samples[300] AVRO_ARRAY(n_samples); /* the count holds 255 of them */
+    uint8_t n_samples;
+    uint16_t pairs[4][2] AVRO_ARRAY(n_pairs);
+    uint8_t n_pairs;
+};
+
+/* An MQTT message (like mosquitto_message / MQTTClient_message): pointer and
+ * length pairs of text and bytes. */
+struct AVRO_RECORD(namespace = "cg.shapes") mqtt_msg {
+    int mid;
+    char *topic AVRO_STRING(topic_len);
+    uint16_t topic_len;
+    void *payload AVRO_BYTES(payloadlen);
+    int payloadlen;
+    int qos;
+    bool retain;
+    const char *client_id AVRO_STRING(client_id_len) AVRO_NULLABLE;
+    size_t client_id_len;
+    unsigned char *props AVRO_BYTES(props_len) AVRO_NULLABLE;
+    uint32_t props_len;
+};
+
+/* A utmp entry (utmp.h): NUL-padded text fields, all of whose bytes may be
+ * text, and a struct timeval. */
+struct AVRO_RECORD(namespace = "cg.shapes") utmp_entry {
+    short ut_type;
+    pid_t ut_pid;
+    char ut_line[32] AVRO_PADDED;
+    char ut_id[4] AVRO_PADDED;
+    char ut_user[32] AVRO_PADDED;
+    char ut_host[256] AVRO_PADDED;
+    int32_t ut_session;
+    struct timeval ut_tv;
+    int32_t ut_addr_v6[4];
 };
 
 #endif /* CG_SHAPES_H */
