@@ -31,6 +31,7 @@ static const struct {
         {"array", "AVRO_ARRAY", true},
         {"map", "AVRO_MAP", true},
         {"union", "AVRO_UNION", true},
+        {"tag", "AVRO_TAG", true},
         {"string", "AVRO_STRING", true},
         {"bytes", "AVRO_BYTES", true},
         {"padded", "AVRO_PADDED", false},

@@ -714,6 +714,22 @@ static void add_root(struct ctx *c, CXCursor cur)
     c->roots[c->n_roots++] = cur;
 }
 
+/* Every enumerator of every enum goes into cunit.constants (AVRO_TAG). */
+static enum CXChildVisitResult add_constant(CXCursor cur, CXCursor parent, void *data)
+{
+    struct ctx *c = data;
+    if (clang_getCursorKind(cur) != CXCursor_EnumConstantDecl)
+        return CXChildVisit_Continue;
+    struct cunit *u = c->u;
+    u->constants = xappend(u->constants, u->n_constants, sizeof *u->constants);
+    struct cconstant *k = &u->constants[u->n_constants++];
+    k->name = take_string(clang_getCursorSpelling(cur));
+    k->value = is_signed_integer(clang_getEnumDeclIntegerType(parent))
+                       ? (int64_t)clang_getEnumConstantDeclValue(cur)
+                       : (int64_t)clang_getEnumConstantDeclUnsignedValue(cur);
+    return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
 {
     struct ctx *c = data;
@@ -723,6 +739,8 @@ static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
     case CXCursor_EnumDecl:
         if (clang_isCursorDefinition(cur) && is_annotated(cur))
             add_root(c, cur);
+        if (clang_getCursorKind(cur) == CXCursor_EnumDecl && clang_isCursorDefinition(cur))
+            clang_visitChildren(cur, add_constant, c);
         return CXChildVisit_Recurse; /* struct definitions may nest */
     case CXCursor_TypedefDecl:
         if (is_marker(cur)) {
@@ -1043,6 +1061,9 @@ void cunit_free(struct cunit *u)
     for (size_t i = 0; i < u->n_deps; i++)
         free(u->deps[i]);
     free(u->deps);
+    for (size_t i = 0; i < u->n_constants; i++)
+        free(u->constants[i].name);
+    free(u->constants);
     free(u->header);
     free(u);
 }

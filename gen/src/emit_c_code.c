@@ -179,6 +179,31 @@ char *ec_member_msg(const struct gen *g, const char *what)
     return r;
 }
 
+/* The `case` labels of branch i of tagged union t: its AVRO_TAG values, or i. */
+static void tag_cases(struct gen *g, const struct model_type *t, size_t i)
+{
+    const struct model_branch *br = &t->branches[i];
+    if (!br->tags) {
+        ec_line(g, "case %zu:", i);
+        return;
+    }
+    for (size_t k = 0; k < br->n_tags; k++) {
+        char *v = ec_int64_literal(br->tags[k]);
+        ec_line(g, "case %s:", v);
+        free(v);
+    }
+}
+
+/* `p->tag = (type)V;`: the tag value decode stores for branch i. */
+void ec_emit_store_tag(struct gen *g, const struct model_type *t, const struct site *s, size_t i)
+{
+    char *tt = ec_unqualified(t->tag_c_type);
+    char *v = ec_int64_literal(model_branch_tag(t, i));
+    ec_line(g, "%s->%s = (%s)%s;", s->ptr, t->tag_c_name, tt, v);
+    free(v);
+    free(tt);
+}
+
 /* ---- instants ------------------------------------------------------------ */
 
 /* Units per second of a timestamp logical type. */
@@ -517,7 +542,7 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
     case MODEL_STORAGE_TAGGED:
         ec_line(g, "switch ((int64_t)%s->%s) {", s->ptr, t->tag_c_name);
         for (size_t i = 0; i < t->n_branches; i++) {
-            ec_line(g, "case %zu:", i);
+            tag_cases(g, t, i);
             g->indent++;
             ec_line(g, "avrogen_write_int(w, %zu);", i);
             char *member = xasprintf("%s.%s", lv, t->branches[i].c_name);
@@ -528,7 +553,9 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         }
         ec_line(g, "default:");
         g->indent++;
-        ec_line(g, "avrogen_writer_fail(w, AVROGEN_E_ARG);");
+        char *msg = ec_member_msg(g, "tag value selects no union member");
+        ec_line(g, "avrogen_writer_fail_msg(w, AVROGEN_E_ARG, %s);", msg);
+        free(msg);
         ec_line(g, "break;");
         g->indent--;
         ec_line(g, "}");
@@ -1086,7 +1113,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
                 textbuf_free(&body.text);
                 continue;
             }
-            ec_line(g, "case %zu:", i);
+            tag_cases(g, t, i);
             ec_put_body(g, &body.text);
             g->indent++;
             ec_line(g, "break;");
@@ -1486,12 +1513,11 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         ec_emit_read_time(g, t, lv, "avrogen_read_long(r)");
         break;
     case MODEL_STORAGE_TAGGED: {
-        char *tt = ec_unqualified(t->tag_c_type);
         ec_line(g, "switch (avrogen_read_branch(r, %zu)) {", t->n_branches);
         for (size_t i = 0; i < t->n_branches; i++) {
             ec_line(g, "case %zu:", i);
             g->indent++;
-            ec_line(g, "%s->%s = (%s)%zu;", s->ptr, t->tag_c_name, tt, i);
+            ec_emit_store_tag(g, t, s, i);
             char *member = xasprintf("%s.%s", lv, t->branches[i].c_name);
             read_value(g, t->branches[i].type, member, s, false);
             free(member);
@@ -1503,7 +1529,6 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         ec_line(g, "break;");
         g->indent--;
         ec_line(g, "}");
-        free(tt);
         break;
     }
     }

@@ -80,6 +80,7 @@ struct slot {
     char *path;             /* member designator inside container: "lines[0]", "u.x" */
     bool zero_offset;       /* an array item or pointer target: offset 0 */
     enum model_scalar part; /* a member of TIME instant t: a scalar of this type; else NONE */
+    const struct model_branch *branch; /* a branch of a tagged union, else NULL */
 };
 
 /* A queued sub-array of descriptors: the children of one slot. */
@@ -94,6 +95,7 @@ struct tables {
     struct textbuf init;    /* its initializer, in the same order */
     struct textbuf exts;    /* avrogen_field_ext objects, defined ahead of the tables */
     bool ext_u64;           /* the shared ext of checked uint64_t longs is defined */
+    unsigned n_tag_exts;    /* exts of AVRO_TAG branches defined */
     struct pending *queue;
     size_t n_queue;
     size_t next;  /* first unprocessed queue entry */
@@ -182,36 +184,40 @@ static size_t slot_children(const struct slot *s, struct slot **out)
         n = 1;
         c = xcalloc(1, sizeof *c);
         c[0] = (struct slot){
-                t->items, NULL, s->container, xasprintf("%s[0]", s->path), true, MODEL_SCALAR_NONE};
+                t->items,          NULL, s->container, xasprintf("%s[0]", s->path), true,
+                MODEL_SCALAR_NONE, NULL};
     } else if (t->storage == MODEL_STORAGE_TIME && t->time_frac_member == NULL) {
         /* time_t: the seconds are the location itself. */
         n = 1;
         c = xcalloc(1, sizeof *c);
-        c[0] = (struct slot){t, NULL, s->container, xstrdup(s->path), true, t->time_sec_scalar};
+        c[0] = (struct slot){t,   NULL, s->container, xstrdup(s->path), true, t->time_sec_scalar,
+                             NULL};
     } else if (t->storage == MODEL_STORAGE_TIME) {
         /* Members of the instant, at offsets inside it. */
         n = 2;
         c = xcalloc(2, sizeof *c);
-        c[0] = (struct slot){t, NULL, t->c_type, xstrdup("tv_sec"), false, t->time_sec_scalar};
+        c[0] = (struct slot){t,   NULL, t->c_type, xstrdup("tv_sec"), false, t->time_sec_scalar,
+                             NULL};
         c[1] = (struct slot){
-                t, NULL, t->c_type, xstrdup(t->time_frac_member), false, t->time_frac_scalar};
+                t, NULL, t->c_type, xstrdup(t->time_frac_member), false, t->time_frac_scalar, NULL};
     } else if (t->kind == AVROGEN_KIND_MAP) {
         n = 2;
         c = xcalloc(2, sizeof *c);
-        c[0] = (struct slot){t->map_key,     NULL,  t->entry_c_type,
-                             xstrdup("key"), false, MODEL_SCALAR_NONE};
-        c[1] = (struct slot){t->items,         NULL,  t->entry_c_type,
-                             xstrdup("value"), false, MODEL_SCALAR_NONE};
+        c[0] = (struct slot){t->map_key,        NULL, t->entry_c_type, xstrdup("key"), false,
+                             MODEL_SCALAR_NONE, NULL};
+        c[1] = (struct slot){t->items,          NULL, t->entry_c_type, xstrdup("value"), false,
+                             MODEL_SCALAR_NONE, NULL};
     } else if (t->storage == MODEL_STORAGE_NULLABLE) {
         n = 1;
         c = xcalloc(1, sizeof *c);
         if (t->null_via == MODEL_NULL_VIA_PTR)
-            c[0] = (struct slot){t->items,     NULL,
-                                 s->container, xasprintf("%s[0]", s->path),
-                                 true,         MODEL_SCALAR_NONE};
+            c[0] = (struct slot){
+                    t->items,          NULL, s->container, xasprintf("%s[0]", s->path), true,
+                    MODEL_SCALAR_NONE, NULL};
         else
-            c[0] = (struct slot){t->items,         NULL,           s->container,
-                                 xstrdup(s->path), s->zero_offset, MODEL_SCALAR_NONE};
+            c[0] = (struct slot){
+                    t->items,          NULL, s->container, xstrdup(s->path), s->zero_offset,
+                    MODEL_SCALAR_NONE, NULL};
     } else if (t->storage == MODEL_STORAGE_TAGGED) {
         n = t->n_branches;
         c = xcalloc(n, sizeof *c);
@@ -219,7 +225,8 @@ static size_t slot_children(const struct slot *s, struct slot **out)
             c[i] = (struct slot){
                     t->branches[i].type, t->branches[i].c_name,
                     s->container,        xasprintf("%s.%s", s->path, t->branches[i].c_name),
-                    s->zero_offset,      MODEL_SCALAR_NONE};
+                    s->zero_offset,      MODEL_SCALAR_NONE,
+                    &t->branches[i]};
     }
     *out = c;
     return n;
@@ -230,7 +237,30 @@ static size_t slot_children(const struct slot *s, struct slot **out)
 static char *slot_ext(struct gen *g, struct tables *tb, const struct slot *s)
 {
     const struct model_type *t = s->t;
-    if (t->storage == MODEL_STORAGE_SCALAR && t->u64_checked) {
+    bool u64 = t->storage == MODEL_STORAGE_SCALAR && t->u64_checked;
+    if (s->branch && s->branch->tags) {
+        /* An AVRO_TAG branch: its tag values, its own ext. */
+        const struct model_branch *br = s->branch;
+        unsigned i = tb->n_tag_exts++;
+        char **values = xcalloc(br->n_tags, sizeof *values);
+        for (size_t k = 0; k < br->n_tags; k++)
+            values[k] = ec_int64_literal(br->tags[k]);
+        char *open = xasprintf("static const int64_t %s_tags%u[] = {", g->tables, i);
+        wrapped(&tb->exts, 0, open, (const char *const *)values, br->n_tags, "};");
+        free(open);
+        for (size_t k = 0; k < br->n_tags; k++)
+            free(values[k]);
+        free(values);
+        char *tags = xasprintf("%s_tags%u", g->tables, i), *n = xasprintf("%zu", br->n_tags);
+        const char *const init[] = {u64 ? "AVROGEN_EXT_U64_CHECKED" : "0", tags, n, "NULL", "NULL"};
+        open = xasprintf("static const avrogen_field_ext %s_ext_tags%u = {", g->tables, i);
+        wrapped(&tb->exts, 0, open, init, 5, "};");
+        free(open);
+        free(tags);
+        free(n);
+        return xasprintf("&%s_ext_tags%u", g->tables, i);
+    }
+    if (u64) {
         char *name = xasprintf("%s_ext_u64", g->tables);
         if (!tb->ext_u64) {
             static const char *const init[] = {"AVROGEN_EXT_U64_CHECKED", "NULL", "0", "NULL",
@@ -377,8 +407,8 @@ static void record_tables(struct gen *g, struct tables *tb, const struct model_r
             const struct model_field *f = &rec->fields[i];
             if (f->role != MODEL_FIELD_VALUE)
                 continue;
-            struct slot s = {f->type,   f->avro_name, rec->c_type,
-                             f->c_name, false,        MODEL_SCALAR_NONE};
+            struct slot s = {f->type, f->avro_name,      rec->c_type, f->c_name,
+                             false,   MODEL_SCALAR_NONE, NULL};
             slot_init(g, tb, rec, &s);
         }
         textbuf_puts(&tb->init, "        },\n");
@@ -417,7 +447,7 @@ static void record_type_items(const struct gen *g, const struct model_record *re
 void ec_emit_descriptors(struct gen *g)
 {
     const struct model *m = g->m;
-    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, TEXTBUF_INIT, false, NULL, 0, 0, 0};
+    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, TEXTBUF_INIT, false, 0, NULL, 0, 0, 0};
     char *items[TYPE_ITEMS];
 
     /* Named types every record may point at: enums, fixed, other headers' records. */

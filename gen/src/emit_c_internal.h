@@ -98,6 +98,8 @@ char *ec_pointer_cast(const char *c_type);
 char *ec_address_of(const char *lv);
 /* lv as a whole operand: "(*X)" -> "*X". */
 char *ec_plain(const char *lv);
+/* v as a C constant expression: "-3", "INT64_MIN". */
+char *ec_int64_literal(int64_t v);
 /* s as the contents of a C string literal. */
 char *ec_c_escaped(const char *s);
 /* INT32_MAX, UINT16_MAX, ... for a count member; NULL for 64-bit types. */
@@ -118,6 +120,8 @@ void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec);
 void ec_emit_public_functions(struct gen *g, const struct model_record *rec);
 void ec_emit_enum_functions(struct gen *g, size_t index);
 
+/* `p->tag = (type)V;`: store the tag value of branch i of tagged union t. */
+void ec_emit_store_tag(struct gen *g, const struct model_type *t, const struct site *s, size_t i);
 /* The decoding of one location, exactly as the record's own read function
  * does it (read_value and its helpers), for emit_c_resolve.c. */
 void ec_emit_read_value(struct gen *g, const struct model_type *t, const char *lv,

@@ -1011,12 +1011,10 @@ static void reader_union(struct ctx *c, const avrogen_node *w, const avrogen_nod
             resolve(c, w, rb, t->items, lv, s, true);
         }
     } else if (t->storage == MODEL_STORAGE_TAGGED && (size_t)k < t->n_branches) {
-        char *tt = ec_unqualified(t->tag_c_type);
-        ec_line(g, "%s->%s = (%s)%ld;", s->ptr, t->tag_c_name, tt, k);
+        ec_emit_store_tag(g, t, s, (size_t)k);
         char *member = xasprintf("%s.%s", lv, t->branches[k].c_name);
         resolve(c, w, rb, t->branches[k].type, member, s, false);
         free(member);
-        free(tt);
     } else {
         give_up(c, xasprintf("a union stored as %s", model_storage_name(t->storage)));
     }

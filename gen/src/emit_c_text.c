@@ -5,6 +5,7 @@
  * literals, and the spelling of C types and lvalues. It knows nothing of
  * Avro; emit_c_code.c and emit_c_desc.c say what to write.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,11 @@ const char *ec_int_max_macro(enum model_scalar s)
 }
 
 /* s as the contents of a C string literal. */
+char *ec_int64_literal(int64_t v)
+{
+    return v == INT64_MIN ? xstrdup("INT64_MIN") : xasprintf("%" PRId64, v);
+}
+
 char *ec_c_escaped(const char *s)
 {
     struct textbuf b = TEXTBUF_INIT;

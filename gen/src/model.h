@@ -168,7 +168,13 @@ struct model_branch {
     char *c_name;            /* union member name */
     struct model_type *type; /* the branch; kind NULL / storage NONE for a null branch */
     struct model_loc loc;
+    int64_t *tags; /* AVRO_TAG: the tag values selecting it, the first the one decode
+                      stores; NULL: its position */
+    size_t n_tags;
 };
+
+/* The tag value decode stores for branch i of a TAGGED union. */
+int64_t model_branch_tag(const struct model_type *t, size_t i);
 
 /* An Avro type with the C representation it is decoded into. */
 struct model_type {

@@ -24,6 +24,8 @@ static const struct cannot **slot_for(struct member_annots *ma, const char *kind
         return &ma->map;
     if (strcmp(kind, "union") == 0)
         return &ma->uni;
+    if (strcmp(kind, "tag") == 0)
+        return &ma->tag;
     if (strcmp(kind, "string") == 0)
         return &ma->string;
     if (strcmp(kind, "bytes") == 0)

@@ -200,6 +200,7 @@ void free_type(struct model_type *t)
     free(t->time_frac_c_type);
     for (size_t i = 0; i < t->n_branches; i++) {
         free(t->branches[i].c_name);
+        free(t->branches[i].tags);
         free_type(t->branches[i].type);
     }
     free(t->branches);
@@ -215,4 +216,9 @@ void name_list_add(char **list, size_t i, size_t n, const char *name)
                            name);
     free(*list);
     *list = next;
+}
+
+int64_t model_branch_tag(const struct model_type *t, size_t i)
+{
+    return t->branches[i].tags ? t->branches[i].tags[0] : (int64_t)i;
 }

@@ -48,7 +48,7 @@ static bool integer_in_range(const char *json, long long lo, long long hi)
     return errno == 0 && *end == '\0' && v >= lo && v <= hi;
 }
 
-static void scalar_range(enum model_scalar s, long long *lo, long long *hi)
+void scalar_range(enum model_scalar s, long long *lo, long long *hi)
 {
     switch (s) {
     case MODEL_SCALAR_I8:

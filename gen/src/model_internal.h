@@ -145,6 +145,13 @@ bool is_time_struct(const struct ctype *t); /* struct timespec, struct timeval *
 bool is_time_t(const struct ctype *t);
 struct model_type *map_time(const struct site *s, const struct ctype *t, struct leaf *lf);
 
+/* model_tag.c: AVRO_TAG */
+bool tag_values(struct builder *b, const struct cannot *a, const char *member, int64_t **out,
+                size_t *n);
+bool check_tags(struct builder *b, const struct site *s, struct model_type *u,
+                const struct cannot *const *tags);
+bool check_tag_range(struct builder *b, const struct model_type *u);
+
 /* model_member.c */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);
 void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
@@ -155,6 +162,7 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
                               const char *space, struct sibling *sib);
 
 /* model_default.c */
+void scalar_range(enum model_scalar s, long long *lo, long long *hi); /* an integer's values */
 bool check_default(struct builder *b, const struct model_field *f, const struct member_annots *ma,
                    struct model_type *t);
 bool check_default_fit(struct builder *b);

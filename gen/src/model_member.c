@@ -22,7 +22,8 @@ static const char *branch_key(const struct model_type *t)
     return avrogen_kind_name(t->kind);
 }
 
-/* AVRO_UNION(tag): union member i ↔ tag value i ↔ Avro branch i. */
+/* AVRO_UNION(tag): union member i ↔ tag value i (or the values its AVRO_TAG lists) ↔
+ * Avro branch i. */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
 {
     struct builder *b = s->b;
@@ -36,10 +37,12 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         free_type(n);
         return NULL;
     }
+    const struct cannot **tags = xcalloc(u->n_members, sizeof *tags);
     for (size_t i = 0; i < u->n_members; i++) {
         const struct cmember *um = &u->members[i];
         struct member_annots ma;
         member_annots_init(b, &ma, u, um, false);
+        tags[i] = ma.tag;
         char *base = xasprintf("%s_%s", s->fixed_base, um->name);
         struct site sub = {b, u, um, "union member", base, s->space, &ma, s};
         struct leaf lf = {ma.logical, ma.decimal, ma.fixed_name, false, false, false};
@@ -113,6 +116,9 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         free(base);
         member_annots_fini(&ma);
     }
+    if (ok && !check_tags(b, s, n, tags))
+        ok = false;
+    free(tags);
     if (!ok) {
         free_type(n);
         return NULL;
@@ -355,6 +361,13 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
                    what, m->name, m->type->spelling);
         goto out;
     }
+    if (ma->tag) {
+        diag_error(b->d, &ma->tag->loc,
+                   "AVRO_TAG annotates the members of a union that is AVRO_UNION(tag); '%s' is "
+                   "a %s",
+                   m->name, what);
+        goto out;
+    }
     if (counted && !sib->name)
         goto out; /* the count or tag was already reported */
     const struct annot_option *null_opt = annot_find(&ma->opts, "type");
@@ -398,6 +411,11 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
         c->tag_c_type = sib->c_type;
         c->tag_scalar = sib->scalar;
         sib->name = sib->c_type = NULL;
+        if (!check_tag_range(b, c)) {
+            free_type(t);
+            t = NULL;
+            goto out;
+        }
     }
     if (!report_unused_leaf(&s, &lf) || !report_unused_padded(&s)) {
         free_type(t);

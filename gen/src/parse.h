@@ -119,6 +119,12 @@ struct cmarker {
     bool in_main_file;
 };
 
+/* An enumerator anywhere in the translation unit, for AVRO_TAG's expressions. */
+struct cconstant {
+    char *name;
+    int64_t value;
+};
+
 struct cunit {
     char *header;         /* the main file, as given */
     struct cdecl **decls; /* discovery order: source order of the annotated
@@ -130,6 +136,8 @@ struct cunit {
     size_t n_files;
     char **deps; /* every file read, main file first, no duplicates */
     size_t n_deps;
+    struct cconstant *constants; /* every enumerator, in source order */
+    size_t n_constants;
 };
 
 /*

@@ -97,9 +97,9 @@ struct op {
     size_t aux;                /* offset of the count (LIST, BYTES_COPY, NULL_LIST) or tag (TAG) */
     size_t len;                /* CHARS: its capacity; FIXED: its size; LIST, C_ARRAY: an item's
                                   size; PTR: the target's size; DEFAULT: the bytes' length */
-    size_t n;                  /* ENUM, WUNION: the writer's symbols or branches; TAG: the tag;
+    size_t n;                  /* ENUM, WUNION: the writer's symbols or branches;
                                   LIST: the fewest input bytes of an item; C_ARRAY: the items */
-    int64_t lo, hi;            /* RANGE, LONG_RANGE: the C type's range */
+    int64_t lo, hi;            /* RANGE, LONG_RANGE: the C type's range; TAG: lo, the tag */
     uint64_t max;              /* LIST, BYTES_COPY: the largest count the count member holds */
     const char *msg;           /* RANGE, LONG_RANGE, CAP_*, PADDED: the error */
     const op *sub;             /* LIST, C_ARRAY: per item or entry; PTR: the target; DEFAULT */
@@ -354,7 +354,7 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         put_int(base + o->aux, o->scalar, 0);
         break;
     case OP_TAG:
-        put_int(base + o->aux, o->scalar, (int64_t)o->n);
+        put_int(base + o->aux, o->scalar, o->lo);
         break;
     case OP_SKIP:
         (void)!avrogen_skip(r, o->skip); /* a failure is sticky on r */
@@ -1342,7 +1342,8 @@ static void build_reader_union(builder *b, opvec *out, const avrogen_node *w,
             if (o != NULL) {
                 o->aux = d->aux_offset;
                 o->scalar = (unsigned char)d->aux_scalar;
-                o->n = k;
+                const avrogen_field_ext *x = d->items[k].ext;
+                o->lo = x != NULL && x->tags != NULL && x->n_tags != 0 ? x->tags[0] : (int64_t)k;
             }
             build(b, out, w, rd->branches[k], &d->items[k], false);
         } else if (k == d->null_index) {

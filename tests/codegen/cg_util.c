@@ -122,6 +122,30 @@ static void store_int(void *p, avrogen_scalar s, int64_t v)
     }
 }
 
+/* The tag value decode stores for branch i (its first AVRO_TAG value, or i). */
+static int64_t branch_tag(const avrogen_field_desc *branch, size_t i)
+{
+    const avrogen_field_ext *x = branch->ext;
+    return x != NULL && x->tags != NULL ? x->tags[0] : (int64_t)i;
+}
+
+/* The branch of tagged union d that tag selects, or d->n_items for none. */
+static size_t tag_branch(const avrogen_field_desc *d, int64_t tag)
+{
+    for (size_t i = 0; i < d->n_items; i++) {
+        const avrogen_field_ext *x = d->items[i].ext;
+        if (x == NULL || x->tags == NULL) {
+            if (tag == (int64_t)i)
+                return i;
+            continue;
+        }
+        for (size_t k = 0; k < x->n_tags; k++)
+            if (x->tags[k] == tag)
+                return i;
+    }
+    return d->n_items;
+}
+
 static void *load_ptr(const void *p)
 {
     void *q;
@@ -489,7 +513,7 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
     }
     case AVROGEN_STORAGE_TAGGED: {
         size_t i = (size_t)cg_below(g, d->n_items);
-        store_int((char *)base + d->aux_offset, d->aux_scalar, (int64_t)i);
+        store_int((char *)base + d->aux_offset, d->aux_scalar, branch_tag(&d->items[i], i));
         fill_slot(g, &d->items[i], base, a, depth, false);
         break;
     }
@@ -687,13 +711,13 @@ static avrogen_status slot_value(const avrogen_node *node, const avrogen_field_d
     case AVROGEN_STORAGE_TIME:
         return time_value(d, loc, &out->i64) ? AVROGEN_OK : AVROGEN_E_ARG;
     case AVROGEN_STORAGE_TAGGED: {
-        int64_t tag = load_int(at(base, d->aux_offset), d->aux_scalar);
-        if (tag < 0 || (uint64_t)tag >= d->n_items)
+        size_t k = tag_branch(d, load_int(at(base, d->aux_offset), d->aux_scalar));
+        if (k == d->n_items)
             return AVROGEN_E_ARG;
-        st = avrogen_value_set_branch(out, (size_t)tag, a, &branch);
+        st = avrogen_value_set_branch(out, k, a, &branch);
         if (st != AVROGEN_OK)
             return st;
-        return slot_value(node->branches[tag], &d->items[tag], base, branch, a);
+        return slot_value(node->branches[k], &d->items[k], base, branch, a);
     }
     }
     return AVROGEN_E_MISMATCH;
@@ -794,7 +818,8 @@ static bool equal_slot(const avrogen_field_desc *d, const void *xb, const void *
         int64_t ty = load_int(at(yb, d->aux_offset), d->aux_scalar);
         if (tx != ty)
             return differ("tag", d);
-        return tx < 0 || (uint64_t)tx >= d->n_items || equal_slot(&d->items[tx], xb, yb);
+        size_t k = tag_branch(d, tx);
+        return k == d->n_items || equal_slot(&d->items[k], xb, yb);
     }
     }
     return differ("storage", d);
@@ -864,8 +889,8 @@ static bool views_slot(const avrogen_field_desc *d, const void *base, const uint
             return true;
         return views_slot(&d->items[0], d->null_via_ptr ? load_ptr(loc) : base, buf, len);
     case AVROGEN_STORAGE_TAGGED: {
-        int64_t tag = load_int(at(base, d->aux_offset), d->aux_scalar);
-        return tag < 0 || (uint64_t)tag >= d->n_items || views_slot(&d->items[tag], base, buf, len);
+        size_t k = tag_branch(d, load_int(at(base, d->aux_offset), d->aux_scalar));
+        return k == d->n_items || views_slot(&d->items[k], base, buf, len);
     }
     default:
         return true;

@@ -18,6 +18,8 @@ CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(nic_queues, struct nic_queues)
 CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
+CG_ADAPTERS(mp_object, struct mp_object)
+CG_ADAPTERS(ev_value, struct ev_value)
 
 static void fill_flow(void *p)
 {
@@ -218,6 +220,33 @@ static void fill_utmp_entry(void *p)
     v->ut_addr_v6[0] = 0x0100007f;
 }
 
+/* Tag values that are not positions (the first listed: decode stores those;
+ * test_shapes.c encodes the others). */
+static void fill_mp_float(void *p)
+{
+    struct mp_object *v = p;
+    v->type = MP_FLOAT64;
+    v->via.f64 = 2.5;
+}
+
+static const uint8_t mp_bytes[3] = {0x00, 0xc1, 0xff};
+
+static void fill_mp_bin(void *p)
+{
+    struct mp_object *v = p;
+    v->type = MP_BIN;
+    v->via.bin.size = 3;
+    v->via.bin.ptr = mp_bytes;
+}
+
+/* A macro's value selecting a member. */
+static void fill_ev_rel(void *p)
+{
+    struct ev_value *v = p;
+    v->type = CG_EV_REL;
+    v->v.axis = -5000000000;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -268,5 +297,9 @@ const shape_answer shape_answers[] = {
          "{\"ut_type\": 7, \"ut_pid\": 1234, \"ut_line\": \"pts/0\", \"ut_id\": \"ts/0\", "
          "\"ut_user\": \"root\", \"ut_host\": \"\", \"ut_session\": 0, "
          "\"ut_tv\": 1700000000250000, \"ut_addr_v6\": [16777343, 0, 0, 0]}"},
+        {"msgpack float", CG_CASE(mp_object), fill_mp_float, "{\"via\": {\"double\": 2.5}}"},
+        {"msgpack bin", CG_CASE(mp_object), fill_mp_bin,
+         "{\"via\": {\"cg.shapes.mp_bin\": {\"ptr\": \"\\u0000\\u00c1\\u00ff\"}}}"},
+        {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -581,7 +581,8 @@ START_TEST(test_known_shapes)
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
                         "\"delta\": -2147483648, \"at\": -1, \"seen\": -1, \"name\": \"n\", "
-                        "\"host\": \"h\", \"ids\": [1, -2, 3, 4], \"topic\": \"t\"}",
+                        "\"host\": \"h\", \"ids\": [1, -2, 3, 4], \"topic\": \"t\", "
+                        "\"value\": {\"int\": -5}}",
                         &v),
             AVROGEN_OK);
     ck_assert_uint_eq(v.u_packets, INT32_MAX);
@@ -594,23 +595,38 @@ START_TEST(test_known_shapes)
     ck_assert_uint_eq(v.n_ids, 4);
     ck_assert_int_eq(v.ids[1], -2);
     ck_assert_uint_eq(v.topic_len, 1);
+    ck_assert_int_eq(v.value_kind, 10); /* AVRO_TAG(10, 11): the first */
+    ck_assert_int_eq(v.value.number, -5);
     ck_assert_int_eq(
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
-                        "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
+                        "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", \"value\": "
+                        "null}",
                         &v),
             AVROGEN_OK);
+    ck_assert_int_eq(v.value_kind, -1);
+    ck_assert_int_eq(
+            decode_json("aot_shapes_v1.avsc", &aot_shapes_avro_type,
+                        "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
+                        "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
+                        "\"value\": {\"string\": \"x\"}}",
+                        &v),
+            AVROGEN_OK);
+    ck_assert_int_eq(v.value_kind, 20);
+    ck_assert_str_eq(v.value.text, "x");
     ck_assert_int_eq(
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": "
-                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
+                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
+                        "\"value\": null}",
                         &v),
             AVROGEN_E_INVALID);
     ck_assert(cg_all_zero(&v, sizeof v));
     ck_assert_int_eq(
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0, \"seen\": "
-                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\"}",
+                        "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
+                        "\"value\": null}",
                         &v),
             AVROGEN_E_INVALID);
 }

@@ -73,6 +73,8 @@ CG_ADAPTERS(session_mid, session_mid_avro_struct)
 CG_ADAPTERS(nic_queues, struct nic_queues)
 CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
+CG_ADAPTERS(mp_object, struct mp_object)
+CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 
@@ -85,7 +87,8 @@ static const cg_case cases[] = {
         CG_CASE(sheet),      CG_CASE(nf5_record),    CG_CASE(nic_stats),  CG_CASE(cJSON),
         CG_CASE(group),      CG_CASE(inotify_event), CG_CASE(sys_report), CG_CASE(utmp),
         CG_CASE(session),    CG_CASE(session_mid),   CG_CASE(input_ev),   CG_CASE(gps_fix),
-        CG_CASE(nic_queues), CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
+        CG_CASE(nic_queues), CG_CASE(mqtt_msg),      CG_CASE(utmp_entry), CG_CASE(mp_object),
+        CG_CASE(ev_value),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

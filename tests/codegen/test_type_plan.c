@@ -84,6 +84,8 @@ CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(nic_queues, struct nic_queues)
 CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
+CG_ADAPTERS(mp_object, struct mp_object)
+CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
@@ -146,6 +148,8 @@ static const cg_case readers[] = {
         CG_CASE(nic_queues),
         CG_CASE(mqtt_msg),
         CG_CASE(utmp_entry),
+        CG_CASE(mp_object),
+        CG_CASE(ev_value),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

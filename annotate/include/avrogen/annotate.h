@@ -115,10 +115,13 @@ typedef struct avrogen_bytes {
 #define AVRO_SKIP     AVROGEN_ANNOTATE("skip", "")
 #define AVRO_PADDED   AVROGEN_ANNOTATE("padded", "")
 
-/* Shapes. */
+/* Shapes. AVRO_TAG's values are macro-expanded first (AVRO_TAG(EV_KEY) with
+ * `#define EV_KEY 0x01` reads 0x01); enumerators stay names. */
+#define AVROGEN_TEXT(...)              #__VA_ARGS__
 #define AVRO_ARRAY(count_field)        AVROGEN_ANNOTATE("array", #count_field)
 #define AVRO_MAP(count_field)          AVROGEN_ANNOTATE("map", #count_field)
 #define AVRO_UNION(tag_field)          AVROGEN_ANNOTATE("union", #tag_field)
+#define AVRO_TAG(...)                  AVROGEN_ANNOTATE("tag", AVROGEN_TEXT(__VA_ARGS__))
 #define AVRO_STRING(len_field)         AVROGEN_ANNOTATE("string", #len_field)
 #define AVRO_BYTES(len_field)          AVROGEN_ANNOTATE("bytes", #len_field)
 #define AVRO_LOGICAL(type)             AVROGEN_ANNOTATE("logical", #type)
@@ -155,6 +158,7 @@ typedef struct avrogen_bytes {
 #define AVRO_ARRAY(count_field)
 #define AVRO_MAP(count_field)
 #define AVRO_UNION(tag_field)
+#define AVRO_TAG(...)
 #define AVRO_STRING(len_field)
 #define AVRO_BYTES(len_field)
 #define AVRO_LOGICAL(type)

@@ -109,6 +109,12 @@ struct AVRO_RECORD(namespace = "aot") aot_shapes {
     char *topic AVRO_STRING(topic_len);  /* unchanged */
     size_t topic_len;
     unsigned long u_limit AVRO_FIELD(default = 9223372036854775807); /* not earlier */
+    int8_t value_kind;
+    union {
+        int32_t none AVRO_FIELD(type = "null") AVRO_TAG(-1);
+        int64_t number AVRO_TAG(10, 11);
+        char *text AVRO_TAG(20);
+    } value AVRO_UNION(value_kind); /* earlier: ["string", "int", "null"] */
 };
 
 #endif /* CG_AOT_H */

@@ -149,4 +149,50 @@ struct AVRO_RECORD(namespace = "cg.shapes") utmp_entry {
     int32_t ut_addr_v6[4];
 };
 
+/* A msgpack object (msgpack-c's msgpack_object): the type codes are not member
+ * positions, two codes select one member (FLOAT32 and FLOAT64 both live in
+ * f64), and a record branch carries a pointer and length. */
+typedef enum {
+    MP_NIL = 0x00,
+    MP_BOOLEAN = 0x01,
+    MP_POSITIVE_INTEGER = 0x02,
+    MP_NEGATIVE_INTEGER = 0x03,
+    MP_FLOAT64 = 0x04,
+    MP_STR = 0x05,
+    MP_BIN = 0x08,
+    MP_FLOAT32 = 0x0a
+} mp_type;
+
+struct AVRO_RECORD(namespace = "cg.shapes") mp_bin {
+    uint32_t size;
+    const uint8_t *ptr AVRO_BYTES(size);
+};
+
+struct AVRO_RECORD(namespace = "cg.shapes") mp_object {
+    mp_type type;
+    union {
+        int32_t nil AVRO_FIELD(type = "null") AVRO_TAG(MP_NIL);
+        bool boolean AVRO_TAG(MP_BOOLEAN);
+        int64_t i64 AVRO_TAG(MP_POSITIVE_INTEGER, MP_NEGATIVE_INTEGER);
+        double f64 AVRO_TAG(MP_FLOAT64, MP_FLOAT32);
+        char *str AVRO_TAG(MP_STR);
+        struct mp_bin bin AVRO_TAG(MP_BIN);
+    } via AVRO_UNION(type);
+};
+
+/* An input event's value by type code, the codes as macros (linux/input.h). */
+#define CG_EV_KEY 0x01
+#define CG_EV_REL 0x02
+#define CG_EV_ABS 0x03
+#define CG_EV_MSC 0x04
+
+struct AVRO_RECORD(namespace = "cg.shapes") ev_value {
+    uint16_t type;
+    union {
+        int32_t key AVRO_TAG(CG_EV_KEY);
+        int64_t axis AVRO_TAG(CG_EV_REL, CG_EV_ABS);
+        char *scan AVRO_TAG(CG_EV_MSC);
+    } v AVRO_UNION(type);
+};
+
 #endif /* CG_SHAPES_H */

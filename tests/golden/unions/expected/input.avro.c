@@ -137,7 +137,8 @@ static void value_avro_write(avrogen_writer *w, const struct value *v)
         avrogen_write_raw(w, v->as.raw, sizeof v->as.raw);
         break;
     default:
-        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
+                                "struct value.as: tag value selects no union member");
         break;
     }
     switch ((int64_t)v->which) {
@@ -150,7 +151,8 @@ static void value_avro_write(avrogen_writer *w, const struct value *v)
         avrogen_write_string(w, v->scalar.s.ptr, v->scalar.s.len);
         break;
     default:
-        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
+                                "struct value.scalar: tag value selects no union member");
         break;
     }
 }
@@ -246,7 +248,8 @@ static void cell_item_avro_write(avrogen_writer *w, const struct cell_item *v)
         avrogen_write_cstring(w, v->value.text);
         break;
     default:
-        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
+                                "struct cell_item.value: tag value selects no union member");
         break;
     }
 }
@@ -368,7 +371,8 @@ static void sheet_avro_write(avrogen_writer *w, const struct sheet *v)
                 money_avro_write(w, &e->value.money);
                 break;
             default:
-                avrogen_writer_fail(w, AVROGEN_E_ARG);
+                avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
+                                        "struct sheet.cells: tag value selects no union member");
                 break;
             }
         }
@@ -392,7 +396,8 @@ static void sheet_avro_write(avrogen_writer *w, const struct sheet *v)
                 avrogen_write_double(w, e->value.score);
                 break;
             default:
-                avrogen_writer_fail(w, AVROGEN_E_ARG);
+                avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
+                                        "struct sheet.marks: tag value selects no union member");
                 break;
             }
         }
