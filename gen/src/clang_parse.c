@@ -389,11 +389,19 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
                                &inner);
         return CXVisit_Continue;
     }
+    if (clang_Cursor_isBitField(cur)) {
+        CXString name = clang_getCursorSpelling(cur);
+        bool unnamed = clang_getCString(name)[0] == '\0';
+        clang_disposeString(name);
+        if (unnamed)
+            return CXVisit_Continue; /* `unsigned : 3;` pads: no member (C11 6.7.2.1p12) */
+    }
     d->members = xappend(d->members, d->n_members, sizeof *d->members);
     struct cmember *m = &d->members[d->n_members++];
     m->name = take_string(clang_getCursorSpelling(cur));
     m->loc = cursor_loc(mv->c, cur);
     m->is_bitfield = clang_Cursor_isBitField(cur) != 0;
+    m->bit_width = m->is_bitfield ? (unsigned)clang_getFieldDeclBitWidth(cur) : 0;
     m->offset = offset;
     m->doc = cursor_doc(cur);
     annotations(mv->c, cur, &m->annots, &m->n_annots);

@@ -212,6 +212,8 @@ static void emit_layout_checks(struct gen *g, const struct model_record *rec)
         /* Skipped members are never touched by name (and may be bit-fields). */
         if (f->role == MODEL_FIELD_SKIP)
             continue;
+        if (f->c_bitfield)
+            continue; /* no offsetof or sizeof: the struct's size is locked */
         ec_line(g, "AVROGEN_LAYOUT(%s, %s, %" PRIu64 ", %" PRIu64 ");", ct, f->c_name, f->c_offset,
                 f->c_size);
         /* The same bytes could hold another element type: lock that too. */

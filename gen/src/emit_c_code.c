@@ -400,7 +400,70 @@ static char *nullable_target(const struct model_type *t, const char *lv)
     return xstrdup(lv);
 }
 
-static void write_scalar(struct gen *g, const struct model_type *t, const char *v)
+/* ---- bit-fields ------------------------------------------------------------ */
+
+/* Scalar location v as the int32_t / int64_t a primitive takes: a bit-field
+ * of another declared type (long x : 20) is cast. */
+static char *scalar_operand(const struct model_type *t, const char *v)
+{
+    if (t->bit_width && t->kind == AVROGEN_KIND_INT)
+        return xasprintf("(int32_t)%s", v);
+    if (t->bit_width && t->kind == AVROGEN_KIND_LONG)
+        return xasprintf("(int64_t)%s", v);
+    return xstrdup(v);
+}
+
+char *ec_bitfield_store(const struct model_type *t, const char *v, const char *x)
+{
+    long long lo, hi;
+    model_bitfield_range(t, &lo, &hi);
+    if (t->kind == AVROGEN_KIND_BOOLEAN)
+        return xasprintf("%s = %s != 0;", v, x);
+    /* The mask shows the compilers that the value fits. */
+    if (lo == 0)
+        return xasprintf("%s = (uint64_t)%s & UINT64_C(0x%llx);", v, x, (unsigned long long)hi);
+    /* In range (checked before); gcc's -Wconversion cannot see that. */
+    char *ct = ec_unqualified(t->c_type);
+    char *r = xasprintf("AVROGEN_BITFIELD_STORE(%s, (%s)%s);", v, ct, x);
+    free(ct);
+    return r;
+}
+
+void ec_emit_read_bitfield(struct gen *g, const struct model_type *t, const char *v,
+                           const char *read)
+{
+    if (t->kind == AVROGEN_KIND_BOOLEAN) {
+        ec_line(g, "%s = %s;", v, read);
+        return;
+    }
+    long long lo, hi;
+    model_bitfield_range(t, &lo, &hi);
+    char *what = xasprintf("outside the %u bits of the bit-field", t->bit_width);
+    char *msg = ec_member_msg(g, what), *x = ec_local(g, "x");
+    char *lo_s = ec_int64_literal(lo), *hi_s = ec_int64_literal(hi);
+    ec_scope_open(g);
+    ec_line(g, "int64_t %s = avrogen_read_check(r, %s, %s, %s, %s);", x, read, lo_s, hi_s, msg);
+    char *store = ec_bitfield_store(t, v, x);
+    ec_line(g, "%s", store);
+    free(store);
+    ec_scope_close(g);
+    free(hi_s);
+    free(lo_s);
+    free(x);
+    free(msg);
+    free(what);
+}
+
+static void write_scalar_value(struct gen *g, const struct model_type *t, const char *v);
+
+static void write_scalar(struct gen *g, const struct model_type *t, const char *lv)
+{
+    char *v = scalar_operand(t, lv);
+    write_scalar_value(g, t, v);
+    free(v);
+}
+
+static void write_scalar_value(struct gen *g, const struct model_type *t, const char *v)
 {
     switch (t->kind) {
     case AVROGEN_KIND_BOOLEAN:
@@ -1001,7 +1064,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         if (t->kind == AVROGEN_KIND_BYTES)
             ec_line(g, "n += avrogen_size_decimal_%s(%s);",
                     t->scalar == MODEL_SCALAR_U64 ? "uint64" : "int64", v);
-        else if (t->scalar == MODEL_SCALAR_U64)
+        else if (t->scalar == MODEL_SCALAR_U64 || t->bit_width)
             ec_line(g, "n += avrogen_size_long((int64_t)%s);", v);
         else
             ec_line(g, "n += avrogen_size_long(%s);", v);
@@ -1214,6 +1277,13 @@ static void store_count(struct gen *g, const struct model_type *t, const struct 
 static void read_scalar(struct gen *g, const struct model_type *t, const char *v)
 {
     const char *fn = NULL;
+    if (t->bit_width) {
+        ec_emit_read_bitfield(g, t, v,
+                              t->kind == AVROGEN_KIND_BOOLEAN ? "avrogen_read_bool(r)"
+                              : t->kind == AVROGEN_KIND_INT   ? "avrogen_read_int(r)"
+                                                              : "avrogen_read_long(r)");
+        return;
+    }
     switch (t->kind) {
     case AVROGEN_KIND_BOOLEAN:
         fn = "avrogen_read_bool(r)";

@@ -96,6 +96,7 @@ struct tables {
     struct textbuf exts;    /* avrogen_field_ext objects, defined ahead of the tables */
     bool ext_u64;           /* the shared ext of checked uint64_t longs is defined */
     unsigned n_tag_exts;    /* exts of AVRO_TAG branches defined */
+    unsigned n_bit_exts;    /* exts of bit-fields defined */
     struct pending *queue;
     size_t n_queue;
     size_t next;  /* first unprocessed queue entry */
@@ -277,6 +278,68 @@ static char *slot_ext(struct gen *g, struct tables *tb, const struct slot *s)
     return xstrdup("NULL");
 }
 
+/* The descriptor of a location without children, count or tag (a member of
+ * an instant, a bit-field), appended to tb->init. */
+static void leaf_desc(struct tables *tb, const char *name, const char *off, const char *size,
+                      const char *kind, const char *storage, const char *scalar, const char *len,
+                      const char *ext)
+{
+    const char *it[] = {name,
+                        off,
+                        size,
+                        kind,
+                        "AVROGEN_LOGICAL_NONE",
+                        storage,
+                        scalar,
+                        len,
+                        "0",
+                        "0",
+                        "AVROGEN_SCALAR_NONE",
+                        "0",
+                        "false",
+                        "NULL",
+                        "0",
+                        "NULL",
+                        ext};
+    wrapped(&tb->init, 16, "{", it, sizeof it / sizeof *it, "},");
+}
+
+/* A bit-field: no offsetof, no sizeof; functions in tb->exts get and set it. */
+static void bitfield_init(struct gen *g, struct tables *tb, const struct slot *s,
+                          const char *container)
+{
+    const struct model_type *t = s->t;
+    unsigned i = tb->n_bit_exts++;
+    char *get = xasprintf("%s_get_bits%u", g->tables, i),
+         *set = xasprintf("%s_set_bits%u", g->tables, i);
+    char *lv = xasprintf("((%s *)base)->%s", container, s->path);
+    char *store = ec_bitfield_store(t, lv, "v");
+    textbuf_printf(&tb->exts,
+                   "static int64_t %s(const void *base)\n{\n    return (int64_t)((const %s "
+                   "*)base)->%s;\n}\n\n"
+                   "static void %s(void *base, int64_t v)\n{\n    %s\n}\n\n",
+                   get, container, s->path, set, store);
+    const char *const init[] = {"0", "NULL", "0", get, set};
+    char *open = xasprintf("static const avrogen_field_ext %s_ext_bits%u = {", g->tables, i);
+    wrapped(&tb->exts, 0, open, init, 5, "};");
+    free(open);
+    char *ct = ec_unqualified(t->c_type);
+    char *name = s->name != NULL ? xasprintf("\"%s\"", s->name) : xstrdup("NULL");
+    char *size = xasprintf("sizeof(%s)", ct), *len = xasprintf("%u", t->bit_width);
+    char *ext = xasprintf("&%s_ext_bits%u", g->tables, i);
+    leaf_desc(tb, name, "0", size, kind_enum_name(t->kind), "AVROGEN_STORAGE_BITFIELD",
+              scalar_enum_name(t->scalar), len, ext);
+    free(ext);
+    free(len);
+    free(size);
+    free(name);
+    free(ct);
+    free(store);
+    free(lv);
+    free(set);
+    free(get);
+}
+
 /* The initializer of one avrogen_field_desc, appended to tb->init. */
 static void slot_init(struct gen *g, struct tables *tb, const struct model_record *rec,
                       const struct slot *s)
@@ -287,31 +350,18 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     char *container = ec_unqualified(s->container);
     if (s->part != MODEL_SCALAR_NONE) {
         /* A member of an instant: a plain integer there. */
-        const char *it[] = {"NULL",
-                            NULL,
-                            NULL,
-                            "AVROGEN_KIND_LONG",
-                            "AVROGEN_LOGICAL_NONE",
-                            "AVROGEN_STORAGE_SCALAR",
-                            scalar_enum_name(s->part),
-                            "0",
-                            "0",
-                            "0",
-                            "AVROGEN_SCALAR_NONE",
-                            "0",
-                            "false",
-                            "NULL",
-                            "0",
-                            "NULL",
-                            "NULL"};
         char *off =
                 s->zero_offset ? xstrdup("0") : xasprintf("offsetof(%s, %s)", container, s->path);
         char *size = xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s)", container, s->path);
-        it[1] = off;
-        it[2] = size;
-        wrapped(&tb->init, 16, "{", it, sizeof it / sizeof *it, "},");
+        leaf_desc(tb, "NULL", off, size, "AVROGEN_KIND_LONG", "AVROGEN_STORAGE_SCALAR",
+                  scalar_enum_name(s->part), "0", "NULL");
         free(off);
         free(size);
+        free(container);
+        return;
+    }
+    if (t->bit_width) {
+        bitfield_init(g, tb, s, container);
         free(container);
         return;
     }
@@ -447,7 +497,7 @@ static void record_type_items(const struct gen *g, const struct model_record *re
 void ec_emit_descriptors(struct gen *g)
 {
     const struct model *m = g->m;
-    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, TEXTBUF_INIT, false, 0, NULL, 0, 0, 0};
+    struct tables tb = {TEXTBUF_INIT, TEXTBUF_INIT, TEXTBUF_INIT, false, 0, 0, NULL, 0, 0, 0};
     char *items[TYPE_ITEMS];
 
     /* Named types every record may point at: enums, fixed, other headers' records. */

@@ -120,6 +120,12 @@ void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec);
 void ec_emit_public_functions(struct gen *g, const struct model_record *rec);
 void ec_emit_enum_functions(struct gen *g, size_t index);
 
+/* The statement storing x, a value in range, into bit-field location v. */
+char *ec_bitfield_store(const struct model_type *t, const char *v, const char *x);
+/* Store into bit-field location v the value `read` evaluates to, refused
+ * (E_INVALID naming the member) when it does not fit the width. */
+void ec_emit_read_bitfield(struct gen *g, const struct model_type *t, const char *v,
+                           const char *read);
 /* `p->tag = (type)V;`: store the tag value of branch i of tagged union t. */
 void ec_emit_store_tag(struct gen *g, const struct model_type *t, const struct site *s, size_t i);
 /* The decoding of one location, exactly as the record's own read function

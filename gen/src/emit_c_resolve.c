@@ -907,7 +907,9 @@ static void promote(struct ctx *c, const avrogen_node *w, const struct model_typ
                        : w->kind == AVROGEN_KIND_LONG ? "avrogen_read_long(r)"
                                                       : "avrogen_read_float(r)";
     char *v = ec_plain(lv);
-    if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U32)
+    if (t->bit_width)
+        ec_emit_read_bitfield(g, t, v, read); /* an int into a long of its width */
+    else if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U32)
         /* uint32_t holds a long in 0..UINT32_MAX; an int can be at most INT32_MAX. */
         ec_line(g, "%s = (uint32_t)avrogen_read_int_range(r, 0, INT32_MAX);", v);
     else if (t->kind == AVROGEN_KIND_LONG && t->scalar == MODEL_SCALAR_U64 && t->u64_checked) {

@@ -173,12 +173,16 @@ struct model_branch {
     size_t n_tags;
 };
 
+/* The values a bit-field location (bit_width != 0) holds. */
+void model_bitfield_range(const struct model_type *t, long long *lo, long long *hi);
+
 /* The tag value decode stores for branch i of a TAGGED union. */
 int64_t model_branch_tag(const struct model_type *t, size_t i);
 
 /* An Avro type with the C representation it is decoded into. */
 struct model_type {
     avrogen_kind kind;
+    unsigned bit_width;      /* SCALAR: a bit-field of this many bits (0: none) */
     avrogen_logical logical; /* AVROGEN_LOGICAL_NONE unless annotated */
     int precision;           /* DECIMAL only */
     int scale;               /* DECIMAL only */

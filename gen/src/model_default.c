@@ -78,6 +78,10 @@ void scalar_range(enum model_scalar s, long long *lo, long long *hi)
 /* The values integer location t holds: a checked uint64_t no negative ones. */
 static void type_range(const struct model_type *t, long long *lo, long long *hi)
 {
+    if (t->bit_width) {
+        model_bitfield_range(t, lo, hi);
+        return;
+    }
     scalar_range(t->scalar, lo, hi);
     if (t->u64_checked)
         *lo = 0;

@@ -145,6 +145,9 @@ bool is_time_struct(const struct ctype *t); /* struct timespec, struct timeval *
 bool is_time_t(const struct ctype *t);
 struct model_type *map_time(const struct site *s, const struct ctype *t, struct leaf *lf);
 
+/* model_bitfield.c */
+struct model_type *map_bitfield(const struct site *s);
+
 /* model_tag.c: AVRO_TAG */
 bool tag_values(struct builder *b, const struct cannot *a, const char *member, int64_t **out,
                 size_t *n);

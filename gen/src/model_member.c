@@ -51,6 +51,11 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         bool member_ok = true;
         if (!ma.ok) {
             member_ok = false;
+        } else if (um->is_bitfield) {
+            diag_error(b->d, &um->loc,
+                       "union member '%s' is a bit-field; a branch must be a full member",
+                       um->name);
+            member_ok = false;
         } else if (!um->name[0]) {
             diag_error(b->d, &um->loc,
                        "anonymous %s member in union '%s'; give it a member name: generated code "
@@ -347,13 +352,6 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
     struct model_type *t = NULL;
     bool counted = counted_by(ma) || ma->uni;
 
-    if (m->is_bitfield) {
-        diag_error(b->d, &m->loc,
-                   "%s '%s' is a bit-field, which Avro cannot address; make it a full integer "
-                   "member (e.g. uint8_t), or AVRO_SKIP it",
-                   what, m->name);
-        goto out;
-    }
     if (is_const_storage(m->type)) {
         diag_error(b->d, &m->loc,
                    "%s '%s' has const type '%s', which decoding cannot write; drop the const "
@@ -393,7 +391,9 @@ struct model_type *map_member(struct builder *b, const struct cdecl *owner, size
         t = new_type(AVROGEN_KIND_NULL, MODEL_STORAGE_NONE, m->type);
         goto out;
     }
-    if (ma->nullable)
+    if (m->is_bitfield)
+        t = map_bitfield(&s);
+    else if (ma->nullable)
         t = map_nullable(&s, m->type, &lf);
     else
         t = map_value(&s, m->type, &lf, true);

@@ -65,8 +65,9 @@ struct cmember {
     char *name; /* "" for an anonymous struct/union member */
     struct ctype *type;
     bool is_bitfield;
-    uint64_t offset; /* bytes from the start of the struct */
-    char *doc;       /* doc comment text with the markers stripped, or NULL */
+    unsigned bit_width; /* a bit-field's width */
+    uint64_t offset;    /* bytes from the start of the struct */
+    char *doc;          /* doc comment text with the markers stripped, or NULL */
     struct cannot *annots;
     size_t n_annots;
     struct model_loc loc; /* the member's name */

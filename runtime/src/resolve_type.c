@@ -59,6 +59,8 @@ typedef enum opcode {
     OP_ENUM,       /* writer symbol -> C enumerator value, stored as `scalar` */
     OP_TIME,       /* an int or long of units into an instant's seconds (off, `scalar`) and
                       fraction (aux, max holding its scalar): lo frac_per_sec, hi units */
+    OP_BITFIELD,   /* a boolean, int or long (F_WBOOL, F_WINT) into a bit-field through set:
+                      lo..hi */
     /* Structure. */
     OP_RECORD,    /* a nested struct: run rec's ops at base + off */
     OP_LIST,      /* an array or map into pointer + count: run sub per item/entry */
@@ -80,9 +82,10 @@ typedef enum bulk { BULK_NONE, BULK_LONGS, BULK_INTS, BULK_DOUBLES, BULK_FLOATS 
 #define F_NONNULL 0x1u  /* OP_LIST: the non-null branch of a nullable: never NULL, even empty */
 #define F_ZERO    0x2u  /* OP_LIST / OP_PTR: clear new storage (it holds structs) */
 #define F_LAST    0x4u  /* the last op of its sequence (an empty one is one OP_END) */
-#define F_WINT    0x8u  /* OP_TIME: the writer wrote an int */
+#define F_WINT    0x8u  /* OP_TIME, OP_BITFIELD: the writer wrote an int */
 #define F_FRAC    0x10u /* OP_TIME: the instant has a fraction member (not a time_t) */
 #define F_TEXT    0x20u /* OP_CAP_BYTES: a string, UTF-8 checked */
+#define F_WBOOL   0x40u /* OP_BITFIELD: the writer wrote a boolean */
 
 typedef struct op op;
 typedef struct prog prog;
@@ -109,6 +112,7 @@ struct op {
     const int64_t *values;     /* ENUM: per writer symbol, the C value */
     const avrogen_node *skip;  /* SKIP: the writer's type */
     const uint8_t *bytes;      /* DEFAULT: the binary encoding of the default */
+    void (*set)(void *base, int64_t v); /* BITFIELD: stores into the struct at base */
 };
 
 /* The ops of one (writer record, reader record) pair. */
@@ -374,6 +378,17 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         put_int(loc, o->scalar, sec);
         if (o->flags & F_FRAC)
             put_int(base + o->aux, (unsigned)o->max, frac);
+        break;
+    }
+    case OP_BITFIELD: {
+        int64_t v = (o->flags & F_WBOOL)  ? (int64_t)avrogen_read_bool(r)
+                    : (o->flags & F_WINT) ? avrogen_read_int(r)
+                                          : avrogen_read_long(r);
+        if (AVROGEN_UNLIKELY(v < o->lo || v > o->hi)) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, o->msg);
+            v = 0;
+        }
+        o->set(loc, v);
         break;
     }
     default:
@@ -810,11 +825,44 @@ static void build_cap_bytes(builder *b, opvec *out, const avrogen_field_desc *d,
 }
 
 /* A number, string, bytes or fixed value of writer kind wk into location d. */
+/* A boolean, int or long into bit-field d of d->len bits. */
+static void build_bitfield(builder *b, opvec *out, avrogen_kind wk, const avrogen_field_desc *d)
+{
+    bool is_signed = d->scalar >= AVROGEN_SCALAR_I8 && d->scalar <= AVROGEN_SCALAR_I64;
+    if (d->ext == NULL || d->ext->set == NULL || d->len == 0 || d->len > 64 ||
+        (!is_signed && d->len == 64)) {
+        bad_desc(b, "a bit-field without its setter or width");
+        return;
+    }
+    op *o = emit(b, out, OP_BITFIELD, d->offset);
+    if (o == NULL)
+        return;
+    o->set = d->ext->set;
+    o->flags = wk == AVROGEN_KIND_BOOLEAN ? F_WBOOL : wk == AVROGEN_KIND_INT ? F_WINT : 0;
+    if (d->scalar == AVROGEN_SCALAR_BOOL) {
+        o->lo = 0, o->hi = 1;
+    } else if (is_signed) {
+        o->hi = (int64_t)((UINT64_C(1) << (d->len - 1)) - 1);
+        o->lo = -o->hi - 1;
+    } else {
+        o->lo = 0;
+        o->hi = (int64_t)((UINT64_C(1) << d->len) - 1);
+    }
+    o->msg = avrogen_walk_format(&b->w, "%s: outside the %zu bits of the bit-field",
+                                 b->w.path_len != 0 ? b->w.path : "/", d->len);
+}
+
 static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_node *rd,
                        const avrogen_field_desc *d)
 {
     op *o;
     avrogen_scalar s = d->scalar;
+    if (d->storage == AVROGEN_STORAGE_BITFIELD &&
+        (rd->kind == AVROGEN_KIND_BOOLEAN || rd->kind == AVROGEN_KIND_INT ||
+         rd->kind == AVROGEN_KIND_LONG)) {
+        build_bitfield(b, out, wk, d);
+        return;
+    }
     switch (rd->kind) {
     case AVROGEN_KIND_NULL:
         return;

@@ -122,6 +122,20 @@ static void store_int(void *p, avrogen_scalar s, int64_t v)
     }
 }
 
+/* The values bit-field d holds. */
+static void bitfield_range(const avrogen_field_desc *d, int64_t *lo, int64_t *hi)
+{
+    if (d->scalar == AVROGEN_SCALAR_BOOL) {
+        *lo = 0, *hi = 1;
+    } else if (d->scalar >= AVROGEN_SCALAR_U8 && d->scalar <= AVROGEN_SCALAR_U64) {
+        *lo = 0;
+        *hi = (int64_t)((UINT64_C(1) << d->len) - 1);
+    } else {
+        *hi = (int64_t)((UINT64_C(1) << (d->len - 1)) - 1);
+        *lo = -*hi - 1;
+    }
+}
+
 /* The tag value decode stores for branch i (its first AVRO_TAG value, or i). */
 static int64_t branch_tag(const avrogen_field_desc *branch, size_t i)
 {
@@ -394,6 +408,13 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
             store_int(loc, d->scalar, random_int(g, d->scalar));
         }
         break;
+    case AVROGEN_STORAGE_BITFIELD: {
+        /* Any value of its width, the ends often. */
+        int64_t lo, hi;
+        bitfield_range(d, &lo, &hi);
+        d->ext->set(loc, interesting(g, lo, (uint64_t)hi - (uint64_t)lo));
+        break;
+    }
     case AVROGEN_STORAGE_CSTRING:
     case AVROGEN_STORAGE_CHAR_ARRAY:
     case AVROGEN_STORAGE_STR_VIEW:
@@ -626,6 +647,14 @@ static avrogen_status slot_value(const avrogen_node *node, const avrogen_field_d
     switch (d->storage) {
     case AVROGEN_STORAGE_NONE:
         return AVROGEN_OK;
+    case AVROGEN_STORAGE_BITFIELD:
+        if (d->kind == AVROGEN_KIND_BOOLEAN)
+            out->boolean = d->ext->get(loc) != 0;
+        else if (d->kind == AVROGEN_KIND_INT)
+            out->i32 = (int32_t)d->ext->get(loc);
+        else
+            out->i64 = d->ext->get(loc);
+        return AVROGEN_OK;
     case AVROGEN_STORAGE_SCALAR:
         switch (d->kind) {
         case AVROGEN_KIND_BOOLEAN:
@@ -747,6 +776,8 @@ static bool equal_slot(const avrogen_field_desc *d, const void *xb, const void *
     switch (d->storage) {
     case AVROGEN_STORAGE_NONE:
         return true;
+    case AVROGEN_STORAGE_BITFIELD:
+        return d->ext->get(x) == d->ext->get(y) || differ("bit-field", d);
     case AVROGEN_STORAGE_SCALAR:
         if (d->scalar == AVROGEN_SCALAR_BOOL)
             return (load_int(x, d->scalar) != 0) == (load_int(y, d->scalar) != 0) ||

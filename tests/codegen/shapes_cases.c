@@ -13,6 +13,7 @@ CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(session, struct session)
 CG_ADAPTERS(utmp, struct utmp)
+CG_ADAPTERS(iphdr, struct iphdr)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(nic_queues, struct nic_queues)
@@ -20,6 +21,7 @@ CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
+CG_ADAPTERS(packed_status, struct packed_status)
 
 static void fill_flow(void *p)
 {
@@ -247,6 +249,37 @@ static void fill_ev_rel(void *p)
     v->v.axis = -5000000000;
 }
 
+/* Bit-fields at the ends of their widths. */
+static void fill_packed(void *p)
+{
+    struct packed_status *v = p;
+    v->doff = 15;
+    v->fin = 1;
+    v->syn = 0;
+    v->window = 255;
+    v->valid = true;
+    v->delta = -16;
+    v->full = 4294967295u;
+    v->ticks = -140737488355328;
+    v->level = 524287;
+}
+
+/* glibc's struct iphdr, annotated out of line: ihl and version are 4 bits. */
+static void fill_iphdr(void *p)
+{
+    struct iphdr *v = p;
+    v->ihl = 5;
+    v->version = 4;
+    v->tos = 0;
+    v->tot_len = 1500;
+    v->id = 54321;
+    v->ttl = 64;
+    v->protocol = 6;
+    v->check = 0xffff;
+    v->saddr = 0x0100007f;
+    v->daddr = 0xffffffffu;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -300,6 +333,14 @@ const shape_answer shape_answers[] = {
         {"msgpack float", CG_CASE(mp_object), fill_mp_float, "{\"via\": {\"double\": 2.5}}"},
         {"msgpack bin", CG_CASE(mp_object), fill_mp_bin,
          "{\"via\": {\"cg.shapes.mp_bin\": {\"ptr\": \"\\u0000\\u00c1\\u00ff\"}}}"},
+        {"packed status", CG_CASE(packed_status), fill_packed,
+         "{\"doff\": 15, \"fin\": 1, \"syn\": 0, \"window\": 255, \"valid\": true, "
+         "\"delta\": -16, \"full\": 4294967295, \"ticks\": -140737488355328, "
+         "\"level\": 524287}"},
+        {"ip header", CG_CASE(iphdr), fill_iphdr,
+         "{\"ihl\": 5, \"version\": 4, \"tos\": 0, \"tot_len\": 1500, \"id\": 54321, "
+         "\"frag_off\": 0, \"ttl\": 64, \"protocol\": 6, \"check\": 65535, "
+         "\"saddr\": 16777343, \"daddr\": 4294967295}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -68,6 +68,7 @@ CG_ADAPTERS(group, struct group)
 CG_ADAPTERS(inotify_event, struct inotify_event)
 CG_ADAPTERS(sys_report, struct sys_report)
 CG_ADAPTERS(utmp, struct utmp)
+CG_ADAPTERS(iphdr, struct iphdr)
 CG_ADAPTERS(session, struct session)
 CG_ADAPTERS(session_mid, session_mid_avro_struct)
 CG_ADAPTERS(nic_queues, struct nic_queues)
@@ -75,20 +76,21 @@ CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
+CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),      CG_CASE(logicals),      CG_CASE(texts),      CG_CASE(maybe_texts),
-        CG_CASE(palette),    CG_CASE(cg_point),      CG_CASE(cg_money),   CG_CASE(segment),
-        CG_CASE(drawing),    CG_CASE(node),          CG_CASE(tree),       CG_CASE(company),
-        CG_CASE(person),     CG_CASE(item),          CG_CASE(arrays),     CG_CASE(maps),
-        CG_CASE(hollows),    CG_CASE(amount),        CG_CASE(shape),      CG_CASE(cell_item),
-        CG_CASE(sheet),      CG_CASE(nf5_record),    CG_CASE(nic_stats),  CG_CASE(cJSON),
-        CG_CASE(group),      CG_CASE(inotify_event), CG_CASE(sys_report), CG_CASE(utmp),
-        CG_CASE(session),    CG_CASE(session_mid),   CG_CASE(input_ev),   CG_CASE(gps_fix),
-        CG_CASE(nic_queues), CG_CASE(mqtt_msg),      CG_CASE(utmp_entry), CG_CASE(mp_object),
-        CG_CASE(ev_value),
+        CG_CASE(prims),     CG_CASE(logicals),      CG_CASE(texts),         CG_CASE(maybe_texts),
+        CG_CASE(palette),   CG_CASE(cg_point),      CG_CASE(cg_money),      CG_CASE(segment),
+        CG_CASE(drawing),   CG_CASE(node),          CG_CASE(tree),          CG_CASE(company),
+        CG_CASE(person),    CG_CASE(item),          CG_CASE(arrays),        CG_CASE(maps),
+        CG_CASE(hollows),   CG_CASE(amount),        CG_CASE(shape),         CG_CASE(cell_item),
+        CG_CASE(sheet),     CG_CASE(nf5_record),    CG_CASE(nic_stats),     CG_CASE(cJSON),
+        CG_CASE(group),     CG_CASE(inotify_event), CG_CASE(sys_report),    CG_CASE(utmp),
+        CG_CASE(iphdr),     CG_CASE(session),       CG_CASE(session_mid),   CG_CASE(input_ev),
+        CG_CASE(gps_fix),   CG_CASE(nic_queues),    CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
+        CG_CASE(mp_object), CG_CASE(ev_value),      CG_CASE(packed_status),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

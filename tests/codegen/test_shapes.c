@@ -604,6 +604,75 @@ START_TEST(test_tag_values)
 }
 END_TEST
 
+/* ---- bit-fields ------------------------------------------------------------------ */
+
+static char *packed_json(const char *member, const char *value)
+{
+    static char buf[512];
+    static const char *const names[] = {"doff",  "fin",  "syn",   "window", "valid",
+                                        "delta", "full", "ticks", "level"};
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "{");
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = strcmp(names[i], member) == 0    ? value
+                        : strcmp(names[i], "valid") == 0 ? "false"
+                                                         : "0";
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\"%s\": %s", i ? ", " : "", names[i], v);
+    }
+    snprintf(buf + n, sizeof buf - n, "}");
+    return buf;
+}
+
+/* Each width at both ends and one past them, in the generated decoder and the
+ * type plan (decode_json checks both), the message naming the member. */
+START_TEST(test_bitfield_boundary)
+{
+    static const struct {
+        const char *member, *lo, *hi, *below, *above;
+    } cases[] = {
+            {"doff", "0", "15", "-1", "16"},
+            {"fin", "0", "1", "-1", "2"},
+            {"window", "0", "255", "-1", "256"},
+            {"delta", "-16", "15", "-17", "16"},
+            {"full", "0", "4294967295", "-1", "4294967296"},
+            {"ticks", "-140737488355328", "140737488355327", "-140737488355329", "140737488355328"},
+            {"level", "-524288", "524287", "-524289", "524288"},
+    };
+    struct packed_status v;
+    const char *msg;
+    char want[128];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *m = cases[i].member;
+        ck_assert_int_eq(
+                decode_json(&packed_status_avro_type, packed_json(m, cases[i].lo), &v, &msg),
+                AVROGEN_OK);
+        ck_assert_int_eq(
+                decode_json(&packed_status_avro_type, packed_json(m, cases[i].hi), &v, &msg),
+                AVROGEN_OK);
+        snprintf(want, sizeof want, "struct packed_status.%s: outside the ", m);
+        const char *past[] = {cases[i].below, cases[i].above};
+        for (size_t k = 0; k < 2; k++) {
+            ck_assert_int_eq(
+                    decode_json(&packed_status_avro_type, packed_json(m, past[k]), &v, &msg),
+                    AVROGEN_E_INVALID);
+            ck_assert_msg(msg != NULL && strncmp(msg, want, strlen(want)) == 0, "%s: %s", m,
+                          msg ? msg : "(none)");
+        }
+    }
+    ck_assert_int_eq(decode_json(&packed_status_avro_type, packed_json("delta", "-16"), &v, &msg),
+                     AVROGEN_OK);
+    ck_assert_int_eq(v.delta, -16);
+    ck_assert_int_eq(decode_json(&packed_status_avro_type, packed_json("ticks", "-140737488355328"),
+                                 &v, &msg),
+                     AVROGEN_OK);
+    ck_assert_int_eq(v.ticks, -140737488355328);
+    ck_assert_int_eq(
+            decode_json(&packed_status_avro_type, packed_json("full", "4294967295"), &v, &msg),
+            AVROGEN_OK);
+    ck_assert_uint_eq(v.full, 4294967295u);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -637,6 +706,11 @@ static Suite *shapes_suite(void)
     tc = tcase_create("tagged");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_tag_values);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("bit-fields");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_bitfield_boundary);
     suite_add_tcase(s, tc);
     return s;
 }

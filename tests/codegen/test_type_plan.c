@@ -86,6 +86,7 @@ CG_ADAPTERS(mqtt_msg, struct mqtt_msg)
 CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
+CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
@@ -150,6 +151,7 @@ static const cg_case readers[] = {
         CG_CASE(utmp_entry),
         CG_CASE(mp_object),
         CG_CASE(ev_value),
+        CG_CASE(packed_status),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

@@ -32,7 +32,12 @@
  *    AVRO_ARRAY pointers carry their own null.
  *  - AVRO_UNION(tag) on a C union member: tag value i selects the union's i-th
  *    member in declaration order, which is Avro branch i. A member marked
- *    AVRO_FIELD(type = "null") is a null branch and is never read.
+ *    AVRO_FIELD(type = "null") is a null branch and is never read. When the
+ *    tag values are not positions, AVRO_TAG(v, ...) on every member lists the
+ *    values selecting it (constants, enumerators, macros); decode stores the
+ *    first: `double f64 AVRO_TAG(MSGPACK_OBJECT_FLOAT64, MSGPACK_OBJECT_FLOAT32);`
+ *  - Bit-fields map by type and width: `bool urgent : 1` is a boolean,
+ *    `unsigned version : 4` an int; decode refuses what the width cannot hold.
  *  - Every standard and POSIX integer type maps without annotation (long,
  *    size_t, time_t, ... are Avro longs on every platform). Unsigned 64-bit
  *    ones (uint64_t, size_t) hold 0..INT64_MAX: encode refuses more, never

@@ -678,7 +678,9 @@ typedef enum avrogen_storage {
                                    long in the unit of its timestamp logical type */
     AVROGEN_STORAGE_CAP_ARRAY,  /* T[len] holding its first n items, n the count at
                                    aux_offset: an array, or bytes / a string of chars */
-    AVROGEN_STORAGE_PADDED      /* char[len]: text up to its first NUL or all len bytes */
+    AVROGEN_STORAGE_PADDED,     /* char[len]: text up to its first NUL or all len bytes */
+    AVROGEN_STORAGE_BITFIELD    /* a bit-field of len bits of integer type `scalar` (offset 0,
+                                   size that type's): ext->get and ext->set reach it */
 } avrogen_storage;
 
 /* The C arithmetic type of a scalar, an enum's underlying type, a count or a tag. */
@@ -800,6 +802,22 @@ struct avrogen_type {
 #define AVROGEN_SIZEOF_MEMBER(type, member) sizeof(((type *)0)->member)
 
 /* Generated code's layout lock: `member` of `type` is where the generator saw it. */
+/* Store v, which the caller checked fits, into signed bit-field lv: gcc's
+ * -Wconversion cannot see the range check. */
+/* clang-format off */
+#if defined(__GNUC__) && !defined(__clang__)
+#define AVROGEN_BITFIELD_STORE(lv, v)                          \
+    do {                                                       \
+        _Pragma("GCC diagnostic push")                         \
+        _Pragma("GCC diagnostic ignored \"-Wconversion\"")     \
+        (lv) = (v);                                            \
+        _Pragma("GCC diagnostic pop")                          \
+    } while (0)
+#else
+#define AVROGEN_BITFIELD_STORE(lv, v) ((lv) = (v))
+#endif
+/* clang-format on */
+
 #define AVROGEN_LAYOUT(type, member, offset, size)                               \
     AVROGEN_STATIC_ASSERT(offsetof(type, member) == (offset) &&                  \
                                   AVROGEN_SIZEOF_MEMBER(type, member) == (size), \

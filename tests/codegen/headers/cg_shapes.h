@@ -195,4 +195,20 @@ struct AVRO_RECORD(namespace = "cg.shapes") ev_value {
     } v AVRO_UNION(type);
 };
 
+/* Flags and small numbers packed into bit-fields (a TCP header's flags, a
+ * sensor's status word): unsigned, signed, a 1-bit bool, widths up to 48
+ * bits, and an unnamed padding bit-field. */
+struct AVRO_RECORD(namespace = "cg.shapes") packed_status {
+    uint16_t doff : 4;
+    uint16_t fin : 1;
+    uint16_t syn : 1;
+    uint16_t : 2;
+    uint16_t window : 8;
+    bool valid : 1;
+    int delta : 5;               /* -16..15 */
+    unsigned int full : 32;      /* a long */
+    int64_t ticks : 48;          /* a long */
+    long level : 20;             /* an int */
+};
+
 #endif /* CG_SHAPES_H */

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Codegen test types: structs of installed headers (libcjson-dev's node,
- * glibc's struct group, struct inotify_event and struct utmp, whose ut_tv has
- * an untagged struct type), annotated out of line, alone and inside a record
+ * glibc's struct group, struct inotify_event, struct utmp, whose ut_tv has
+ * an untagged struct type, and struct iphdr, whose ihl and version are
+ * 4-bit bit-fields), annotated out of line, alone and inside a record
  * of our own. */
 #ifndef CG_SYSTEM_H
 #define CG_SYSTEM_H
 
 #include <cjson/cJSON.h>
 #include <grp.h>
+#include <netinet/ip.h>
 #include <stdint.h>
 #include <sys/inotify.h>
 #include <utmp.h>
@@ -31,6 +33,8 @@ AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_SKIP); /* len bytes past the 
 AVRO_EXTERN_RECORD(struct exit_status, name = "ExitStatus", namespace = "cg.sys");
 AVRO_EXTERN_RECORD(struct utmp, name = "Utmp", namespace = "cg.sys");
 AVRO_EXTERN_FIELD(struct utmp, __glibc_reserved, AVRO_SKIP);
+
+AVRO_EXTERN_RECORD(struct iphdr, name = "IpHeader", namespace = "cg.sys");
 
 struct AVRO_RECORD(namespace = "cg.sys") sys_report {
     int32_t wd;

@@ -11,7 +11,7 @@ struct AVRO_RECORD() first {
 };
 
 struct AVRO_RECORD() second {
-    unsigned bits : 4;
+    unsigned bits : 4 AVRO_NULLABLE;
     void (*big)(void);
     int32_t *items AVRO_ARRAY(count);
 };
