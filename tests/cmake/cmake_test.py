@@ -23,10 +23,12 @@ usage: cmake_test.py COMMAND --work DIR [options]
                (tests/cmake/projects/flags)
   misuse       wrong calls stop configuring with a clear FATAL_ERROR
   system       structs of installed headers (cJSON's node from libcjson-dev,
-               glibc's struct group and struct inotify_event) annotated out of
-               line (tests/cmake/projects/system): real values encoded by the
-               generated code decode in python3-avro to what Python's own json
-               and grp modules say, and encode again to the same bytes
+               glibc's struct group, struct inotify_event and struct iphdr,
+               whose ihl and version are bit-fields, beside a struct timespec)
+               annotated out of line (tests/cmake/projects/system): real values
+               encoded by the generated code decode in python3-avro to what
+               Python's own json and grp modules (and host_dump) say, and
+               encode again to the same bytes
   compat       COMPAT_WITH (tests/cmake/projects/compat): compatible changes
                build, breaking ones fail in exactly the modes python3-avro's
                checker says, with the error at the member in order.h; edited,
@@ -678,14 +680,16 @@ def cmd_system(args):
         lines = [json.loads(line) for line in f]
     check([d["schema"] for d in lines] == ["org.cjson.JsonNode", "posix.Group",
                                            "linux.InotifyEvent", "linux.InotifyEvent",
-                                           "com.example.host.HostReport"],
+                                           "com.example.host.HostReport",
+                                           "com.example.host.PacketSeen"],
           "host_dump wrote other datums: %s" % [d["schema"] for d in lines])
-    events = lines[-1]["events"]
+    events = lines[-2]["events"]
     check(events[0]["mask"] & 0x100 and events[1]["mask"] & 0x200,
           "inotify reported %s, not IN_CREATE then IN_DELETE" % events)
     expected = {"org.cjson.JsonNode": tree, "posix.Group": group,
                 "com.example.host.HostReport": {"owner": group, "config": tree,
-                                                "events": events}}
+                                                "events": events},
+                "com.example.host.PacketSeen": lines[-1].get("packet")}
     for d in lines:
         with open(os.path.join(schema_dir, d["schema"] + ".avsc")) as f:
             schema = avro.schema.parse(f.read())

@@ -48,10 +48,14 @@ def parse(path):
 
 def random_datum(rng, s, depth=0, unsigned=False):
     """A random datum of the (small) schemas above; not negative when `unsigned`
-    (fields named u_*, unsigned in C)."""
+    (fields named u_*, unsigned in C), in 0..15 in fields named bits_*."""
     if isinstance(s, avro.schema.RecordSchema):
-        return {f.name: random_datum(rng, f.type, depth + 1, f.name.startswith("u_"))
-                for f in s.fields}
+        datum = {f.name: random_datum(rng, f.type, depth + 1, f.name.startswith("u_"))
+                 for f in s.fields}
+        for name in datum:
+            if name.startswith("bits_"):  # a 4-bit bit-field in C
+                datum[name] &= 15
+        return datum
     if isinstance(s, avro.schema.UnionSchema):
         branches = s.schemas
         if depth > 6:

@@ -224,7 +224,8 @@ static size_t random_text(cg_rng *g, char *buf)
 }
 
 /* A random value of writer type t. Arrays in a field named `grid` have the 3
- * items of the reader's double[3], numbers in fields named u_* are not
+ * items of the reader's double[3], numbers in fields named bits_* are in
+ * 0..15, numbers in fields named u_* are not
  * negative (they are unsigned in C); other C limits are met by every value. */
 static void random_value(cg_rng *g, avrogen_value *v, const avrogen_node *t, unsigned depth,
                          bool grid)
@@ -313,6 +314,8 @@ static void random_value(cg_rng *g, avrogen_value *v, const avrogen_node *t, uns
             int64_t x = k == AVROGEN_KIND_INT ? f->i32 : k == AVROGEN_KIND_LONG ? f->i64 : 0;
             if (strncmp(t->fields[i].name, "u_", 2) == 0 && x < 0)
                 ck_assert_int_eq(avrogen_value_set_long(f, ~x), AVROGEN_OK);
+            if (strncmp(t->fields[i].name, "bits_", 5) == 0) /* a 4-bit bit-field */
+                ck_assert_int_eq(avrogen_value_set_long(f, x & 15), AVROGEN_OK);
         }
         break;
     }
@@ -582,7 +585,7 @@ START_TEST(test_known_shapes)
                         "{\"u_packets\": 2147483647, \"u_octets\": 9223372036854775807, "
                         "\"delta\": -2147483648, \"at\": -1, \"seen\": -1, \"name\": \"n\", "
                         "\"host\": \"h\", \"ids\": [1, -2, 3, 4], \"topic\": \"t\", "
-                        "\"value\": {\"int\": -5}}",
+                        "\"value\": {\"int\": -5}, \"bits_ver\": 15, \"ticks\": -2147483648}",
                         &v),
             AVROGEN_OK);
     ck_assert_uint_eq(v.u_packets, INT32_MAX);
@@ -597,11 +600,13 @@ START_TEST(test_known_shapes)
     ck_assert_uint_eq(v.topic_len, 1);
     ck_assert_int_eq(v.value_kind, 10); /* AVRO_TAG(10, 11): the first */
     ck_assert_int_eq(v.value.number, -5);
+    ck_assert_uint_eq(v.bits_ver, 15);
+    ck_assert_int_eq(v.ticks, INT32_MIN); /* an int into a 40-bit long */
     ck_assert_int_eq(
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
                         "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", \"value\": "
-                        "null}",
+                        "null, \"bits_ver\": 0, \"ticks\": 0}",
                         &v),
             AVROGEN_OK);
     ck_assert_int_eq(v.value_kind, -1);
@@ -609,7 +614,7 @@ START_TEST(test_known_shapes)
             decode_json("aot_shapes_v1.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
                         "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
-                        "\"value\": {\"string\": \"x\"}}",
+                        "\"value\": {\"string\": \"x\"}, \"bits_ver\": 0, \"ticks\": 0}",
                         &v),
             AVROGEN_OK);
     ck_assert_int_eq(v.value_kind, 20);
@@ -618,7 +623,7 @@ START_TEST(test_known_shapes)
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": -1, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": "
                         "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
-                        "\"value\": null}",
+                        "\"value\": null, \"bits_ver\": 0, \"ticks\": 0}",
                         &v),
             AVROGEN_E_INVALID);
     ck_assert(cg_all_zero(&v, sizeof v));
@@ -626,9 +631,22 @@ START_TEST(test_known_shapes)
             decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type,
                         "{\"u_packets\": 0, \"u_octets\": -1, \"delta\": 0, \"at\": 0, \"seen\": "
                         "0, \"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
-                        "\"value\": null}",
+                        "\"value\": null, \"bits_ver\": 0, \"ticks\": 0}",
                         &v),
             AVROGEN_E_INVALID);
+    /* A bit-field of 4 bits: 15 fits (above), 16 and -1 do not. */
+    static const char *const past[] = {"16", "-1"};
+    for (size_t i = 0; i < 2; i++) {
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"u_packets\": 0, \"u_octets\": 0, \"delta\": 0, \"at\": 0, \"seen\": 0, "
+                 "\"name\": \"\", \"host\": \"\", \"ids\": [], \"topic\": \"\", "
+                 "\"value\": null, \"bits_ver\": %s, \"ticks\": 0}",
+                 past[i]);
+        ck_assert_int_eq(decode_json("aot_shapes_v0.avsc", &aot_shapes_avro_type, json, &v),
+                         AVROGEN_E_INVALID);
+        ck_assert(cg_all_zero(&v, sizeof v));
+    }
 }
 END_TEST
 

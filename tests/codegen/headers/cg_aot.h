@@ -93,8 +93,9 @@ struct AVRO_RECORD(namespace = "aot", aliases = ["aot.legacy_event"]) aot_event 
 };
 
 /* Issue 11's struct shapes. Members named u_* are unsigned: test_aot.c's
- * random writer values are not negative there. v0 and v1 differ only in ids:
- * python3-avro 1.11.1 resolves no array of int as an array of long. */
+ * random writer values are not negative there, nor above 15 in bits_*. v0
+ * and v1 differ only in ids: python3-avro 1.11.1 resolves no array of int as
+ * an array of long. */
 struct AVRO_RECORD(namespace = "aot") aot_shapes {
     size_t u_packets;  /* earlier: int (a negative int is refused) */
     uint64_t u_octets; /* earlier: long */
@@ -115,6 +116,8 @@ struct AVRO_RECORD(namespace = "aot") aot_shapes {
         int64_t number AVRO_TAG(10, 11);
         char *text AVRO_TAG(20);
     } value AVRO_UNION(value_kind); /* earlier: ["string", "int", "null"] */
+    unsigned int bits_ver : 4;      /* earlier: int (test_aot.c writes bits_* in 0..15) */
+    int64_t ticks : 40;             /* earlier: int, promoted into the bit-field */
 };
 
 #endif /* CG_AOT_H */

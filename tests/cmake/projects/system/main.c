@@ -3,11 +3,14 @@
  * host_dump CONFIG.json SCRATCH_DIR DATUMS: real values of installed headers'
  * structs, encoded with the generated code: the cJSON tree of CONFIG.json,
  * the struct group of this process's group, two inotify events (a file made
- * and removed in SCRATCH_DIR) and a HostReport holding them. Each datum is
+ * and removed in SCRATCH_DIR), a HostReport holding them and a PacketSeen (an
+ * IPv4 header's bit-fields, the time now as a struct timespec). Each datum is
  * decoded back and compared, then written to DATUMS as one JSON line
  * {"schema": fullname, "hex": bytes, "events": [...]} for python3-avro;
- * "events" is what the C structs held, the one value Python cannot look up.
+ * "events" is what the C structs held, the one value Python cannot look up
+ * (and "packet" the PacketSeen's).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,10 +157,45 @@ int main(int argc, char **argv)
     put_datum(out, "com.example.host.HostReport", &w, events, 2);
     avrogen_writer_fini(&w);
 
+    struct packet_seen seen, sb;
+    memset(&seen, 0, sizeof seen);
+    if (clock_gettime(CLOCK_REALTIME, &seen.at) != 0)
+        return fail("clock_gettime");
+    seen.header.ihl = 5;
+    seen.header.version = 4;
+    seen.header.tos = 0x10;
+    seen.header.tot_len = 1500;
+    seen.header.id = 54321;
+    seen.header.frag_off = 0x4000;
+    seen.header.ttl = 64;
+    seen.header.protocol = 6;
+    seen.header.check = 0xffff;
+    seen.header.saddr = 0x0100007f;
+    seen.header.daddr = 0xffffffffu;
+    avrogen_writer_init_growable(&w, NULL);
+    if (packet_seen_avro_encode(&w, &seen) != AVROGEN_OK)
+        return fail("encode packet_seen");
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    if (packet_seen_avro_decode(&r, &sb, &arena) != AVROGEN_OK || sb.at.tv_sec != seen.at.tv_sec ||
+        sb.at.tv_nsec != seen.at.tv_nsec || sb.header.ihl != 5 || sb.header.version != 4 ||
+        memcmp(&sb.header.tos, &seen.header.tos,
+               sizeof seen.header - offsetof(struct iphdr, tos)) != 0)
+        return fail("the decoded packet_seen differs");
+    fprintf(out, "{\"schema\": \"com.example.host.PacketSeen\", \"hex\": \"");
+    for (size_t i = 0; i < avrogen_writer_len(&w); i++)
+        fprintf(out, "%02x", avrogen_writer_data(&w)[i]);
+    fprintf(out,
+            "\", \"events\": [], \"packet\": {\"at\": %lld, \"header\": {\"ihl\": 5, "
+            "\"version\": 4, \"tos\": 16, \"tot_len\": 1500, \"id\": 54321, \"frag_off\": "
+            "16384, \"ttl\": 64, \"protocol\": 6, \"check\": 65535, \"saddr\": 16777343, "
+            "\"daddr\": 4294967295}}}\n",
+            (long long)seen.at.tv_sec * 1000000000LL + (long long)seen.at.tv_nsec);
+    avrogen_writer_fini(&w);
+
     avrogen_arena_fini(&arena);
     cJSON_Delete(config);
     if (fclose(out) != 0)
         return fail("cannot write the datums");
-    printf("host_dump: 5 datums\n");
+    printf("host_dump: 6 datums\n");
     return 0;
 }
