@@ -217,7 +217,7 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
  * back from there, copied once from the page cache (it is not mapped, so a file
  * truncated while it is read is E_TRUNCATED at the cut block, never a signal).
  * Anything else (a pipe, a device) is read through stdio as by
- * avrogen_ocf_reader_open_file, never past the bytes a block needs.
+ * avrogen_ocf_reader_open_file, which asks for no more than a block needs.
  *
  * Returns E_IO when the file cannot be opened or read, E_INVALID for a bad magic,
  * a negative or malformed metadata count or length, a missing avro.schema, a
