@@ -86,8 +86,9 @@ void cli_print_man(FILE *out);
 struct avrogen_schema;
 int cli_load_schema(const char *arg, struct avrogen_schema **out);
 
-/* Per-datum arena budget of the data commands: far above any sane record,
- * far below what a hostile count of zero-byte items could ask for. */
+/* Per-datum arena budget of the data commands, and their readers' largest
+ * block: far above any sane record, far below what a hostile count of
+ * zero-byte items could ask for. */
 #define CLI_ARENA_BUDGET ((size_t)256 << 20)
 
 /* gen/src/util.c */

@@ -131,8 +131,12 @@ int cli_open_reader(const char *path, avrogen_ocf_reader **r)
 {
     avrogen_diag d;
     memset(&d, 0, sizeof d);
-    avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, NULL, r, &d)
-                                               : avrogen_ocf_reader_open(path, NULL, r, &d);
+    /* A block may be as large as a datum may be: Python and Java write a
+     * 64 MiB value as a block of 64 MiB and a few bytes, past the library's
+     * default. The reader's buffer grows only as bytes arrive. */
+    const avrogen_ocf_reader_options opts = {.max_block_size = CLI_ARENA_BUDGET};
+    avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, &opts, r, &d)
+                                               : avrogen_ocf_reader_open(path, &opts, r, &d);
     if (st != AVROGEN_OK)
         return cli_error("%s: %s", path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
     return 0;

@@ -15,7 +15,10 @@ framing parsed here by the spec.
 * head, cat --offset / --limit / --sample / --seed / --pretty, several files,
   "-": the slices of Python's records across the files, in order.
 * getmeta: codec, sync marker, blocks, records, every metadata entry, --key.
-* cat of a 60 MiB bytes value streams its 250 MB of JSON in bounded memory.
+* cat of two 64 MiB bytes values (Python writes each in a block of 64 MiB and
+  a few bytes) streams their 2 x 270 MB of JSON within the CLI's 256 MiB
+  per-datum budget (peak RSS); a block claiming more is refused, one error
+  line with the file, its offset and the limit.
 * concat: Python reads the records of every input in order, the first file's
   metadata and codec; blocks with that codec are copied byte for byte;
   different schemas are refused naming the difference, and nothing is written.
@@ -32,6 +35,18 @@ framing parsed here by the spec.
   and maps stay within --max-length; logical types within their ranges; the
   same seed makes the same records in every format; a schema with no finite
   datum is refused.
+* every file (Python's and ours, every codec): cat, head and validate print
+  and count Python's records; Python reads what concat, recodec and repair
+  make of it.
+* a file cut inside a block, and one with a flipped sync marker: cat, head,
+  count, getmeta, validate, concat and recodec print one error line with the
+  file and the block's offset (the writing ones leave no file); repair drops
+  that block.
+* memory: on a 63 MiB file (null and deflate) no verb's peak RSS is more
+  than 24 MiB over what the program takes to start, random's included.
+* progress: with stderr on a terminal (a pty) and a run longer than a second
+  (stdin fed slowly; random's stdout read slowly), every verb shows
+  "avrogen: VERB N records" on one line and clears it at the end.
 """
 
 import io
@@ -241,39 +256,78 @@ def test_getmeta(files):
 
 
 def test_big_value(tmp):
-    """A 60 MiB bytes value is 256 MB of JSON: it streams out, within the 256 MiB budget.
+    """Two 64 MiB bytes values are 2 x 270 MB of JSON: cat streams them out within the CLI's
+    256 MiB per-datum budget; a block past that budget is refused, naming file and offset.
 
     The file is written and the expected text hashed without holding either in
     this process, whose size a child's peak RSS would include (fork)."""
     import hashlib
     import subprocess
     path = os.path.join(tmp, "big.avro")
-    size = 60 << 20
+    size, n = 64 << 20, 2
     writer = (
         "import sys, avro.datafile, avro.io, avro.schema\n"
         "s = avro.schema.parse('{\"type\": \"record\", \"name\": \"B\", \"fields\": ["
         "{\"name\": \"b\", \"type\": \"bytes\"}]}')\n"
         "with avro.datafile.DataFileWriter(open(sys.argv[1], 'wb'), avro.io.DatumWriter(), s)"
         " as w:\n"
-        "    w.append({'b': bytes(i % 256 for i in range(int(sys.argv[2])))})\n")
-    subprocess.run([sys.executable, "-c", writer, path, str(size)], check=True)
+        "    for _ in range(int(sys.argv[3])):\n"
+        "        w.append({'b': bytes(range(256)) * (int(sys.argv[2]) // 256)})\n")
+    subprocess.run([sys.executable, "-c", writer, path, str(size), str(n)], check=True)
+    check(len(blocks_of(path)) == n, "python writes each 64 MiB value in a block of its own")
     # The Avro JSON encoding: bytes as the code points U+0000..U+00FF, json.dumps-escaped.
     escape = [json.dumps(chr(i))[1:-1].encode() for i in range(256)]
     period = b"".join(escape)
-    want = hashlib.sha256(b'{"b": "')
-    for _ in range(size // 256):
-        want.update(period)
-    want.update(b'"}\n')
-    p = subprocess.Popen([clitest.AVROGEN, "cat", path], stdout=subprocess.PIPE)
-    got, n = hashlib.sha256(), 0
-    for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
-        got.update(chunk)
-        n += len(chunk)
-    _, status, usage = os.wait4(p.pid, 0)
-    check(status == 0 and got.hexdigest() == want.hexdigest(),
-          f"cat of a 60 MiB bytes value: {n} bytes of JSON")
-    rss_mib = usage.ru_maxrss / 1024
-    check(rss_mib < 256, f"cat of a 60 MiB value stays under 256 MiB: {rss_mib:.0f} MiB")
+
+    def text_hash(start, end):
+        h = hashlib.sha256()
+        for _ in range(n):
+            h.update(start)
+            for _ in range(size // 256):
+                h.update(period)
+            h.update(end)
+        return h.hexdigest()
+
+    for args, want in ((["cat", path], text_hash(b'{"b": "', b'"}\n')),
+                       (["cat", "--pretty", path], text_hash(b'{\n  "b": "', b'"\n}\n'))):
+        p = subprocess.Popen([clitest.AVROGEN] + args, stdout=subprocess.PIPE)
+        got, total = hashlib.sha256(), 0
+        for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+            got.update(chunk)
+            total += len(chunk)
+        _, status, usage = os.wait4(p.pid, 0)
+        check(status == 0 and got.hexdigest() == want,
+              f"{' '.join(args[:-1])} of 64 MiB bytes values: {total} bytes of JSON")
+        rss_mib = usage.ru_maxrss / 1024
+        check(rss_mib < 256, f"{' '.join(args[:-1])} of 64 MiB values stays under 256 MiB: "
+              f"{rss_mib:.0f} MiB")
+    # validate decodes them too, within the budget.
+    p = run(["validate", path])
+    check(p.returncode == 0, f"validate of 64 MiB values: {p.stderr!r}")
+    # A block that claims more than the budget is refused before it is read.
+    with open(path, "rb") as f:
+        head = f.read(blocks_of(path)[0][0])
+    over = os.path.join(tmp, "over.avro")
+    with open(over, "wb") as f:
+        # spec: a block is its object count and byte size as zigzag longs, then the payload.
+        f.write(head + bytes([2]) + zigzag(257 << 20) + b"\x00" * 4096)
+    line = one_error_line(run(["cat", over]), "cat of a block over the budget")
+    check(over in line and f"offset {len(head)}" in line and "max_block_size" in line,
+          f"cat names the file, the offset and the limit: {line}")
+
+
+def zigzag(n):
+    """n as an Avro long (spec: zigzag, then base-128 varint)."""
+    u = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        b = u & 0x7f
+        u >>= 7
+        if u:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
 
 
 def payloads(path):
@@ -465,6 +519,165 @@ def test_repair_validate(files, tmp):
     check(first_c >= 0, "some record uses C")
 
 
+def test_every_file(files, tmp):
+    """Every verb on every file, Python's and ours, every codec: the records Python wrote."""
+    out = os.path.join(tmp, "every.avro")
+    for name, (path, datums) in files.items():
+        lines = json_lines(SCHEMA, datums)
+        p = run(["cat", path])
+        check(p.returncode == 0 and p.stdout.decode() == lines, f"cat {name}: {p.stderr!r}")
+        p = run(["head", "-n", "3", path])
+        check(p.stdout.decode() == "".join(lines.splitlines(keepends=True)[:3]), f"head {name}")
+        p = run(["validate", path])
+        check(p.returncode == 0 and p.stdout.decode() ==
+              f"{path}: ok, {len(datums)} records in {len(blocks_of(path))} blocks\n",
+              f"validate {name}: {p.stdout!r} {p.stderr!r}")
+        # What the writing verbs make of it, read by Python.
+        for verb in (["concat", path, path], ["recodec", "--codec", "deflate", path],
+                     ["repair", path]):
+            p = run(verb + [out])
+            want = datums * 2 if verb[0] == "concat" else datums
+            check(p.returncode == 0 and python_read(out) == want,
+                  f"python reads {verb[0]}'s output of {name}: {p.stderr!r}")
+
+
+def test_damage_every_verb(files, tmp):
+    """On a damaged file every reading verb prints one error line naming the file and the
+    offset of the bad block, and the writing verbs leave no output behind."""
+    path, datums = files["py-deflate"]
+    blocks = blocks_of(path)
+    k = 2
+    bad_files = {
+        "cut": damaged_copy(path, os.path.join(tmp, "dmg-cut.avro"),
+                            cut=(blocks[k][0] + blocks[k][2]) // 2),
+        "flipped sync marker": damaged_copy(path, os.path.join(tmp, "dmg-flip.avro"),
+                                            flip=blocks[k][2] - 5),
+    }
+    for kind, bad in bad_files.items():
+        out = os.path.join(tmp, "dmg-out.avro")
+        for verb in (["cat", bad], ["head", "-n", "100000", bad], ["count", bad],
+                     ["getmeta", bad], ["validate", bad], ["concat", bad, path, out],
+                     ["recodec", "--codec", "null", bad, out]):
+            what = f"{verb[0]} of a file with a {kind}"
+            line = one_error_line(run(verb), what)
+            check(bad in line and f"offset {blocks[k][0]}" in line,
+                  f"{what} names the file and the offset {blocks[k][0]}: {line}")
+            check(not os.path.exists(out) and not any(n.startswith("dmg-out.avro.tmp")
+                                                      for n in os.listdir(tmp)),
+                  f"{what}: no output file")
+        p = run(["repair", bad, out])
+        check(p.returncode == 0 and p.stdout.decode().startswith(f"dropped bytes {blocks[k][0]}-"),
+              f"repair of a file with a {kind}: {p.stdout[:80]!r} {p.stderr!r}")
+        os.unlink(out)
+
+
+def peak_rss_mib(args, stdin=None):
+    """Exit status and peak RSS (MiB) of one avrogen run, stdout thrown away."""
+    import subprocess
+    with open(os.devnull, "wb") as null:
+        p = subprocess.Popen([clitest.AVROGEN] + args, stdin=stdin, stdout=null,
+                             stderr=subprocess.PIPE)
+        p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+    return status, usage.ru_maxrss / 1024
+
+
+def test_bounded_memory(tmp):
+    """Every verb streams: on a 63 MiB file of blocks up to 130 KB, none uses more than 24 MiB
+    over what the program takes to start (libclang and all)."""
+    schema = json.dumps({"type": "record", "name": "Blob", "fields": [
+        {"name": "id", "type": "long"}, {"name": "b", "type": "bytes"}]})
+    out = os.path.join(tmp, "mem-out.avro")
+    check(run(["random", "--schema", schema, "--count", "1", out]).returncode == 0, "one record")
+    _, base = peak_rss_mib(["count", out])
+    for codec in ("null", "deflate"):
+        path = os.path.join(tmp, f"mem-{codec}.avro")
+        status, rss = peak_rss_mib(["random", "--schema", schema, "--count", "2000", "--seed",
+                                    "5", "--max-length", "65536", "--codec", codec, path])
+        size = os.path.getsize(path)
+        check(status == 0 and (codec != "null" or size > 60 << 20),
+              f"random writes a big {codec} file: {size} bytes")
+        check(rss - base < 24, f"random --codec {codec}: {rss - base:.0f} MiB over the start")
+        for args in (["cat", path], ["head", "-n", "100000", path], ["count", path],
+                     ["getmeta", path], ["validate", path], ["concat", path, path, out],
+                     ["recodec", "--codec", "snappy", path, out], ["repair", path, out]):
+            status, rss = peak_rss_mib(args)
+            check(status == 0 and rss - base < 24,
+                  f"{args[0]} of a {size >> 20} MiB {codec} file: {rss - base:.0f} MiB over "
+                  f"the start (exit {status})")
+        os.unlink(path)
+    os.unlink(out)
+
+
+def tty_stderr(args, stdin=None, pause=1.2, slow_reader=False):
+    """Run avrogen with stderr on a terminal for a run longer than a second: stdin fed in two
+    halves `pause` seconds apart (or stdout read only after the pause). Exit status, stdout
+    and what the terminal showed."""
+    import pty
+    import subprocess
+    import threading
+    import time
+    master, slave = pty.openpty()
+    p = subprocess.Popen([clitest.AVROGEN] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    shown = []
+
+    def drain_tty():
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO once the last writer has gone
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    def feed():
+        if stdin is not None:
+            half = len(stdin) // 2
+            p.stdin.write(stdin[:half])
+            p.stdin.flush()
+            time.sleep(pause)
+            p.stdin.write(stdin[half:])
+        p.stdin.close()
+
+    threads = [threading.Thread(target=drain_tty), threading.Thread(target=feed)]
+    for t in threads:
+        t.start()
+    if slow_reader:
+        time.sleep(pause)
+    out = p.stdout.read()
+    p.wait()
+    for t in threads:
+        t.join()
+    os.close(master)
+    return p.returncode, out, b"".join(shown).decode()
+
+
+def test_progress(files, tmp):
+    """On a terminal, a run longer than a second shows what it has done, on one line that it
+    clears at the end; off a terminal (every other test) it shows nothing."""
+    path = os.path.join(tmp, "progress.avro")
+    p = run(["recodec", "--block-size", "4000", files["ours-null"][0], path])
+    check(p.returncode == 0 and len(blocks_of(path)) > 20, "a file of many blocks")
+    with open(path, "rb") as f:
+        data = f.read()
+    out = os.path.join(tmp, "progress-out.avro")
+    schema = os.path.join(tmp, "event.avsc")
+    for args, verb in ((["cat", "-"], "printed"), (["head", "-n", "100000", "-"], "printed"),
+                       (["count", "-"], "counted"), (["validate", "-"], "validated"),
+                       (["concat", "-", out], "copied"), (["recodec", "-", out], "recoded"),
+                       (["repair", "-", out], "repaired")):
+        rc, _, shown = tty_stderr(args, stdin=data)
+        check(rc == 0 and f"\ravrogen: {verb} " in shown and " records\033[K" in shown and
+              shown.endswith("\r\033[K"), f"{args[0]} on a terminal shows progress: {shown!r}")
+    rc, got, shown = tty_stderr(["random", "--schema", schema, "--count", "20000", "--format",
+                                 "json", "-"], slow_reader=True)
+    check(rc == 0 and got.count(b"\n") == 20000 and "\ravrogen: made " in shown and
+          shown.endswith("\r\033[K"), f"random on a terminal shows progress: {shown!r}")
+
+
 RANDOM_SCHEMA = {
     "type": "record", "name": "Node", "namespace": "test.random",
     "fields": [
@@ -633,5 +846,9 @@ if __name__ == "__main__":
         test_recodec(files, tmp)
         test_repair_validate(files, tmp)
         test_random(tmp)
+        test_every_file(files, tmp)
+        test_damage_every_verb(files, tmp)
+        test_progress(files, tmp)
+        test_bounded_memory(tmp)
         test_big_value(tmp)
     sys.exit(clitest.summary("cli verbs"))
