@@ -291,16 +291,10 @@ static size_t plain_run(const uint8_t *p, size_t len)
     return i;
 }
 
-/* A UTF-8 string; E_INVALID if it is not UTF-8. */
-static void put_string(jout *o, const char *s, size_t len)
+/* A string known to be UTF-8, whose first `first` bytes are plain_ascii. */
+static void put_utf8(jout *o, const char *s, size_t len, size_t first)
 {
     const uint8_t *p = (const uint8_t *)s;
-    /* Plain ASCII up to `first` is valid UTF-8; the rest starts on a character. */
-    size_t first = plain_run(p, len);
-    if (first != len && !avrogen_utf8_valid(p + first, len - first)) {
-        fail_out(o, AVROGEN_E_INVALID);
-        return;
-    }
     put(o, "\"", 1);
     size_t i = 0;
     while (i < len && o->w->err == AVROGEN_OK) {
@@ -316,6 +310,19 @@ static void put_string(jout *o, const char *s, size_t len)
         i += n;
     }
     put(o, "\"", 1);
+}
+
+/* A UTF-8 string; E_INVALID if it is not UTF-8. */
+static void put_string(jout *o, const char *s, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    /* Plain ASCII up to `first` is valid UTF-8; the rest starts on a character. */
+    size_t first = plain_run(p, len);
+    if (first != len && !avrogen_utf8_valid(p + first, len - first)) {
+        fail_out(o, AVROGEN_E_INVALID);
+        return;
+    }
+    put_utf8(o, s, len, first);
 }
 
 /* spec §JSON Encoding: bytes and fixed are strings whose code points 0-255 are the bytes. */
@@ -752,6 +759,32 @@ static avrogen_status to_json(avrogen_writer *w, const avrogen_value *v, unsigne
 
 static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t);
 
+/*
+ * A string as avrogen_read_string reads it (the same checks, statuses and
+ * offsets: UTF-8 when r->check_utf8), then printed; the one scan for plain
+ * ASCII serves the check and the printer. False on a reader error.
+ */
+static bool transcode_string(jout *o, avrogen_reader *r)
+{
+    size_t len = avrogen_read_len(r);
+    if (r->err != AVROGEN_OK)
+        return false;
+    const char *s = (const char *)r->p;
+    size_t first = plain_run(r->p, len);
+    if (!r->check_utf8) {
+        r->p += len;
+        put_string(o, s, len);
+        return true;
+    }
+    if (first != len && !avrogen_utf8_valid(r->p + first, len - first)) {
+        avrogen_reader_fail(r, AVROGEN_E_INVALID, "string is not valid UTF-8");
+        return false;
+    }
+    r->p += len;
+    put_utf8(o, s, len, first);
+    return true;
+}
+
 /* Arrays and maps block by block, as value.c's read_array and read_map read them. */
 static void transcode_blocks(jout *o, avrogen_reader *r, const avrogen_node *t)
 {
@@ -779,10 +812,8 @@ static void transcode_blocks(jout *o, avrogen_reader *r, const avrogen_node *t)
         for (size_t i = 0; i < n && r->err == AVROGEN_OK && o->w->err == AVROGEN_OK; i++) {
             item(o, count++);
             if (is_map) {
-                avrogen_str key = avrogen_read_string(r);
-                if (r->err != AVROGEN_OK)
+                if (!transcode_string(o, r))
                     break;
-                put_string(o, key.ptr, key.len);
                 put(o, o->colon, o->colon_len);
             }
             transcode(o, r, t->items);
@@ -837,12 +868,9 @@ static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t)
             put_latin1(o, b.ptr, b.len);
         return;
     }
-    case AVROGEN_KIND_STRING: {
-        avrogen_str s = avrogen_read_string(r);
-        if (r->err == AVROGEN_OK)
-            put_string(o, s.ptr, s.len);
+    case AVROGEN_KIND_STRING:
+        (void)transcode_string(o, r);
         return;
-    }
     case AVROGEN_KIND_FIXED:
         if (avrogen_reader_remaining(r) < t->size) {
             avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "input ends inside a fixed value");

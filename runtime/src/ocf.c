@@ -769,31 +769,47 @@ static avrogen_status end_block(avrogen_ocf_reader *r)
     return r->err;
 }
 
-static avrogen_status next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
+/*
+ * Make r->cur hold the next datum at its position, reading the next block when
+ * the current one is done: false at the end of the file or on error (r->err).
+ */
+static bool datum_ahead(avrogen_ocf_reader *r)
 {
-    datum->ptr = NULL;
-    datum->len = 0;
     if (r->err != AVROGEN_OK)
-        return r->err;
+        return false;
     while (r->datums_left == 0) {
         if (end_block(r) != AVROGEN_OK)
-            return r->err;
+            return false;
         uint64_t n;
-        avrogen_status st = read_block(r, &n, &r->cur);
-        if (st != AVROGEN_OK || n == 0)
-            return st;
+        if (read_block(r, &n, &r->cur) != AVROGEN_OK || n == 0)
+            return false;
         r->in_block = true;
         r->datums_left = n;
         r->datum_index = 0;
     }
     avrogen_reader_begin_datum(&r->cur);
+    return true;
+}
+
+/* The datum r->cur was reading is bad: a sticky error naming it. */
+static avrogen_status datum_failed(avrogen_ocf_reader *r)
+{
+    return rfail(r, r->cur.err, r->block_offset,
+                 "block at offset %" PRIu64 ", object %" PRIu64
+                 " (byte %zu of the decompressed block): %s",
+                 r->block_offset, r->datum_index, r->cur.err_offset,
+                 r->cur.err_msg != NULL ? r->cur.err_msg : avrogen_status_str(r->cur.err));
+}
+
+static avrogen_status next_datum(avrogen_ocf_reader *r, avrogen_bytes *datum)
+{
+    datum->ptr = NULL;
+    datum->len = 0;
+    if (!datum_ahead(r))
+        return r->err;
     const uint8_t *start = r->cur.p;
     if (avrogen_skip(&r->cur, avrogen_schema_root(r->schema)) != AVROGEN_OK)
-        return rfail(r, r->cur.err, r->block_offset,
-                     "block at offset %" PRIu64 ", object %" PRIu64
-                     " (byte %zu of the decompressed block): %s",
-                     r->block_offset, r->datum_index, r->cur.err_offset,
-                     r->cur.err_msg != NULL ? r->cur.err_msg : avrogen_status_str(r->cur.err));
+        return datum_failed(r);
     datum->ptr = start;
     datum->len = (size_t)(r->cur.p - start);
     r->datums_left--;
@@ -924,22 +940,27 @@ avrogen_status avrogen_ocf_reader_next_json(avrogen_ocf_reader *r, avrogen_write
                                             bool *got)
 {
     *got = false;
-    if (r->err != AVROGEN_OK)
+    if (!datum_ahead(r))
         return r->err;
-    avrogen_reader dr;
-    size_t at = 0;
-    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
-        return r->err;
-    avrogen_status st = avrogen_datum_to_json(&dr, avrogen_schema_root(r->schema), w, flags, sink);
-    if (dr.err == AVROGEN_OK && st != AVROGEN_OK) {
-        *got = false;
-        return st; /* the writer's or the sink's: the file is fine */
+    /* Printed where it lies, without delimiting it first: the printer reads
+     * every byte of the datum as the skip would, with the same checks. */
+    const avrogen_node *root = avrogen_schema_root(r->schema);
+    const uint8_t *start = r->cur.p;
+    avrogen_status st = avrogen_datum_to_json(&r->cur, root, w, flags, sink);
+    if (r->cur.err != AVROGEN_OK)
+        return datum_failed(r);
+    if (st != AVROGEN_OK) {
+        /* The writer's or the sink's: the file is fine, and the datum is
+         * passed over so that r stays usable. */
+        r->cur.p = start;
+        avrogen_reader_begin_datum(&r->cur);
+        if (avrogen_skip(&r->cur, root) != AVROGEN_OK)
+            return datum_failed(r);
     }
-    if (datum_done(r, &dr, at, dr.err) != AVROGEN_OK) {
-        *got = false;
-        return r->err;
-    }
-    return AVROGEN_OK;
+    r->datums_left--;
+    r->datum_index++;
+    *got = st == AVROGEN_OK;
+    return st;
 }
 
 /* True when t carries an ahead-of-time decoder for data written with fingerprint fp. */

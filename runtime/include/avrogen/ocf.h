@@ -425,11 +425,12 @@ avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader,
  * The next datum of the file, in the file's own schema, as its Avro JSON
  * encoding appended to w (avrogen_datum_to_json: flags and sink as for
  * avrogen_value_to_json_sink, sink may be NULL), without building a value or
- * using an arena. *got as for next_value. The datum is delimited and checked
- * as next_value does, with the same sticky errors (the datum's bytes read as
- * they are printed: on a decoding error, w holds the text of its first part,
- * and a sink may have taken some). A failure of the writer or the sink is
- * returned (with *got false) but is not the file's: r stays usable.
+ * using an arena. *got as for next_value. The datum is read where it lies in
+ * the block, once (not delimited first, as next_value does), with the
+ * decoder's checks and next_datum's sticky errors: on a decoding error, w
+ * holds the text of its first part, and a sink may have taken some. A failure
+ * of the writer or the sink is returned (with *got false) but is not the
+ * file's: the datum is skipped and r stays usable.
  *
  *     avrogen_writer out;
  *     avrogen_writer_init_growable(&out, NULL);
