@@ -111,6 +111,9 @@ ENCODER(mqtt_msg, struct mqtt_msg)
 ENCODER(utmp_entry, struct utmp_entry)
 ENCODER(input_ev, struct input_ev)
 ENCODER(gps_fix, struct gps_fix)
+ENCODER(mp_object, struct mp_object)
+ENCODER(ev_value, struct ev_value)
+ENCODER(packed_status, struct packed_status)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -177,7 +180,10 @@ static const pair pairs[] = {
         OWN(gps_fix),
         OWN(nic_queues),
         OWN(mqtt_msg),
-        OWN(utmp_entry),
+        OWN(utmp_entry), /* 30 */
+        OWN(mp_object),  /* AVRO_TAG: several values per branch */
+        OWN(ev_value),
+        OWN(packed_status), /* bit-fields */
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 
