@@ -17,6 +17,7 @@
 #include "avrogen/compat.h"
 
 #include "genutil.h"
+#include "resolve_internal.h"
 
 enum direction {
     BACKWARD, /* the new schema reads data written with the earlier one */
@@ -392,18 +393,11 @@ static int check_pair(struct pair *p, struct diag *d)
     return n != 0 ? 1 : 0;
 }
 
-/* Whether an earlier schema is a version of the record: same fullname, or one
- * of the record's aliases (which the parser has qualified). */
+/* Whether an earlier schema is a version of the record: a record whose name
+ * resolution matches (the same unqualified name, or one of the record's aliases). */
 static bool is_version_of(const avrogen_node *new_root, const avrogen_node *old_root)
 {
-    if (old_root->kind != AVROGEN_KIND_RECORD)
-        return false;
-    if (strcmp(old_root->fullname, new_root->fullname) == 0)
-        return true;
-    for (size_t i = 0; i < new_root->n_aliases; i++)
-        if (strcmp(new_root->aliases[i], old_root->fullname) == 0)
-            return true;
-    return false;
+    return old_root->kind == AVROGEN_KIND_RECORD && avrogen_names_match(old_root, new_root);
 }
 
 int compat_gate_check(const struct model *m, const avrogen_schema *const *earlier,

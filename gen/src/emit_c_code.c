@@ -1821,6 +1821,15 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     any = false;
     bool cleared = false;
     ec_capture_begin(g, &body);
+    bool zero = true;
+    for (size_t i = 0; i < rec->n_fields && zero; i++)
+        if (rec->fields[i].role == MODEL_FIELD_VALUE && min_size(rec->fields[i].type) != 0)
+            zero = false;
+    if (zero) {
+        /* It takes no bytes: only the item budget bounds how many a datum holds. */
+        ec_line(g, "if (!avrogen_reader_charge(r, 1))");
+        ec_line(g, "    return;");
+    }
     if (cyclic) {
         /* The type reaches itself: bound the recursion on hostile input. */
         ec_line(g, "if (!avrogen_reader_enter(r))");
@@ -1847,7 +1856,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     ec_capture_end(g, &body);
     head = xasprintf("%s void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a)", linkage, p,
                      ct);
-    const char *unused_read[] = {any || cyclic ? NULL : "r", any || cleared ? NULL : "v",
+    const char *unused_read[] = {any || cyclic || zero ? NULL : "r", any || cleared ? NULL : "v",
                                  g->used_a ? NULL : "a"};
     function(g, head, &body, unused_read, 3);
     free(head);

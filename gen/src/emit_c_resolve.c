@@ -208,10 +208,7 @@ static long *match_fields(const avrogen_node *w, const avrogen_node *rd)
 /* The reader branch a non-union writer type goes to: the first that matches. */
 static long reader_branch(const avrogen_node *w, const avrogen_node *rd)
 {
-    for (size_t k = 0; k < rd->n_branches; k++)
-        if (avrogen_branch_matches(w, rd->branches[k]))
-            return (long)k;
-    return -1;
+    return avrogen_reader_branch(w, rd);
 }
 
 /*
@@ -266,55 +263,11 @@ static bool same_encoding(const avrogen_node *w, const avrogen_node *rd, const s
     }
 }
 
-/* The fewest input bytes a value of writer type w takes (bounds block counts). */
-static uint64_t writer_min_size(const avrogen_node *w, unsigned depth)
+/* The fewest input bytes a value of writer type w takes (bounds block counts),
+ * as the schema parser worked it out; capped where a literal stays plain. */
+static uint64_t writer_min_size(const avrogen_node *w)
 {
-    uint64_t n = 0;
-    switch (w->kind) {
-    case AVROGEN_KIND_NULL:
-        return 0;
-    case AVROGEN_KIND_FLOAT:
-        return 4;
-    case AVROGEN_KIND_DOUBLE:
-        return 8;
-    case AVROGEN_KIND_FIXED:
-        return w->size;
-    case AVROGEN_KIND_RECORD:
-        /* A record reaches itself only through a union or an array, which
-         * take a byte; the depth cut only keeps the walk finite. */
-        if (depth > 32)
-            return 0;
-        for (size_t i = 0; i < w->n_fields; i++)
-            n += writer_min_size(w->fields[i].type, depth + 1);
-        return n;
-    default:
-        return 1; /* booleans, varints, length prefixes, block counts, union indexes */
-    }
-}
-
-/* True when writer record `target` can contain itself through node n. */
-static bool node_reaches(const avrogen_node *n, const avrogen_node *target,
-                         const struct pairs *seen)
-{
-    if (n->kind == AVROGEN_KIND_RECORD) {
-        for (const struct pairs *p = seen; p != NULL; p = p->up)
-            if (p->w == n)
-                return false;
-        struct pairs here = {n, NULL, seen};
-        for (size_t i = 0; i < n->n_fields; i++) {
-            const avrogen_node *f = n->fields[i].type;
-            if (f == target || node_reaches(f, target, &here))
-                return true;
-        }
-        return false;
-    }
-    if (n->kind == AVROGEN_KIND_ARRAY || n->kind == AVROGEN_KIND_MAP)
-        return n->items == target || node_reaches(n->items, target, seen);
-    if (n->kind == AVROGEN_KIND_UNION)
-        for (size_t i = 0; i < n->n_branches; i++)
-            if (n->branches[i] == target || node_reaches(n->branches[i], target, seen))
-                return true;
-    return false;
+    return w->min_size < UINT32_MAX ? w->min_size : UINT32_MAX;
 }
 
 /* What resolution does to a value, for the decoders' comments; NULL when
@@ -531,7 +484,11 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
 
 /* ---- skipping what the reader does not read ------------------------------ */
 
-/* A writer record that contains itself is skipped by a function of its own. */
+/*
+ * A writer record that contains itself, or other records (which may be shared:
+ * spelling each out in place would grow as their tree, not their schema), is
+ * skipped by a function of its own.
+ */
 static const char *skip_fn(struct ctx *c, const avrogen_node *w)
 {
     struct gen *g = c->g;
@@ -549,19 +506,22 @@ static const char *skip_fn(struct ctx *c, const avrogen_node *w)
     size_t caller = c->current;
     c->current = index;
     fn_begin(g, &saved, &body);
-    /* It reaches itself: bound the recursion on hostile input. */
-    ec_line(g, "if (!avrogen_reader_enter(r))");
-    ec_line(g, "    return;");
+    if (w->recursive) {
+        /* It reaches itself: bound the recursion on hostile input. */
+        ec_line(g, "if (!avrogen_reader_enter(r))");
+        ec_line(g, "    return;");
+    }
     for (size_t i = 0; i < w->n_fields; i++)
         skip(c, w->fields[i].type);
-    ec_line(g, "avrogen_reader_leave(r);");
+    if (w->recursive)
+        ec_line(g, "avrogen_reader_leave(r);");
     fn_end(g, &saved);
     c->current = caller;
 
     f = &c->fns[index];
     char *head = xasprintf("static void %s(avrogen_reader *r)", f->name);
-    char *comment =
-            xasprintf("Skip a %s as written in %s (it nests itself).", w->fullname, c->file);
+    char *comment = xasprintf("Skip a %s as written in %s%s.", w->fullname, c->file,
+                              w->recursive ? " (it nests itself)" : "");
     char *safe = comment_safe(comment);
     put_function(g, &c->body, &safe, 1, head, &body, NULL, 0, false);
     f->proto = xasprintf("%s;", head);
@@ -572,10 +532,47 @@ static const char *skip_fn(struct ctx *c, const avrogen_node *w)
     return f->name;
 }
 
+/* True when a field of record w holds a record, directly or in a union, array or map. */
+static bool holds_records(const avrogen_node *w)
+{
+    for (size_t i = 0; i < w->n_fields; i++) {
+        const avrogen_node *t = w->fields[i].type;
+        while (t->kind == AVROGEN_KIND_ARRAY || t->kind == AVROGEN_KIND_MAP)
+            t = t->items;
+        if (t->kind == AVROGEN_KIND_RECORD)
+            return true;
+        if (t->kind != AVROGEN_KIND_UNION)
+            continue;
+        for (size_t k = 0; k < t->n_branches; k++) {
+            const avrogen_node *b = t->branches[k];
+            while (b->kind == AVROGEN_KIND_ARRAY || b->kind == AVROGEN_KIND_MAP)
+                b = b->items;
+            if (b->kind == AVROGEN_KIND_RECORD)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A count as a C literal of type size_t (the parser saturates counts at SIZE_MAX). */
+static char *size_literal(size_t n)
+{
+    return n == SIZE_MAX ? xstrdup("SIZE_MAX") : xasprintf("%zu", n);
+}
+
 /* Emit code that reads past one value of writer type w. */
 static void skip(struct ctx *c, const avrogen_node *w)
 {
     struct gen *g = c->g;
+    if (w->min_size == 0) {
+        /* Nothing to read; its records cost items of the budget, as in avrogen_skip. */
+        if (w->zero_records != 0) {
+            char *n = size_literal(w->zero_records);
+            ec_line(g, "(void)avrogen_reader_charge(r, %s);", n);
+            free(n);
+        }
+        return;
+    }
     switch (w->kind) {
     case AVROGEN_KIND_NULL:
         break;
@@ -625,7 +622,15 @@ static void skip(struct ctx *c, const avrogen_node *w)
         g->depth--;
         ec_capture_end(g, &item);
         g->indent--;
-        if (item.text.len == 0) {
+        if (w->kind == AVROGEN_KIND_ARRAY && w->items->min_size == 0 && item.text.len != 0) {
+            /* Items of no bytes holding records: charged a block at a time. */
+            textbuf_free(&item.text);
+            char *per = size_literal(w->items->zero_records);
+            ec_line(g, "for (size_t %s; (%s = avrogen_read_block_count(r)) != 0;)", b, b);
+            ec_line(g, "    if (!avrogen_reader_charge_items(r, %s, %s))", b, per);
+            ec_line(g, "        break;");
+            free(per);
+        } else if (item.text.len == 0) {
             /* Items of no bytes: the block counts alone (the item budget bounds them). */
             textbuf_free(&item.text);
             ec_line(g, "while (avrogen_read_block_count(r) != 0)");
@@ -685,7 +690,7 @@ static void skip(struct ctx *c, const avrogen_node *w)
         break;
     }
     case AVROGEN_KIND_RECORD:
-        if (node_reaches(w, w, NULL)) {
+        if (w->recursive || holds_records(w)) {
             ec_line(g, "%s(r);", skip_fn(c, w));
             break;
         }
@@ -1114,7 +1119,7 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
         char *items = ec_local(g, "items"), *cap = ec_local(g, "cap");
         char *decl = ec_pointer_decl(elem, items);
         char *cast = ec_pointer_cast(elem);
-        uint64_t min = (map ? 1 : 0) + writer_min_size(w->items, 0);
+        uint64_t min = (map ? 1 : 0) + writer_min_size(w->items);
         ec_scope_open(g);
         ec_line(g, "%s = NULL;", decl);
         ec_line(g, "size_t %s = 0, %s = 0, %s;", n, cap, blk);
@@ -1362,6 +1367,11 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
     size_t caller = c->current;
     c->current = index;
     fn_begin(g, &saved, &body);
+    if (w->min_size == 0) {
+        /* The writer's record takes no bytes: it costs an item, as in the plans. */
+        ec_line(g, "if (!avrogen_reader_charge(r, 1))");
+        ec_line(g, "    return;");
+    }
     struct site vs = {"v", rec};
     for (size_t i = 0; i < rec->n_fields; i++) {
         if (rec->fields[i].role == MODEL_FIELD_SKIP) {

@@ -377,6 +377,18 @@ static bool check_fields(walker *k, const avrogen_node *rd, const avrogen_node *
     return ok;
 }
 
+/* spec §Logical Types, Decimal: two decimals match only with the same scale and precision. */
+static bool check_decimals(walker *k, const avrogen_node *rd, const avrogen_node *w)
+{
+    if (avrogen_decimals_match(w, rd))
+        return true;
+    emit(k, AVROGEN_INCOMPAT_TYPE_MISMATCH, rd, w, "",
+         "the writer's decimal(%d, %d) cannot be read as decimal(%d, %d): the scales and "
+         "precisions must match",
+         w->precision, w->scale, rd->precision, rd->scale);
+    return false;
+}
+
 /* Record, enum or fixed of the same kind on both sides: name, then insides. */
 static bool check_named_body(walker *k, const avrogen_node *rd, const avrogen_node *w)
 {
@@ -396,7 +408,7 @@ static bool check_named_body(walker *k, const avrogen_node *rd, const avrogen_no
                  "the writer's fixed %s has size %zu, the reader's %s %zu", w->fullname, w->size,
                  rd->fullname, rd->size);
         }
-        return ok;
+        return check_decimals(k, rd, w) && ok;
     case AVROGEN_KIND_ENUM:
         return check_enum_symbols(k, rd, w) && ok;
     default:
@@ -443,10 +455,10 @@ static bool check_named(walker *k, const avrogen_node *rd, const avrogen_node *w
 static bool check_reader_union(walker *k, const avrogen_node *rd, const avrogen_node *w,
                                long wbranch)
 {
-    for (size_t i = 0; i < rd->n_branches; i++) {
+    long pick = avrogen_reader_branch(w, rd);
+    if (pick >= 0) {
+        size_t i = (size_t)pick;
         const avrogen_node *b = rd->branches[i];
-        if (!avrogen_branch_matches(w, b))
-            continue;
         size_t old = push(k, &k->rpath, "/", i, true);
         k->quiet++;
         bool ok = check(k, b, w);
@@ -523,6 +535,8 @@ static bool check_node(walker *k, const avrogen_node *rd, const avrogen_node *w)
     case AVROGEN_KIND_ENUM:
     case AVROGEN_KIND_FIXED:
         return check_named(k, rd, w);
+    case AVROGEN_KIND_BYTES:
+        return check_decimals(k, rd, w);
     default:
         return true; /* the same primitive */
     }

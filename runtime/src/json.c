@@ -789,7 +789,7 @@ static bool transcode_string(jout *o, avrogen_reader *r)
 static void transcode_blocks(jout *o, avrogen_reader *r, const avrogen_node *t)
 {
     bool is_map = t->kind == AVROGEN_KIND_MAP;
-    bool zero = !is_map && avrogen_value_zero_size(t->items, r->max_depth);
+    bool zero = !is_map && t->items->min_size == 0;
     size_t count = 0;
     open_container(o, is_map ? "{" : "[");
     while (o->w->err == AVROGEN_OK) {
@@ -919,6 +919,9 @@ static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t)
         break;
     }
     case AVROGEN_KIND_RECORD:
+        /* A record whose values take no bytes costs an item, as in value.c. */
+        if (t->min_size == 0 && !avrogen_reader_charge(r, 1))
+            break;
         open_container(o, "{");
         for (size_t i = 0; i < t->n_fields && r->err == AVROGEN_OK && o->w->err == AVROGEN_OK;
              i++) {

@@ -75,28 +75,6 @@ static void errno_text(int e, char *buf, size_t n)
         snprintf(buf, n, "error %d", e);
 }
 
-/* True when some datum of `n` may encode to zero bytes (null, fixed(0), records of those). */
-static bool may_be_empty(const avrogen_node *n, unsigned depth)
-{
-    /* Deeper than any sane schema: give up the count check rather than recurse on. */
-    if (depth > AVROGEN_DEFAULT_MAX_DEPTH)
-        return true;
-    switch (n->kind) {
-    case AVROGEN_KIND_NULL:
-        return true;
-    case AVROGEN_KIND_FIXED:
-        return n->size == 0;
-    case AVROGEN_KIND_RECORD:
-        for (size_t i = 0; i < n->n_fields; i++) {
-            if (!may_be_empty(n->fields[i].type, depth + 1))
-                return false;
-        }
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool avrogen_ocf_codec_supported(const char *name)
 {
     return name != NULL && avrogen_codec_known(name, strlen(name));
@@ -411,7 +389,7 @@ static avrogen_status interpret_meta(avrogen_ocf_reader *r, const raw_entry *raw
         r->diag.column = sd.column;
         return r->err;
     }
-    r->datum_may_be_empty = may_be_empty(avrogen_schema_root(r->schema), 0);
+    r->datum_may_be_empty = avrogen_schema_root(r->schema)->min_size == 0;
     r->fingerprint = avrogen_schema_fingerprint64(r->schema);
     return AVROGEN_OK;
 }

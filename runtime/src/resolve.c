@@ -150,8 +150,60 @@ void avrogen_walk_pop(avrogen_walk *w, size_t old)
 
 /* ---- building -------------------------------------------------------------- */
 
-/* spec: named types match by fullname, or by a reader alias naming the writer's type. */
+/* Decimal parameters on both sides that differ: the walk fails. */
+bool avrogen_decimals_agree(avrogen_walk *w, const avrogen_node *wn, const avrogen_node *rd)
+{
+    if (avrogen_decimals_match(wn, rd))
+        return true;
+    avrogen_walk_fail(w, AVROGEN_E_MISMATCH,
+                      "the writer's decimal(%d, %d) cannot be read as decimal(%d, %d): the scales "
+                      "and precisions must match",
+                      wn->precision, wn->scale, rd->precision, rd->scale);
+    return false;
+}
+
+/* Two named types of the same kind: their names, a fixed's size and decimal. */
+bool avrogen_named_agree(avrogen_walk *w, const avrogen_node *wn, const avrogen_node *rd)
+{
+    if (!avrogen_names_match(wn, rd)) {
+        avrogen_walk_fail(w, AVROGEN_E_MISMATCH,
+                          "the writer's %s %s does not match the reader's %s",
+                          avrogen_kind_name(wn->kind), wn->fullname, rd->fullname);
+        return false;
+    }
+    if (wn->kind == AVROGEN_KIND_FIXED && wn->size != rd->size) {
+        avrogen_walk_fail(w, AVROGEN_E_MISMATCH,
+                          "the writer's fixed %s has size %zu, the reader's %zu", wn->fullname,
+                          wn->size, rd->size);
+        return false;
+    }
+    return wn->kind != AVROGEN_KIND_FIXED || avrogen_decimals_agree(w, wn, rd);
+}
+
+/* The unqualified part of a (full) name. */
+static const char *unqualified(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot != NULL ? dot + 1 : name;
+}
+
+/*
+ * spec §Schema Resolution: "both schemas are records with the same
+ * (unqualified) name" (enums and fixed alike), so a.R is read as b.R; or a
+ * reader alias names the writer's type, again by its unqualified part.
+ */
 bool avrogen_names_match(const avrogen_node *w, const avrogen_node *rd)
+{
+    if (strcmp(w->name, rd->name) == 0)
+        return true;
+    for (size_t i = 0; i < rd->n_aliases; i++)
+        if (strcmp(unqualified(rd->aliases[i]), w->name) == 0)
+            return true;
+    return false;
+}
+
+/* The same name, namespace included, or a reader alias that is the writer's fullname. */
+static bool fullnames_match(const avrogen_node *w, const avrogen_node *rd)
 {
     if (strcmp(w->fullname, rd->fullname) == 0)
         return true;
@@ -159,6 +211,15 @@ bool avrogen_names_match(const avrogen_node *w, const avrogen_node *rd)
         if (strcmp(rd->aliases[i], w->fullname) == 0)
             return true;
     return false;
+}
+
+/* spec §Logical Types, Decimal: "two schemas that are decimal logical types
+ * match if their scales and precisions match"; otherwise the logical type does
+ * not take part in matching. */
+bool avrogen_decimals_match(const avrogen_node *w, const avrogen_node *rd)
+{
+    return w->logical != AVROGEN_LOGICAL_DECIMAL || rd->logical != AVROGEN_LOGICAL_DECIMAL ||
+           (w->precision == rd->precision && w->scale == rd->scale);
 }
 
 bool avrogen_kind_promotes(avrogen_kind w, avrogen_kind rd)
@@ -188,7 +249,7 @@ bool avrogen_branch_matches(const avrogen_node *w, const avrogen_node *rd)
         return avrogen_kind_promotes(w->kind, rd->kind);
     switch (w->kind) {
     case AVROGEN_KIND_FIXED:
-        return w->size == rd->size && avrogen_names_match(w, rd);
+        return w->size == rd->size && avrogen_names_match(w, rd) && avrogen_decimals_match(w, rd);
     case AVROGEN_KIND_RECORD:
     case AVROGEN_KIND_ENUM:
         return avrogen_names_match(w, rd);
@@ -196,9 +257,27 @@ bool avrogen_branch_matches(const avrogen_node *w, const avrogen_node *rd)
     case AVROGEN_KIND_MAP:
         return w->items->kind == AVROGEN_KIND_UNION || rd->items->kind == AVROGEN_KIND_UNION ||
                avrogen_branch_matches(w->items, rd->items);
+    case AVROGEN_KIND_BYTES:
+        return avrogen_decimals_match(w, rd);
     default:
         return true;
     }
+}
+
+/* See resolve_internal.h. */
+long avrogen_reader_branch(const avrogen_node *w, const avrogen_node *u)
+{
+    /* Two branches may share an unqualified name (a.R and b.R): the one whose
+     * full name the writer's is comes first. */
+    if (avrogen_node_is_named(w))
+        for (size_t k = 0; k < u->n_branches; k++)
+            if (u->branches[k]->kind == w->kind && fullnames_match(w, u->branches[k]) &&
+                avrogen_branch_matches(w, u->branches[k]))
+                return (long)k;
+    for (size_t k = 0; k < u->n_branches; k++)
+        if (avrogen_branch_matches(w, u->branches[k]))
+            return (long)k;
+    return -1;
 }
 
 static plan *build(builder *b, const avrogen_node *w, const avrogen_node *rd);
@@ -261,10 +340,7 @@ bool avrogen_union_branch_readable(const avrogen_node *wb, const avrogen_node *r
 {
     if (rd->kind != AVROGEN_KIND_UNION)
         return avrogen_branch_matches(wb, rd);
-    for (size_t k = 0; k < rd->n_branches; k++)
-        if (avrogen_branch_matches(wb, rd->branches[k]))
-            return true;
-    return false;
+    return avrogen_reader_branch(wb, rd) >= 0;
 }
 
 /* spec: fields match by name, or by a reader field alias naming the writer's field. */
@@ -375,9 +451,9 @@ static plan *build_writer_union(builder *b, const avrogen_node *w, const avrogen
 
 static plan *build_reader_union(builder *b, const avrogen_node *w, const avrogen_node *rd)
 {
-    for (size_t k = 0; k < rd->n_branches; k++) {
-        if (!avrogen_branch_matches(w, rd->branches[k]))
-            continue;
+    long pick = avrogen_reader_branch(w, rd);
+    if (pick >= 0) {
+        size_t k = (size_t)pick;
         plan *p = new_plan(b, OP_RUNION, w, rd);
         if (p == NULL)
             return NULL;
@@ -398,17 +474,8 @@ static plan *build_named(builder *b, const avrogen_node *w, const avrogen_node *
     for (const memo *m = b->memo; m != NULL; m = m->next)
         if (m->w == w && m->rd == rd)
             return m->p;
-    if (!avrogen_names_match(w, rd) || (w->kind == AVROGEN_KIND_FIXED && w->size != rd->size)) {
-        if (w->kind == AVROGEN_KIND_FIXED && avrogen_names_match(w, rd))
-            avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
-                              "the writer's fixed %s has size %zu, the reader's %zu", w->fullname,
-                              w->size, rd->size);
-        else
-            avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
-                              "the writer's %s %s does not match the reader's %s",
-                              avrogen_kind_name(w->kind), w->fullname, rd->fullname);
+    if (!avrogen_named_agree(&b->w, w, rd))
         return NULL;
-    }
     op o = w->kind == AVROGEN_KIND_RECORD ? OP_RECORD
            : w->kind == AVROGEN_KIND_ENUM ? OP_ENUM
                                           : OP_READ;
@@ -465,10 +532,14 @@ static plan *build_node(builder *b, const avrogen_node *w, const avrogen_node *r
         size_t old = avrogen_walk_push(&b->w, w->kind == AVROGEN_KIND_ARRAY ? "/items" : "/values",
                                        0, false);
         p->child = build(b, w->items, rd->items);
-        p->zero_items = avrogen_value_zero_size(w->items, AVROGEN_DEFAULT_MAX_DEPTH);
+        p->zero_items = w->items->min_size == 0;
         avrogen_walk_pop(&b->w, old);
         return p->child != NULL ? p : NULL;
     }
+    case AVROGEN_KIND_BYTES:
+        if (!avrogen_decimals_agree(&b->w, w, rd))
+            return NULL;
+        return new_plan(b, OP_READ, w, rd);
     default:
         return new_plan(b, OP_READ, w, rd);
     }
@@ -716,7 +787,9 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_ar
         return;
     switch (p->op) {
     case OP_RECORD:
-        run_record(r, p, out, a);
+        /* Writer records that take no bytes cost an item each, as in value.c. */
+        if (p->w->min_size != 0 || avrogen_reader_charge(r, 1))
+            run_record(r, p, out, a);
         break;
     case OP_ARRAY:
         run_array(r, p, out, a);

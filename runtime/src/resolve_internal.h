@@ -15,8 +15,13 @@
 #include "avrogen/schema.h"
 #include "avrogen/status.h"
 
-/* Named types match by fullname, or by a reader alias naming the writer's type. */
+/* Named types match by unqualified name, or by a reader alias naming the
+ * writer's type (spec §Schema Resolution). */
 bool avrogen_names_match(const avrogen_node *w, const avrogen_node *rd);
+
+/* Two decimals (bytes or fixed) match only with the same precision and scale;
+ * where one side is not a decimal the logical type plays no part. */
+bool avrogen_decimals_match(const avrogen_node *w, const avrogen_node *rd);
 
 /* A writer of kind `w` can be read as kind `rd` by promotion (int to long, ...;
  * string and bytes both ways). False for equal kinds. */
@@ -29,6 +34,14 @@ bool avrogen_kind_promotes(avrogen_kind w, avrogen_kind rd);
  * their items. Whether the insides resolve is for the full walk to say.
  */
 bool avrogen_branch_matches(const avrogen_node *w, const avrogen_node *rd);
+
+/*
+ * The branch of reader union u that a non-union writer type w is read as: the
+ * first that matches (spec), except that among named branches one with the
+ * writer's full name (or an alias that is it) wins over one that shares only
+ * its unqualified name. -1 when none matches.
+ */
+long avrogen_reader_branch(const avrogen_node *w, const avrogen_node *u);
 
 /* Whether a writer union's branch `wb` can be read at all: it matches `rd`,
  * or one of rd's branches when rd is a union. Branches that cannot fail only
@@ -61,6 +74,13 @@ AVROGEN_PRINTF(2, 3) const char *avrogen_walk_format(avrogen_walk *w, const char
 /* Record the first error: status, the current path and the reason. */
 AVROGEN_PRINTF(3, 4)
 void avrogen_walk_fail(avrogen_walk *w, avrogen_status st, const char *fmt, ...);
+
+/* avrogen_decimals_match, else the walk fails with E_MISMATCH saying why. */
+bool avrogen_decimals_agree(avrogen_walk *w, const avrogen_node *wn, const avrogen_node *rd);
+
+/* Named types of the same kind that resolve: the names match, a fixed's size
+ * and decimal parameters too; else the walk fails with E_MISMATCH. */
+bool avrogen_named_agree(avrogen_walk *w, const avrogen_node *wn, const avrogen_node *rd);
 
 /* Append a path segment ("/fields/" and 3, or "/items"); returns what pop restores. */
 size_t avrogen_walk_push(avrogen_walk *w, const char *seg, size_t index, bool with_index);

@@ -117,10 +117,13 @@ struct op {
 
 /* The ops of one (writer record, reader record) pair. */
 struct prog {
-    const op *ops; /* set when the build of the record is complete */
-    bool cyclic;   /* the record reaches itself: one nesting level, as generated code */
+    const op *ops;         /* set when the build of the record is complete */
+    unsigned char guarded; /* G_* */
     bool done;
 };
+
+#define G_CYCLIC 0x1u /* the record reaches itself: one nesting level, as generated code */
+#define G_ZERO   0x2u /* the writer's record takes no bytes: one item of the budget */
 
 struct avrogen_type_plan {
     avrogen_arena arena; /* every op, table, message and default */
@@ -396,6 +399,22 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
     }
 }
 
+/* A record whose recursion or zero-byte values the reader's limits must bound. */
+static NOINLINE void run_guarded(avrogen_reader *r, const prog *p, char *loc, avrogen_arena *a)
+{
+    if ((p->guarded & G_ZERO) && !avrogen_reader_charge(r, 1))
+        return;
+    if (!(p->guarded & G_CYCLIC)) {
+        exec(r, p->ops, loc, a);
+        return;
+    }
+    /* The type reaches itself: bound the recursion on hostile input. */
+    if (!avrogen_reader_enter(r))
+        return;
+    exec(r, p->ops, loc, a);
+    avrogen_reader_leave(r);
+}
+
 /*
  * The commonest ops, as tests ahead of run's switch: their conditional
  * branches follow a record's pattern of fields, where every op through the
@@ -480,15 +499,10 @@ static ALWAYS_INLINE void run(avrogen_reader *r, const op *o, char *base, avroge
                 break;
             }
             case OP_RECORD:
-                if (o->rec->cyclic) {
-                    /* The type reaches itself: bound the recursion on hostile input. */
-                    if (!avrogen_reader_enter(r))
-                        return;
+                if (AVROGEN_UNLIKELY(o->rec->guarded))
+                    run_guarded(r, o->rec, loc, a);
+                else
                     exec(r, o->rec->ops, loc, a);
-                    avrogen_reader_leave(r);
-                } else {
-                    exec(r, o->rec->ops, loc, a);
-                }
                 break;
             case OP_LIST:
                 read_list(r, o, base, a);
@@ -659,40 +673,6 @@ static const op *build_seq(builder *b, const avrogen_node *w, const avrogen_node
     opvec v = {NULL, 0, 0};
     build(b, &v, w, rd, d, nonnull);
     return finish(b, &v);
-}
-
-/*
- * The fewest bytes a value of writer type t takes: arrays and maps refuse a
- * block the rest of the input cannot hold. `work` bounds the walk (a hostile
- * writer schema can nest records widely); past it the answer is 0, which only
- * leaves the item budget to bound the block.
- */
-static size_t min_bytes(const avrogen_node *t, unsigned *work)
-{
-    if (*work == 0)
-        return 0;
-    (*work)--;
-    switch (t->kind) {
-    case AVROGEN_KIND_NULL:
-        return 0;
-    case AVROGEN_KIND_FLOAT:
-        return 4;
-    case AVROGEN_KIND_DOUBLE:
-        return 8;
-    case AVROGEN_KIND_FIXED:
-        return t->size;
-    case AVROGEN_KIND_RECORD: {
-        size_t n = 0;
-        for (size_t i = 0; i < t->n_fields; i++) {
-            size_t f = min_bytes(t->fields[i].type, work);
-            n = n <= SIZE_MAX - f ? n + f : SIZE_MAX;
-        }
-        return *work != 0 ? n : 0;
-    }
-    default:
-        /* booleans, varints, length prefixes, block counts, union indexes */
-        return 1;
-    }
 }
 
 /* True when storage at d holds a struct by value, whose skipped members must
@@ -1022,17 +1002,7 @@ static void build_leaf(builder *b, opvec *out, avrogen_kind wk, const avrogen_no
 /* The names of the writer's and reader's named types agree (resolve.c's build_named). */
 static bool names_agree(builder *b, const avrogen_node *w, const avrogen_node *rd)
 {
-    if (avrogen_names_match(w, rd) && (w->kind != AVROGEN_KIND_FIXED || w->size == rd->size))
-        return true;
-    if (w->kind == AVROGEN_KIND_FIXED && avrogen_names_match(w, rd))
-        avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
-                          "the writer's fixed %s has size %zu, the reader's %zu", w->fullname,
-                          w->size, rd->size);
-    else
-        avrogen_walk_fail(&b->w, AVROGEN_E_MISMATCH,
-                          "the writer's %s %s does not match the reader's %s",
-                          avrogen_kind_name(w->kind), w->fullname, rd->fullname);
-    return false;
+    return avrogen_named_agree(&b->w, w, rd);
 }
 
 static void build_enum(builder *b, opvec *out, const avrogen_node *w, const avrogen_node *rd,
@@ -1216,7 +1186,7 @@ static const prog *build_record(builder *b, const avrogen_node *w, const avrogen
             /* Back at a record still being built: every record from there to
              * here is on a cycle, and generated code enters a level in each. */
             for (memo *c = b->building; c != NULL; c = c->parent) {
-                c->p->cyclic = true;
+                c->p->guarded |= G_CYCLIC;
                 if (c == m)
                     break;
             }
@@ -1237,6 +1207,8 @@ static const prog *build_record(builder *b, const avrogen_node *w, const avrogen
     m->rd = rd;
     m->t = t;
     m->p = p;
+    if (w->min_size == 0)
+        p->guarded = G_ZERO;
     m->next = b->memos;
     m->parent = b->building;
     b->memos = m;
@@ -1309,7 +1281,7 @@ static void build_list(builder *b, opvec *out, const avrogen_node *w, const avro
             break;
         case OP_RECORD:
             /* An array of records runs the record's ops per item directly. */
-            if (sub[0].rec->done && !sub[0].rec->cyclic)
+            if (sub[0].rec->done && !sub[0].rec->guarded)
                 o->sub = sub[0].rec->ops;
             break;
         default:
@@ -1328,8 +1300,7 @@ static void build_list(builder *b, opvec *out, const avrogen_node *w, const avro
         o->msg = msg;
         return;
     }
-    unsigned work = 512;
-    size_t min = min_bytes(w->items, &work);
+    size_t min = w->items->min_size;
     /* spec §Maps: every key takes at least its length byte. */
     o->n = is_map ? (min < SIZE_MAX ? min + 1 : min) : min;
     o->aux = d->aux_offset;
@@ -1381,9 +1352,9 @@ static void build_reader_union(builder *b, opvec *out, const avrogen_node *w,
         bad_desc(b, "a union in an unexpected C storage");
         return;
     }
-    for (size_t k = 0; k < rd->n_branches; k++) {
-        if (!avrogen_branch_matches(w, rd->branches[k]))
-            continue;
+    long pick = avrogen_reader_branch(w, rd);
+    if (pick >= 0) {
+        size_t k = (size_t)pick;
         size_t old = avrogen_walk_push(&b->w, "/", k, true);
         if (!nullable) {
             op *o = emit(b, out, OP_TAG, 0);
@@ -1497,7 +1468,8 @@ static void build(builder *b, opvec *out, const avrogen_node *w, const avrogen_n
         build_list(b, out, w, rd, d, nonnull);
         return;
     default:
-        build_leaf(b, out, w->kind, rd, d);
+        if (w->kind != rd->kind || avrogen_decimals_agree(&b->w, w, rd))
+            build_leaf(b, out, w->kind, rd, d);
         return;
     }
 }

@@ -38,6 +38,18 @@ typedef struct pending_default {
     size_t path_len;  /* its logical length */
 } pending_default;
 
+/*
+ * A record whose fields are being parsed. A name that refers back to one of
+ * these closes a cycle through every record opened since (each is defined
+ * inside the one before), so all of them are recursive. `below` speeds up that
+ * marking: records from `below` + 1 up to this one are known to be marked,
+ * so a later walk down the stack jumps over them and the marking stays linear.
+ */
+typedef struct open_record {
+    avrogen_node *node;
+    size_t below;
+} open_record;
+
 typedef struct parser {
     avrogen_schema *s;
     avrogen_diag *diag;
@@ -48,6 +60,9 @@ typedef struct parser {
     unsigned depth;
     pending_default *defaults; /* in document order */
     pending_default **defaults_tail;
+    open_record *open; /* records whose fields are being parsed, outermost first */
+    size_t n_open;
+    size_t open_cap;
 } parser;
 
 static const struct {
@@ -283,14 +298,99 @@ static const char *dup_str(parser *p, const char *s, size_t len)
     return copy;
 }
 
+/* The fewest bytes a value of `kind` takes; fixed and records are known later. */
+static size_t kind_min_size(avrogen_kind kind)
+{
+    switch (kind) {
+    case AVROGEN_KIND_NULL:
+        return 0;
+    case AVROGEN_KIND_FLOAT:
+        return 4;
+    case AVROGEN_KIND_DOUBLE:
+        return 8;
+    case AVROGEN_KIND_RECORD:
+        return SIZE_MAX; /* until its fields are known (see close_record) */
+    case AVROGEN_KIND_FIXED:
+        return 0; /* set with its size */
+    default:
+        /* booleans, varints, length prefixes, block counts, union indexes */
+        return 1;
+    }
+}
+
 static avrogen_node *new_node(parser *p, avrogen_kind kind)
 {
     avrogen_node *n = zalloc(p, 1, sizeof *n);
     if (n != NULL) {
         n->kind = kind;
         n->enum_default = -1;
+        n->min_size = kind_min_size(kind);
     }
     return n;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+    return a <= SIZE_MAX - b ? a + b : SIZE_MAX;
+}
+
+/* Start the fields of record n: it is open until close_record. */
+static avrogen_status open_record_push(parser *p, avrogen_node *n)
+{
+    if (p->n_open == p->open_cap) {
+        size_t cap = p->open_cap != 0 ? p->open_cap * 2 : 16;
+        open_record *grown = avrogen_realloc(&p->s->alloc, p->open, p->open_cap * sizeof *grown,
+                                             cap * sizeof *grown);
+        if (grown == NULL)
+            return nomem(p);
+        p->open = grown;
+        p->open_cap = cap;
+    }
+    /* While open, a record's unused `size` holds its place on the stack. */
+    n->size = p->n_open;
+    p->open[p->n_open].node = n;
+    p->open[p->n_open].below = p->n_open;
+    p->n_open++;
+    return AVROGEN_OK;
+}
+
+/*
+ * Record n's fields are parsed: what its values take. A field that is n itself
+ * or a record still open (directly, not through a union or an array) has no
+ * finite value, and neither has n then: its min_size stays SIZE_MAX.
+ */
+static void close_record(parser *p, avrogen_node *n)
+{
+    size_t min = 0, records = 1;
+    for (size_t i = 0; i < n->n_fields; i++) {
+        const avrogen_node *t = n->fields[i].type;
+        if (t == NULL) /* a field that failed to parse: the parse fails anyway */
+            continue;
+        min = add_sat(min, t->min_size);
+        records = add_sat(records, t->zero_records);
+    }
+    n->min_size = min;
+    n->zero_records = min == 0 ? records : 0;
+    n->size = 0;
+    p->n_open--;
+}
+
+/* A reference to the named type n: when n is an open record, a cycle closes. */
+static void note_reference(parser *p, const avrogen_node *ref)
+{
+    if (ref->kind != AVROGEN_KIND_RECORD || ref->min_size != SIZE_MAX || ref->size >= p->n_open ||
+        p->open[ref->size].node != ref)
+        return;
+    size_t j = ref->size, top = p->n_open - 1;
+    /* Mark open[j..top], jumping over runs marked before. */
+    size_t i = top + 1;
+    while (i-- > j) {
+        p->open[i].node->recursive = true;
+        size_t next = p->open[i].below;
+        p->open[i].below = j;
+        if (next < i)
+            i = next + 1;
+    }
 }
 
 /* "ns.name" (or "name" when ns_len is 0), NUL-terminated, in the arena. */
@@ -736,6 +836,7 @@ static avrogen_status parse_fixed(parser *p, const json_t *obj, avrogen_node *f)
         return fail_at(p, "size", "fixed size %lld does not fit in memory",
                        (long long)json_integer_value(size));
     f->size = (size_t)json_integer_value(size);
+    f->min_size = f->size;
     return apply_logical(p, obj, f);
 }
 
@@ -752,9 +853,12 @@ static avrogen_status parse_named(parser *p, const json_t *obj, avrogen_kind kin
     const char *name = json_string_value(jname);
     size_t name_len = json_string_length(jname);
 
-    const json_t *jspace;
-    avrogen_status st = get_opt_string(p, obj, "namespace", &jspace);
-    if (st != AVROGEN_OK)
+    /* "namespace": null is no namespace given, as Java (1.8.2) and Python
+     * (1.11) read it: the enclosing one applies, at the top the null one. */
+    const json_t *jspace = NULL;
+    avrogen_status st = AVROGEN_OK;
+    if (!json_is_null(json_object_get(obj, "namespace")) &&
+        (st = get_opt_string(p, obj, "namespace", &jspace)) != AVROGEN_OK)
         return st;
 
     /* spec §Names: a name with a dot is a fullname and any namespace is ignored;
@@ -823,7 +927,14 @@ static avrogen_status parse_named(parser *p, const json_t *obj, avrogen_kind kin
         return parse_fixed(p, obj, n); /* its logical type depends on the size */
     if ((st = apply_logical(p, obj, n)) != AVROGEN_OK)
         return st;
-    return kind == AVROGEN_KIND_RECORD ? parse_fields(p, obj, n) : parse_enum(p, obj, n);
+    if (kind != AVROGEN_KIND_RECORD)
+        return parse_enum(p, obj, n);
+    if ((st = open_record_push(p, n)) != AVROGEN_OK)
+        return st;
+    st = parse_fields(p, obj, n);
+    if (st == AVROGEN_OK)
+        close_record(p, n);
+    return st;
 }
 
 /*
@@ -901,7 +1012,9 @@ static avrogen_status parse_object(parser *p, const json_t *obj, const char *spa
         *out = n;
         return apply_logical(p, obj, n);
     }
-    if (str_is(jtype, "record"))
+    /* An "error" (a protocol's) is a record, in Java's and Python's parsers alike;
+     * its canonical form says "record", as Java's SchemaNormalization writes it. */
+    if (str_is(jtype, "record") || str_is(jtype, "error"))
         return parse_named(p, obj, AVROGEN_KIND_RECORD, space, out);
     if (str_is(jtype, "enum"))
         return parse_named(p, obj, AVROGEN_KIND_ENUM, space, out);
@@ -937,6 +1050,7 @@ static avrogen_status parse_object(parser *p, const json_t *obj, const char *spa
         return st;
     if (ref == NULL)
         return fail_at(p, "type", "unknown type '%s'", show(q, type, type_len));
+    note_reference(p, ref);
     *out = ref;
     return AVROGEN_OK;
 }
@@ -963,6 +1077,8 @@ static avrogen_status parse_type(parser *p, const json_t *j, const char *space,
         st = lookup(p, name, len, space, out);
         if (st == AVROGEN_OK && *out == NULL)
             st = fail(p, "unknown type '%s'", show(q, name, len));
+        else if (st == AVROGEN_OK)
+            note_reference(p, *out);
         break;
     }
     case JSON_ARRAY:
@@ -1223,6 +1339,7 @@ avrogen_status avrogen_schema_parse(const char *json, size_t len, const avrogen_
     avrogen_status st = parse_type(&p, root, NULL, &s->root);
     if (st == AVROGEN_OK)
         st = check_defaults(&p);
+    avrogen_free(&s->alloc, p.open, p.open_cap * sizeof *p.open);
     if (st == AVROGEN_OK && avrogen_schema_build_canonical(s) != AVROGEN_OK)
         st = nomem(&p);
     if (st == AVROGEN_OK)

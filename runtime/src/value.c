@@ -576,33 +576,6 @@ size_t avrogen_value_size(const avrogen_value *v)
 
 /* ---- decode ---------------------------------------------------------------- */
 
-/*
- * True when some value of t encodes in zero bytes: null, fixed(0), and records
- * made only of those. Blocks of such items are bounded by the item budget alone;
- * every other type needs at least one byte per item, which bounds a block count
- * by the input left. `budget` stops a walk through a (pathological) record that
- * contains itself directly; answering false there is safe, as no finite value of
- * such a type exists.
- */
-bool avrogen_value_zero_size(const avrogen_node *t, unsigned budget)
-{
-    switch (t->kind) {
-    case AVROGEN_KIND_NULL:
-        return true;
-    case AVROGEN_KIND_FIXED:
-        return t->size == 0;
-    case AVROGEN_KIND_RECORD:
-        if (budget == 0)
-            return false;
-        for (size_t i = 0; i < t->n_fields; i++)
-            if (!avrogen_value_zero_size(t->fields[i].type, budget - 1))
-                return false;
-        return true;
-    default:
-        return false;
-    }
-}
-
 typedef struct decoder {
     avrogen_reader *r;
     avrogen_arena *a;
@@ -753,7 +726,7 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out);
 static void read_array(decoder *d, const avrogen_node *t, avrogen_value *out)
 {
     avrogen_reader *r = d->r;
-    bool zero = avrogen_value_zero_size(t->items, r->max_depth);
+    bool zero = t->items->min_size == 0;
     avrogen_value_array *arr = &out->array;
     void *slots = NULL;
     for (;;) {
@@ -892,6 +865,10 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out)
         break;
     }
     case AVROGEN_KIND_RECORD: {
+        /* A record that takes no bytes costs an item: nothing else bounds how
+         * many a shared subtree holds (a T with two fields of type T', ...). */
+        if (t->min_size == 0 && !avrogen_reader_charge(r, 1))
+            break;
         avrogen_value *f = alloc_values(d->a, t->n_fields, &st);
         if (f == NULL) {
             fail_alloc(d, st);
@@ -950,21 +927,30 @@ static void skip_bytes(avrogen_reader *r, size_t n)
  */
 static void skip_blocks(avrogen_reader *r, const avrogen_node *t, bool is_map)
 {
-    bool zero = !is_map && avrogen_value_zero_size(t->items, r->max_depth);
+    bool zero = !is_map && t->items->min_size == 0;
     while (r->err == AVROGEN_OK) {
         size_t size;
         size_t n = read_block(r, &size);
         if (n == 0)
             return;
+        /* Items that take no bytes are all alike: charged at once, as decode
+         * would charge them one by one. */
+        if (zero) {
+            size_t cost;
+            if (!avrogen_size_mul(n, t->items->zero_records, &cost))
+                cost = SIZE_MAX;
+            if (!avrogen_reader_charge(r, cost))
+                return;
+        }
         if (size != SIZE_MAX) {
             r->p += size;
             continue;
         }
+        if (zero)
+            continue;
         if (!block_fits(r, n, zero))
             return;
-        /* Items that take no bytes all skip alike: one walk checks their depth. */
-        size_t walks = zero ? 1 : n;
-        for (size_t i = 0; i < walks && r->err == AVROGEN_OK; i++) {
+        for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++) {
             if (is_map)
                 skip_bytes(r, avrogen_read_len(r));
             skip_value(r, t->items);
@@ -976,6 +962,13 @@ static void skip_value(avrogen_reader *r, const avrogen_node *t)
 {
     if (r->err != AVROGEN_OK)
         return;
+    /* A value that takes no bytes has nothing to skip or check: charge its
+     * records, as decode charges them, in one step instead of a walk that a
+     * shared subtree makes exponential. */
+    if (t->min_size == 0) {
+        (void)avrogen_reader_charge(r, t->zero_records);
+        return;
+    }
     switch (t->kind) {
     case AVROGEN_KIND_NULL:
         return;

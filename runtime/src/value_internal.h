@@ -22,10 +22,6 @@
  */
 avrogen_status avrogen_value_arena_status(const avrogen_arena *a, size_t size);
 
-/* True when some value of `t` encodes in zero bytes (null, fixed(0), records of
- * those); `budget` bounds the walk through nested records. */
-bool avrogen_value_zero_size(const avrogen_node *t, unsigned budget);
-
 /*
  * The blocks of an array or map as the decoder reads them (spec §Arrays,
  * §Maps), for json.c's avrogen_datum_to_json: the next block's count (0 at

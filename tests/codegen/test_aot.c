@@ -54,6 +54,7 @@ static const struct earlier {
 } earlier[] = {
         {"aot_event_v1.avsc", &cases[0], true},  {"aot_event_v2.avsc", &cases[0], true},
         {"aot_point_v0.avsc", &cases[1], true},  {"aot_point_v1.avsc", &cases[1], false},
+        {"aot_point_v2.avsc", &cases[1], true},  {"aot_point_v3.avsc", &cases[1], true},
         {"aot_node_v0.avsc", &cases[2], true},   {"unrelated.avsc", NULL, false},
         {"aot_shapes_v0.avsc", &cases[3], true}, {"aot_shapes_v1.avsc", &cases[3], true},
 };
@@ -138,7 +139,7 @@ static avrogen_status aot_decode(const avrogen_type_decoder *dec, const uint8_t 
 START_TEST(test_tables)
 {
     ck_assert_uint_eq(aot_event_avro_type.n_resolved, 2);
-    ck_assert_uint_eq(aot_point_avro_type.n_resolved, 1);
+    ck_assert_uint_eq(aot_point_avro_type.n_resolved, 3);
     ck_assert_uint_eq(aot_node_avro_type.n_resolved, 1);
     ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 2);
     for (size_t c = 0; c < N_CASES; c++) {
@@ -457,6 +458,49 @@ static const char v1_datum[] =
         "{\"value\": 2, \"next\": null}}}}, \"u\": {\"string\": \"s\"}, \"digest\": \"abcd\", "
         "\"pad\": \"xyz\", \"misc\": {\"a\": 1, \"b\": 2.0, \"c\": null, \"d\": {\"z\": null}, "
         "\"e\": \"ANGRY\"}}";
+
+/*
+ * aot_point_v2's writer-only `shape` takes no bytes and holds 511 records: the
+ * decoder charges them to the item budget as the resolver and avrogen_skip do,
+ * and all three stop at the same bound.
+ */
+START_TEST(test_zero_byte_skip_budget)
+{
+    avrogen_schema *w = parse_file("aot_point_v2.avsc");
+    const avrogen_type_decoder *dec =
+            find_decoder(&aot_point_avro_type, avrogen_schema_fingerprint64(w));
+    ck_assert_ptr_nonnull(dec);
+    avrogen_resolver *res;
+    avrogen_diag why;
+    avrogen_schema *rs = parse_text(aot_point_avro_type.schema);
+    ck_assert_int_eq(
+            avrogen_resolver_new(avrogen_schema_root(w), avrogen_schema_root(rs), NULL, &res, &why),
+            AVROGEN_OK);
+    /* x 1, y 2, shape (nothing), weight 0.5 */
+    static const uint8_t in[] = {0x02, 0x04, 0, 0, 0, 0, 0, 0, 0xe0, 0x3f};
+    for (size_t budget = 510; budget <= 511; budget++) {
+        avrogen_status want = budget == 511 ? AVROGEN_OK : AVROGEN_E_LIMIT;
+        struct aot_point p;
+        avrogen_reader r;
+        avrogen_reader_init(&r, in, sizeof in);
+        r.max_items = budget;
+        ck_assert_int_eq(dec->decode(&r, &p, &decoded), want);
+        if (want == AVROGEN_OK)
+            ck_assert(p.x == 1 && p.y == 2 && p.weight == 0.5);
+        avrogen_value v;
+        avrogen_reader_init(&r, in, sizeof in);
+        r.max_items = budget;
+        ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), want);
+        avrogen_reader_init(&r, in, sizeof in);
+        r.max_items = budget;
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_skip(&r, avrogen_schema_root(w)), want);
+    }
+    avrogen_resolver_free(res);
+    avrogen_schema_free(rs);
+    avrogen_schema_free(w);
+}
+END_TEST
 
 START_TEST(test_known_v1)
 {
@@ -888,6 +932,7 @@ static Suite *aot_suite(void)
     tc = tcase_create("known");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_known_v1);
+    tcase_add_test(tc, test_zero_byte_skip_budget);
     tcase_add_test(tc, test_known_v2);
     tcase_add_test(tc, test_known_node);
     tcase_add_test(tc, test_known_shapes);

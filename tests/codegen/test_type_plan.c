@@ -412,6 +412,47 @@ START_TEST(test_identity_hostile)
 }
 END_TEST
 
+/*
+ * Issue 12: a record that takes no bytes costs an item of the per-datum budget
+ * each time it is read, as a block item does: generated code, plans and the
+ * generic runtime all stop at the same bound (1000 hollows: 2000 items).
+ */
+START_TEST(test_identity_zero_byte_budget)
+{
+    const cg_case *c = find_reader("hollows");
+    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_type_plan *p = new_plan(avrogen_schema_root(s), c->type);
+    uint8_t in[8];
+    size_t n = test_unhex("d0 0f 00 0e", in, sizeof in); /* 1000 items, after = 7 */
+    for (size_t budget = 1999; budget <= 2000; budget++) {
+        avrogen_status want = budget == 2000 ? AVROGEN_OK : AVROGEN_E_LIMIT;
+        struct hollows h;
+        avrogen_reader r;
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        avrogen_arena_reset(&decoded);
+        ck_assert_int_eq(hollows_avro_decode(&r, &h, &decoded), want);
+        if (want == AVROGEN_OK)
+            ck_assert(h.n_items == 1000 && h.after == 7);
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        avrogen_arena_reset(&decoded);
+        ck_assert_int_eq(avrogen_type_plan_decode(p, &r, &h, &decoded), want);
+        avrogen_value v;
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        avrogen_arena_reset(&arena);
+        ck_assert_int_eq(avrogen_value_decode(&r, avrogen_schema_root(s), &v, &arena), want);
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_skip(&r, avrogen_schema_root(s)), want);
+    }
+    avrogen_type_plan_free(p);
+    avrogen_schema_free(s);
+}
+END_TEST
+
 START_TEST(test_identity_skipped_zeroed)
 {
     /* AVRO_SKIP members read as zero, bit-field included, also in structs
@@ -925,6 +966,30 @@ END_TEST
 
 /* ---- building ----------------------------------------------------------------- */
 
+/*
+ * spec §Schema Resolution: named types match by unqualified name, so a writer
+ * record in another namespace (its enum and fixed too) reads into the
+ * generated struct, exactly as the generic resolver reads it (issue 12).
+ */
+START_TEST(test_build_other_namespace)
+{
+    const cg_case *c = find_reader("h_decimal");
+    avrogen_schema *ws = parse_schema(
+            "{\"type\": \"record\", \"name\": \"h_decimal\", \"namespace\": \"elsewhere\","
+            " \"fields\": [{\"name\": \"v\", \"type\": {\"type\": \"bytes\", \"logicalType\":"
+            " \"decimal\", \"precision\": 18, \"scale\": 0}}]}");
+    avrogen_type_plan *p = new_plan(avrogen_schema_root(ws), c->type);
+    static const uint8_t in[] = {0x04, 0x01, 0x00}; /* 256 */
+    struct h_decimal v;
+    avrogen_reader r;
+    avrogen_reader_init(&r, in, sizeof in);
+    ck_assert_int_eq(avrogen_type_plan_decode(p, &r, &v, &decoded), AVROGEN_OK);
+    ck_assert_int_eq(v.v, 256);
+    avrogen_type_plan_free(p);
+    avrogen_schema_free(ws);
+}
+END_TEST
+
 START_TEST(test_build_incompatible)
 {
     /* Pairs that do not resolve: the same status, path and reason as the
@@ -957,6 +1022,15 @@ START_TEST(test_build_incompatible)
             {"maps", "{\"type\": \"record\", \"name\": \"maps\", \"namespace\": \"cg\","
                      " \"fields\": [{\"name\": \"counters\", \"type\": {\"type\": \"array\","
                      " \"items\": \"long\"}}]}"},
+            /* spec: decimals match only with the same scale and precision (issue 12). */
+            {"h_decimal", "{\"type\": \"record\", \"name\": \"h_decimal\", \"namespace\":"
+                          " \"cg\", \"fields\": [{\"name\": \"v\", \"type\": {\"type\":"
+                          " \"bytes\", \"logicalType\": \"decimal\", \"precision\": 18,"
+                          " \"scale\": 1}}]}"},
+            {"h_decimal", "{\"type\": \"record\", \"name\": \"h_decimal\", \"namespace\":"
+                          " \"cg\", \"fields\": [{\"name\": \"v\", \"type\": {\"type\":"
+                          " \"bytes\", \"logicalType\": \"decimal\", \"precision\": 17,"
+                          " \"scale\": 0}}]}"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const cg_case *c = find_reader(bad[i].reader);
@@ -1388,6 +1462,7 @@ static Suite *type_plan_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_identity, 0, N_READERS);
     tcase_add_test(tc, test_identity_hostile);
+    tcase_add_test(tc, test_identity_zero_byte_budget);
     tcase_add_test(tc, test_identity_skipped_zeroed);
     tcase_add_test(tc, test_identity_depth);
     suite_add_tcase(s, tc);
@@ -1403,6 +1478,7 @@ static Suite *type_plan_suite(void)
     tc = tcase_create("build");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_build_incompatible);
+    tcase_add_test(tc, test_build_other_namespace);
     tcase_add_test(tc, test_build_defaults_that_do_not_fit);
     tcase_add_test(tc, test_build_bad_descriptors);
     tcase_add_test(tc, test_build_out_of_memory);

@@ -18,7 +18,8 @@ forward, full, none), with the earlier schemas its generator_args names:
 
 The derived schemas come from `avrogen schema` without --compat-with, and an
 earlier schema is a version of a derived one when its record has the same
-fullname or one of the derived record's aliases, as the gate decides.
+unqualified name as the derived record or one of its aliases, as the gate
+decides (spec, Schema Resolution: names match unqualified).
 """
 import glob
 import json
@@ -71,17 +72,16 @@ def earlier_files(case, paths):
     return files
 
 
-def fullname(name, space):
-    return name if "." in name or not space else space + "." + name
+def unqualified(name):
+    return name.rpartition(".")[2]
 
 
 def names_of(text):
-    """A record schema's fullname and the fullnames it answers to (aliases)."""
+    """A record schema's unqualified name and those it answers to (aliases)."""
     j = json.loads(text)
     if not isinstance(j, dict) or j.get("type") != "record":
         return None, []
-    space = j.get("namespace")
-    return fullname(j["name"], space), [fullname(a, space) for a in j.get("aliases", [])]
+    return unqualified(j["name"]), [unqualified(a) for a in j.get("aliases", [])]
 
 
 def python_broken(avrogen, case, header, files):

@@ -131,6 +131,12 @@ def java_deviates(rj, wj):
             if kind(r) == kind(w) and rfull != wfull and \
                     rfull.rpartition(".")[2] == wfull.rpartition(".")[2]:
                 return "unqualified names"
+            # Reader aliases match by their last part too (Java: by full name).
+            if kind(r) == kind(w) and isinstance(r, dict) and any(
+                    a.rpartition(".")[2] == wfull.rpartition(".")[2] and a != wfull
+                    and f"{rfull.rpartition('.')[0]}.{a}".lstrip(".") != wfull
+                    for a in r.get("aliases") or []):
+                return "unqualified names"
     rdec, wdec = ({(s.get("precision"), s.get("scale", 0)) for s, _ in nodes(x)
                    if s.get("logicalType") == "decimal"} for x in (rj, wj))
     if rdec and wdec and rdec != wdec:

@@ -190,12 +190,21 @@ END_TEST
 
 START_TEST(names_and_aliases)
 {
-    /* Names compare as fullnames: the namespace counts. */
+    /* spec §Schema Resolution: names match unqualified, the namespace does not count. */
     expect_report("{'type':'enum','name':'E','namespace':'a','symbols':['X']}",
                   "{'type':'enum','name':'a.E','symbols':['X']}", "");
     expect_report("{'type':'enum','name':'E','namespace':'a','symbols':['X']}",
-                  "{'type':'enum','name':'E','namespace':'b','symbols':['X']}",
-                  "name_mismatch /name /name\n");
+                  "{'type':'enum','name':'E','namespace':'b','symbols':['X']}", "");
+    expect_report("{'type':'record','name':'x.y.R','fields':[{'name':'f','type':"
+                  "{'type':'fixed','name':'F','size':2}}]}",
+                  "{'type':'record','name':'p.q.R','fields':[{'name':'f','type':"
+                  "{'type':'fixed','name':'F','size':2}}]}",
+                  "");
+    expect_report("{'type':'enum','name':'a.E','symbols':['X']}",
+                  "{'type':'enum','name':'a.F','symbols':['X']}", "name_mismatch /name /name\n");
+    /* An alias in another namespace names the writer's type by its last part too. */
+    expect_report("{'type':'record','name':'New','aliases':['x.Old'],'fields':[]}",
+                  "{'type':'record','name':'y.Old','fields':[]}", "");
     /* An alias of the reader names the writer's type; not the other way round. */
     expect_report("{'type':'record','name':'New','aliases':['Old'],'fields':[]}",
                   "{'type':'record','name':'Old','fields':[]}", "");
@@ -341,6 +350,54 @@ START_TEST(nested_paths_and_fields)
 END_TEST
 
 /* ---- unions ------------------------------------------------------------------- */
+
+/* spec §Logical Types, Decimal: two decimals match only with the same scale and precision. */
+START_TEST(decimals)
+{
+    const char *d92 = "{'type':'bytes','logicalType':'decimal','precision':9,'scale':2}";
+    const char *d93 = "{'type':'bytes','logicalType':'decimal','precision':9,'scale':3}";
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s", d92);
+    snprintf(b, sizeof b, "%s", d93);
+    expect_report(a, a, "");
+    expect_report(b, a, "type_mismatch / /\n");
+    expect_message(b, a, "decimal(9, 2) cannot be read as decimal(9, 3)");
+    expect_report("{'type':'bytes','logicalType':'decimal','precision':10,'scale':2}", a,
+                  "type_mismatch / /\n");
+    expect_report("'bytes'", a, "");
+    expect_report(a, "'bytes'", "");
+    expect_report("{'type':'record','name':'R','fields':[{'name':'v','type':{'type':'fixed',"
+                  "'name':'F','size':4,'logicalType':'decimal','precision':9,'scale':3}}]}",
+                  "{'type':'record','name':'R','fields':[{'name':'v','type':{'type':'fixed',"
+                  "'name':'F','size':4,'logicalType':'decimal','precision':9,'scale':2}}]}",
+                  "type_mismatch /fields/0/type /fields/0/type\n");
+}
+END_TEST
+
+/* Issue 12: each pair of named types is checked once, however often it is used. */
+START_TEST(fanout_linear)
+{
+    char *text = test_fanout_schema(40, "{\"name\":\"x\",\"type\":\"int\"}");
+    char *wider = test_fanout_schema(40, "{\"name\":\"x\",\"type\":\"long\"}");
+    expect_report(text, text, "");
+    expect_report(wider, text, "");
+    checked c = run(text, wider);
+    ck_assert_uint_eq(avrogen_compat_count(c.rep), 1);
+    ck_assert_str_eq(avrogen_compat_at(c.rep, 0)->reader_path,
+                     "/fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type/fields/0/type/fields/0/type/fields/0/type/fields/0/type/"
+                     "fields/0/type");
+    done(&c);
+    free(text);
+    free(wider);
+}
+END_TEST
 
 START_TEST(writer_union_plain_reader)
 {
@@ -640,6 +697,8 @@ static Suite *compat_suite(void)
 
     tc = tcase_create("union");
     tcase_add_test(tc, writer_union_plain_reader);
+    tcase_add_test(tc, fanout_linear);
+    tcase_add_test(tc, decimals);
     tcase_add_test(tc, union_to_union);
     tcase_add_test(tc, reader_union_plain_writer);
     tcase_add_test(tc, quiet_then_reported);

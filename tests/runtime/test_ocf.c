@@ -654,6 +654,58 @@ START_TEST(flush_inside_a_datum)
 }
 END_TEST
 
+/*
+ * Issue 12: a file whose schema reuses a record type at every level (T40 is
+ * 2^40 T0s as a tree) opens, reports its schema and takes appends in time
+ * linear in the schema; its datum of no bytes holds 2^41 - 1 records, which
+ * delimiting it charges to the item budget and refuses, instead of hanging.
+ */
+START_TEST(fanout_schema_linear)
+{
+    make_tmpdir();
+    const char *path = tmp_path("fanout.avro");
+    char *schema = test_fanout_schema(40, "");
+    avrogen_ocf_writer *w;
+    avrogen_diag d;
+    ck_assert_int_eq(avrogen_ocf_writer_open(path, schema, strlen(schema), NULL, &w, &d),
+                     AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_write(w, NULL, 0), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_open_append(path, NULL, &w, &d), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_write(w, NULL, 0), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
+
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+    ck_assert_str_eq(avrogen_schema_root(avrogen_ocf_reader_schema(r))->name, "T40");
+    avrogen_bytes datum;
+    ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &datum), AVROGEN_E_LIMIT);
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(d.msg, "object 0"));
+    avrogen_ocf_reader_close(r);
+    free(schema);
+
+    /* T20 holds 2^21 - 1 records: within the budget, so its datums are read. */
+    schema = test_fanout_schema(20, "");
+    ck_assert_int_eq(avrogen_ocf_writer_open(path, schema, strlen(schema), NULL, &w, &d),
+                     AVROGEN_OK);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(avrogen_ocf_writer_write(w, NULL, 0), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+    int n = 0;
+    while (avrogen_ocf_reader_next_datum(r, &datum) == AVROGEN_OK && datum.ptr != NULL) {
+        ck_assert_uint_eq(datum.len, 0);
+        n++;
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_OK);
+    ck_assert_int_eq(n, 3);
+    avrogen_ocf_reader_close(r);
+    free(schema);
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(append_blocks)
 {
     make_tmpdir();
@@ -2420,6 +2472,7 @@ static Suite *ocf_suite(void)
     tcase_add_loop_test(tc, roundtrip_codec, 0, N_CODECS);
     tcase_add_test(tc, roundtrip_path_and_levels);
     tcase_add_test(tc, zero_byte_datums);
+    tcase_add_test(tc, fanout_schema_linear);
     tcase_add_test(tc, empty_file_and_zero_copy);
     tcase_add_test(tc, metadata_and_sync);
     suite_add_tcase(s, tc);

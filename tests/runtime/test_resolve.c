@@ -300,6 +300,96 @@ END_TEST
 
 #define W_ENUM "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\",\"C\"]}"
 
+/* JSON written with single quotes (names never contain them); static, one at a time. */
+static const char *sq(const char *text, char *buf, size_t cap)
+{
+    size_t n = strlen(text);
+    ck_assert_uint_lt(n, cap);
+    for (size_t i = 0; i <= n; i++)
+        buf[i] = text[i] == '\'' ? '"' : text[i];
+    return buf;
+}
+
+/*
+ * spec §Schema Resolution: records (enums, fixed) match by their unqualified
+ * names, so p.q.R is read as x.y.R; in a reader union, a branch with the
+ * writer's full name wins over an earlier one sharing only the last part.
+ */
+START_TEST(names_match_unqualified)
+{
+    char w[1024], r[1024];
+    check_resolves(sq("{'type':'record','name':'p.q.R','fields':[{'name':'e','type':{'type':'enum',"
+                      "'name':'E','symbols':['A','B']}},{'name':'f','type':{'type':'fixed',"
+                      "'name':'F','size':1}}]}",
+                      w, sizeof w),
+                   sq("{'type':'record','name':'x.y.R','fields':[{'name':'e','type':{'type':'enum',"
+                      "'name':'z.E','symbols':['B','A']}},{'name':'f','type':{'type':'fixed',"
+                      "'name':'F','size':1}}]}",
+                      r, sizeof r),
+                   "{\"e\": \"A\", \"f\": \"\\u0007\"}", "{\"e\": \"A\", \"f\": \"\\u0007\"}");
+    /* Reader aliases match by their last part too. */
+    check_resolves(
+            sq("{'type':'record','name':'p.Old','fields':[]}", w, sizeof w),
+            sq("{'type':'record','name':'x.New','aliases':['q.Old'],'fields':[]}", r, sizeof r),
+            "{}", "{}");
+    check_incompatible(sq("{'type':'record','name':'p.A','fields':[]}", w, sizeof w),
+                       sq("{'type':'record','name':'p.B','fields':[]}", r, sizeof r), "",
+                       "does not match");
+
+    /* Two reader branches named R: the full-name match, wherever it stands. */
+    const char *two = "[{'type':'record','name':'a.R','fields':[{'name':'x','type':'int'}]},"
+                      "{'type':'record','name':'b.R','fields':[{'name':'x','type':'long'}]}]";
+    check_resolves(
+            sq("{'type':'record','name':'b.R','fields':[{'name':'x','type':'int'}]}", w, sizeof w),
+            sq(two, r, sizeof r), "{\"x\": 5}", "{\"b.R\": {\"x\": 5}}");
+    check_resolves(
+            sq("{'type':'record','name':'a.R','fields':[{'name':'x','type':'int'}]}", w, sizeof w),
+            sq(two, r, sizeof r), "{\"x\": 5}", "{\"a.R\": {\"x\": 5}}");
+    /* No full-name match: the first with the same last part. */
+    check_resolves(
+            sq("{'type':'record','name':'c.R','fields':[{'name':'x','type':'int'}]}", w, sizeof w),
+            sq(two, r, sizeof r), "{\"x\": 5}", "{\"a.R\": {\"x\": 5}}");
+    /* From a writer union, branch by branch. */
+    check_resolves(sq("[{'type':'record','name':'c.R','fields':[{'name':'x','type':'int'}]},"
+                      "{'type':'record','name':'b.R','fields':[{'name':'x','type':'int'}]}]",
+                      w, sizeof w),
+                   sq(two, r, sizeof r), "{\"b.R\": {\"x\": 6}}", "{\"b.R\": {\"x\": 6}}");
+}
+END_TEST
+
+/* spec §Logical Types, Decimal: decimals match only with the same scale and precision. */
+START_TEST(decimals_must_agree)
+{
+    char w[512], r[512];
+    const char *d92 = "{'type':'bytes','logicalType':'decimal','precision':9,'scale':2}";
+    check_resolves(sq(d92, w, sizeof w), sq(d92, r, sizeof r), "\"\\u0001\"", "\"\\u0001\"");
+    check_incompatible(
+            sq(d92, w, sizeof w),
+            sq("{'type':'bytes','logicalType':'decimal','precision':9,'scale':3}", r, sizeof r), "",
+            "decimal(9, 2) cannot be read as decimal(9, 3)");
+    check_incompatible(
+            sq(d92, w, sizeof w),
+            sq("{'type':'bytes','logicalType':'decimal','precision':10,'scale':2}", r, sizeof r),
+            "", "decimal(9, 2) cannot be read as decimal(10, 2)");
+    /* Where only one side is a decimal, the logical type plays no part. */
+    check_resolves(sq(d92, w, sizeof w), "\"bytes\"", "\"\\u0001\"", "\"\\u0001\"");
+    check_resolves("\"bytes\"", sq(d92, r, sizeof r), "\"\\u0001\"", "\"\\u0001\"");
+    /* Fixed decimals, in a record and in a union. */
+    const char *f = "{'type':'record','name':'R','fields':[{'name':'v','type':{'type':'fixed',"
+                    "'name':'F','size':4,'logicalType':'decimal','precision':9,'scale':%d}}]}";
+    char f2[512], f3[512];
+    snprintf(f2, sizeof f2, f, 2);
+    snprintf(f3, sizeof f3, f, 3);
+    check_incompatible(sq(f2, w, sizeof w), sq(f3, r, sizeof r), "/fields/0/type",
+                       "decimal(9, 2) cannot be read as decimal(9, 3)");
+    check_incompatible(sq(d92, w, sizeof w),
+                       sq("['null',{'type':'bytes','logicalType':'decimal','precision':9,"
+                          "'scale':3}]",
+                          r, sizeof r),
+                       "", "matches no branch");
+}
+END_TEST
+
 START_TEST(enums_by_symbol)
 {
     check_resolves(W_ENUM, "{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"C\",\"B\",\"A\"]}",
@@ -602,6 +692,67 @@ START_TEST(build_nesting_limit)
 }
 END_TEST
 
+/*
+ * Issue 12: building walks each pair of named types once, however often the
+ * schema refers to it (the fanout T40 is 2^40 records as a tree), and a
+ * writer-only field whose values take no bytes costs its records as items:
+ * a one-byte datum skipping a T40 stops at the budget instead of running on.
+ */
+START_TEST(fanout_linear_and_budgeted)
+{
+    char *text = test_fanout_schema(40, "");
+    avrogen_schema *fan = parse(text);
+    free(text);
+    avrogen_resolver *res;
+    avrogen_diag why;
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(fan), avrogen_schema_root(fan), NULL,
+                                          &res, &why),
+                     AVROGEN_OK);
+    avrogen_resolver_free(res);
+
+    /* The writer's record: {a: int, t: T40}; the reader's: {a: int}. */
+    text = test_fanout_schema(40, "");
+    size_t cap = strlen(text) + 256;
+    char *wj = malloc(cap);
+    ck_assert_ptr_nonnull(wj);
+    snprintf(wj, cap,
+             "{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"a\",\"type\":"
+             "\"int\"},{\"name\":\"t\",\"type\":%s}]}",
+             text);
+    free(text);
+    avrogen_schema *ws = parse(wj);
+    avrogen_schema *rs = parse("{\"type\":\"record\",\"name\":\"W\",\"fields\":[{\"name\":\"a\","
+                               "\"type\":\"int\"}]}");
+    free(wj);
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs), NULL,
+                                          &res, &why),
+                     AVROGEN_OK);
+    avrogen_reader r;
+    avrogen_value v;
+    avrogen_reader_init(&r, "\x02", 1);
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_LIMIT);
+    /* With the budget to hold them, the datum is its one byte. */
+    avrogen_reader_init(&r, "\x02", 1);
+    r.max_items = SIZE_MAX;
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_OK);
+    ck_assert_int_eq(v.fields[0].i32, 1);
+    ck_assert_uint_eq(avrogen_reader_remaining(&r), 0);
+    avrogen_resolver_free(res);
+
+    /* Read the other way, the writer's T40 itself is decoded: records cost items there too. */
+    ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(ws), NULL,
+                                          &res, &why),
+                     AVROGEN_OK);
+    avrogen_reader_init(&r, "\x02", 1);
+    r.max_items = 1000;
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_LIMIT);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(ws);
+    avrogen_schema_free(rs);
+    avrogen_schema_free(fan);
+}
+END_TEST
+
 static Suite *resolve_suite(void)
 {
     Suite *s = suite_create("resolve");
@@ -626,6 +777,8 @@ static Suite *resolve_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, enums_by_symbol);
     tcase_add_test(tc, fixed_by_name_and_size);
+    tcase_add_test(tc, names_match_unqualified);
+    tcase_add_test(tc, decimals_must_agree);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("union");
@@ -643,6 +796,7 @@ static Suite *resolve_suite(void)
     tcase_add_test(tc, build_fail_until_ok);
     tcase_add_test(tc, decode_arena_budget);
     tcase_add_test(tc, build_nesting_limit);
+    tcase_add_test(tc, fanout_linear_and_budgeted);
     suite_add_tcase(s, tc);
     return s;
 }

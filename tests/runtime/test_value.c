@@ -700,21 +700,95 @@ START_TEST(item_budget_bounds_zero_byte_items)
     ck_assert_uint_eq(avrogen_arena_used(&arena), 0);
     ck_assert_int_eq(skip_hex("82 80 80 40 00", t), AVROGEN_E_LIMIT);
 
-    /* Within a configured budget, counted across blocks. */
+    /* Within a configured budget, counted across blocks: each item costs one
+     * as a block item and one as a record of no bytes. */
     uint8_t in[16];
     size_t n = test_unhex("d0 0f d0 0f 00", in, sizeof in); /* 1000 + 1000 */
     avrogen_reader r;
     avrogen_reader_init(&r, in, n);
-    r.max_items = 2000;
+    r.max_items = 4000;
     ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_OK);
     ck_assert_uint_eq(v.array.count, 2000);
     avrogen_reader_init(&r, in, n);
-    r.max_items = 1999;
+    r.max_items = 3999;
     ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_E_LIMIT);
     avrogen_reader_init(&r, in, n);
-    r.max_items = 1999;
+    r.max_items = 4000;
+    avrogen_reader_begin_datum(&r);
+    ck_assert_int_eq(avrogen_skip(&r, t), AVROGEN_OK);
+    ck_assert_uint_eq(r.items_left, 0);
+    avrogen_reader_init(&r, in, n);
+    r.max_items = 3999;
     avrogen_reader_begin_datum(&r);
     ck_assert_int_eq(avrogen_skip(&r, t), AVROGEN_E_LIMIT);
+    avrogen_schema_free(s);
+}
+END_TEST
+
+/*
+ * Issue 12: values that take no bytes cost items, however they nest. A T40
+ * (fanout, every record empty) is zero bytes holding 2^41 - 1 records: skip
+ * charges them in one step, decode one by one, and both stop at the budget.
+ */
+START_TEST(item_budget_bounds_zero_byte_records)
+{
+    char *text = test_fanout_schema(40, "");
+    avrogen_schema *s = parse(text);
+    free(text);
+    const avrogen_node *t = avrogen_schema_root(s);
+    avrogen_reader r;
+    avrogen_reader_init(&r, "", 0);
+    avrogen_reader_begin_datum(&r);
+    ck_assert_int_eq(avrogen_skip(&r, t), AVROGEN_E_LIMIT);
+    ck_assert_ptr_nonnull(r.err_msg);
+
+    /* Within a budget that holds them it is a valid datum of no bytes. */
+    avrogen_reader_init(&r, "", 0);
+    r.max_items = SIZE_MAX;
+    avrogen_reader_begin_datum(&r);
+    ck_assert_int_eq(avrogen_skip(&r, t), AVROGEN_OK);
+    ck_assert_uint_eq(r.items_left, SIZE_MAX - (((size_t)1 << 41) - 1));
+
+    avrogen_value v;
+    avrogen_reader_init(&r, "", 0);
+    r.max_items = 1000;
+    ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_E_LIMIT);
+    avrogen_schema_free(s);
+
+    /* At the bound: T3 holds 15 records. */
+    text = test_fanout_schema(3, "");
+    s = parse(text);
+    free(text);
+    t = avrogen_schema_root(s);
+    for (size_t budget = 14; budget <= 15; budget++) {
+        avrogen_status want = budget == 15 ? AVROGEN_OK : AVROGEN_E_LIMIT;
+        avrogen_reader_init(&r, "", 0);
+        r.max_items = budget;
+        ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), want);
+        avrogen_reader_init(&r, "", 0);
+        r.max_items = budget;
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_skip(&r, t), want);
+    }
+    avrogen_schema_free(s);
+
+    /* An array of them: each item costs one as a block item and three as records. */
+    s = parse("{\"type\":\"array\",\"items\":{\"type\":\"record\",\"name\":\"T\",\"fields\":["
+              "{\"name\":\"a\",\"type\":{\"type\":\"record\",\"name\":\"U\",\"fields\":[]}},"
+              "{\"name\":\"b\",\"type\":\"U\"}]}}");
+    t = avrogen_schema_root(s);
+    uint8_t in[8];
+    size_t n = test_unhex("c8 01 00", in, sizeof in); /* 100 items */
+    for (size_t budget = 399; budget <= 400; budget++) {
+        avrogen_status want = budget == 400 ? AVROGEN_OK : AVROGEN_E_LIMIT;
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), want);
+        avrogen_reader_init(&r, in, n);
+        r.max_items = budget;
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_skip(&r, t), want);
+    }
     avrogen_schema_free(s);
 }
 END_TEST
@@ -915,6 +989,7 @@ static Suite *value_suite(void)
     tcase_add_test(tc, bad_indexes_and_bytes);
     tcase_add_test(tc, depth_limit);
     tcase_add_test(tc, item_budget_bounds_zero_byte_items);
+    tcase_add_test(tc, item_budget_bounds_zero_byte_records);
     tcase_add_test(tc, many_small_blocks_stay_linear);
     tcase_add_test(tc, arena_budget);
     tcase_add_test(tc, decode_fail_until_ok);

@@ -2,7 +2,9 @@
 /* Shared test helpers; see testutil.h. */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *test_alloc_fn(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
@@ -54,8 +56,11 @@ size_t test_unhex(const char *hex, uint8_t *out, size_t cap)
     int hi = -1;
     for (; *hex != '\0'; hex++) {
         int v = hexval(*hex);
-        if (v < 0)
+        if (v < 0) {
+            if ((*hex != ' ' && *hex != '\n' && *hex != '\t') || hi >= 0)
+                abort(); /* not hex, or a space inside a byte */
             continue;
+        }
         if (hi < 0) {
             hi = v;
         } else {
@@ -65,5 +70,29 @@ size_t test_unhex(const char *hex, uint8_t *out, size_t cap)
             hi = -1;
         }
     }
+    if (hi >= 0)
+        abort(); /* an odd number of digits */
     return n;
+}
+
+char *test_fanout_schema(unsigned n, const char *leaf_fields)
+{
+    /* T_i = {"type":"record","name":"Ti","fields":[{"name":"a","type":T_(i-1)},
+     *        {"name":"b","type":"T(i-1)"}]}, built from the inside out. */
+    size_t cap = 256 + strlen(leaf_fields) + (size_t)n * 128;
+    char *s = malloc(cap), *t = malloc(cap);
+    if (s == NULL || t == NULL)
+        abort();
+    snprintf(s, cap, "{\"type\":\"record\",\"name\":\"T0\",\"fields\":[%s]}", leaf_fields);
+    for (unsigned i = 1; i <= n; i++) {
+        snprintf(t, cap,
+                 "{\"type\":\"record\",\"name\":\"T%u\",\"fields\":[{\"name\":\"a\",\"type\":%s},"
+                 "{\"name\":\"b\",\"type\":\"T%u\"}]}",
+                 i, s, i - 1);
+        char *swap = s;
+        s = t;
+        t = swap;
+    }
+    free(t);
+    return s;
 }

@@ -22,7 +22,18 @@ typedef struct test_alloc {
 
 void test_alloc_init(test_alloc *ta, long fail_at);
 
-/* Decode "0a ff 01" style hex (spaces ignored) into out; returns the byte count. */
+/* Decode "0a ff 01" style hex (whitespace between bytes ignored) into out;
+ * returns the byte count. Any other character, a lone digit or more than
+ * `cap` bytes aborts: a typo in a test's bytes must not pass unnoticed. */
 size_t test_unhex(const char *hex, uint8_t *out, size_t cap);
+
+/*
+ * The fanout schema of issue 12 as JSON text (malloc'd): record T0 with
+ * `leaf_fields` (a JSON array's insides, "" for none), and T1..Tn each with two
+ * fields, a and b, of type T(i-1) (defined in a, referred to by name in b). It
+ * is linear in n, but a value of Tn holds 2^n T0s: any walk that visits
+ * shared subtrees again takes 2^n steps.
+ */
+char *test_fanout_schema(unsigned n, const char *leaf_fields);
 
 #endif /* AVROGEN_TESTUTIL_H */

@@ -477,6 +477,29 @@ static inline const uint8_t *avrogen_get_varint32(const uint8_t *p, uint32_t *ou
 }
 
 /*
+ * Charge `n` values that take no input (records that encode in zero bytes) to
+ * the per-datum item budget, which block items draw on too: nothing else
+ * bounds the work of reading them. False (E_LIMIT recorded) past it.
+ */
+static inline bool avrogen_reader_charge(avrogen_reader *r, size_t n)
+{
+    if (AVROGEN_LIKELY(n <= r->items_left)) {
+        r->items_left -= n;
+        return true;
+    }
+    avrogen_reader_fail(r, AVROGEN_E_LIMIT,
+                        "values that take no bytes exceed the reader's item budget");
+    return false;
+}
+
+/* avrogen_reader_charge for `count` values of `each` records (a block of them). */
+static inline bool avrogen_reader_charge_items(avrogen_reader *r, size_t count, size_t each)
+{
+    size_t n;
+    return avrogen_reader_charge(r, avrogen_size_mul(count, each, &n) ? n : SIZE_MAX);
+}
+
+/*
  * spec: a long is at most 10 varint bytes; the tenth may only carry bit 63.
  * Anything longer, or stray high bits, is AVROGEN_E_OVERFLOW.
  */

@@ -111,6 +111,16 @@ struct avrogen_node {
     /* decimal */
     int precision;
     int scale;
+    /*
+     * What the parser derives once, in one pass, for readers' bounds (a walk
+     * of shared subtrees per use would be exponential: two fields of the same
+     * record type double the work at every level).
+     */
+    size_t min_size;     /* fewest bytes a value encodes in; SIZE_MAX: no finite value.
+                            0 exactly for null, fixed(0) and records of those, whose
+                            every value takes no bytes at all */
+    size_t zero_records; /* min_size 0: the records in one value (saturating) */
+    bool recursive;      /* a record that can contain itself */
 };
 
 typedef struct avrogen_schema avrogen_schema;
