@@ -5,7 +5,12 @@
  * use (depth first, field order) and referenced by name afterwards. Keys go in
  * STYLE.md §5's order; field objects put "name" before "type" so that a field
  * reads by its name even when its type is a long nested definition. Output is
- * JSON_INDENT(2), never sorted, newline-terminated.
+ * indented by two spaces a level (JSON_INDENT(2)) down to INDENT_LEVELS, and no
+ * further: deeper levels keep that indentation, so a chain of nested records
+ * writes a schema linear in its size (issue 12: growing indentation made 100
+ * chained records 37 MB). Never sorted, newline-terminated. A schema nesting
+ * JSON past what parsers take (jansson's 2048 levels) is refused up front, at
+ * the member where it crosses, rather than written and then unparsable.
  */
 #include "emit_avsc.h"
 
@@ -19,6 +24,7 @@
 #include "avrogen/schema.h"
 
 #include "genutil.h"
+#include "textbuf.h"
 
 /* A named type defined in the schema being built, with the namespace it got. */
 struct defined {
@@ -31,8 +37,12 @@ struct emitter {
     const struct model_record *root;
     struct defined *defined;
     size_t n_defined;
+    struct ptrmap index; /* model_name * -> its slot in defined */
     bool ok;
 };
+
+/* Levels of indentation; deeper ones are written at this one. */
+#define INDENT_LEVELS 16
 
 static json_t *jstr(const char *s)
 {
@@ -57,10 +67,8 @@ static json_t *jtext(struct emitter *e, const char *s, const struct model_loc *a
 
 static const struct defined *find_defined(struct emitter *e, const struct model_name *n)
 {
-    for (size_t i = 0; i < e->n_defined; i++)
-        if (e->defined[i].name == n)
-            return &e->defined[i];
-    return NULL;
+    size_t i;
+    return ptrmap_get(&e->index, n, &i) ? &e->defined[i] : NULL;
 }
 
 /*
@@ -73,6 +81,7 @@ static const struct defined *find_defined(struct emitter *e, const struct model_
 static const char *define(struct emitter *e, const struct model_name *n, const char *space)
 {
     e->defined = xappend(e->defined, e->n_defined, sizeof *e->defined);
+    ptrmap_put(&e->index, n, e->n_defined);
     e->defined[e->n_defined].name = n;
     e->defined[e->n_defined].space = n->space || n->null_space ? n->space : space;
     return e->defined[e->n_defined++].space;
@@ -324,6 +333,213 @@ static bool check_fixed_logicals(const struct model_type *t, const struct model_
     return ok;
 }
 
+/* ---- how deep the JSON goes --------------------------------------------- */
+
+/*
+ * The deepest container jansson parses (and so the runtime's schema parser,
+ * whose own bound is above it): JSON_PARSER_MAX_DEPTH counts values, the
+ * scalars inside the deepest container too. A schema nesting deeper is valid
+ * Avro but no parser here reads it.
+ */
+#define MAX_JSON_DEPTH (JSON_PARSER_MAX_DEPTH - 1)
+
+struct depth_walk {
+    struct ptrmap defined;            /* named types defined so far in this schema */
+    struct ptrmap defaults;           /* model_field * -> depth of its default + 1 */
+    const struct model_loc *where;    /* the member where the schema first crosses */
+    const struct model_field *field;  /* ... and its field, NULL at the top */
+    const struct model_record *owner; /* ... and the record it is a member of */
+    const struct model_record *cur;   /* the record whose fields are being walked */
+};
+
+/* Containers nested in JSON value j (0 for a scalar). */
+static unsigned json_depth(const json_t *j)
+{
+    unsigned deepest = 0;
+    if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            unsigned d = json_depth(json_array_get(j, i));
+            deepest = d > deepest ? d : deepest;
+        }
+        return deepest + 1;
+    }
+    if (json_is_object(j)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach((json_t *)(uintptr_t)j, key, v)
+        {
+            unsigned d = json_depth(v);
+            deepest = d > deepest ? d : deepest;
+        }
+        return deepest + 1;
+    }
+    return 0;
+}
+
+/* A container at JSON depth `level` at member `at`: true once past the limit. */
+static bool too_deep(struct depth_walk *w, unsigned level, const struct model_loc *at,
+                     const struct model_field *f)
+{
+    if (level > MAX_JSON_DEPTH && w->where == NULL) {
+        w->where = at;
+        w->field = f;
+        w->owner = w->cur;
+    }
+    return w->where != NULL;
+}
+
+static void walk_type(struct depth_walk *w, const struct model_type *t, unsigned level,
+                      const struct model_loc *at, const struct model_field *f);
+
+/* Whether named type n is defined here (its first use): it is then, if not yet. */
+static bool first_use(struct depth_walk *w, const struct model_name *n)
+{
+    size_t seen;
+    if (ptrmap_get(&w->defined, n, &seen))
+        return false;
+    ptrmap_put(&w->defined, n, 1);
+    return true;
+}
+
+static void walk_record(struct depth_walk *w, const struct model_record *r, unsigned level,
+                        const struct model_loc *at, const struct model_field *f)
+{
+    if (!first_use(w, &r->name) || too_deep(w, level, at, f) ||
+        too_deep(w, level + 1, at, f)) /* its object, then "fields" (or "aliases") */
+        return;
+    const struct model_record *outer = w->cur;
+    w->cur = r;
+    for (size_t i = 0; i < r->n_fields && w->where == NULL; i++) {
+        const struct model_field *g = &r->fields[i];
+        if (g->role != MODEL_FIELD_VALUE || too_deep(w, level + 2, &g->loc, g))
+            continue;
+        walk_type(w, g->type, level + 3, &g->loc, g);
+        if (g->n_aliases != 0 && too_deep(w, level + 3, &g->loc, g))
+            break;
+        if (g->default_json != NULL) {
+            size_t d;
+            if (!ptrmap_get(&w->defaults, g, &d)) {
+                json_t *dv = json_loads(g->default_json, JSON_DECODE_ANY, NULL);
+                d = dv != NULL ? json_depth(dv) + 1 : 1;
+                json_decref(dv);
+                ptrmap_put(&w->defaults, g, d);
+            }
+            if (d > 1 && too_deep(w, level + 1 + (unsigned)d, &g->loc, g))
+                break;
+        }
+    }
+    w->cur = outer;
+}
+
+/* The JSON depth of a value of t at `level`, for the definitions it holds. */
+static void walk_type(struct depth_walk *w, const struct model_type *t, unsigned level,
+                      const struct model_loc *at, const struct model_field *f)
+{
+    if (t == NULL || w->where != NULL)
+        return;
+    switch (t->kind) {
+    case AVROGEN_KIND_RECORD:
+        walk_record(w, t->record, level, at, f);
+        return;
+    case AVROGEN_KIND_ENUM:
+        if (first_use(w, &t->enumeration->name))
+            (void)(too_deep(w, level, at, f) || too_deep(w, level + 1, at, f));
+        return;
+    case AVROGEN_KIND_FIXED:
+        if (first_use(w, &t->fixed->name))
+            (void)(too_deep(w, level, at, f) ||
+                   (t->fixed->name.n_aliases != 0 && too_deep(w, level + 1, at, f)));
+        return;
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+        if (!too_deep(w, level, at, f))
+            walk_type(w, t->items, level + 1, at, f);
+        return;
+    case AVROGEN_KIND_UNION:
+        if (too_deep(w, level, at, f))
+            return;
+        if (t->storage == MODEL_STORAGE_NULLABLE)
+            walk_type(w, t->items, level + 1, at, f);
+        for (size_t i = 0; i < t->n_branches; i++)
+            walk_type(w, t->branches[i].type, level + 1, &t->branches[i].loc, f);
+        return;
+    default:
+        if (t->logical != AVROGEN_LOGICAL_NONE)
+            (void)too_deep(w, level, at, f);
+        return;
+    }
+}
+
+/* ---- writing the JSON ---------------------------------------------------- */
+
+/* Two spaces a level, down to INDENT_LEVELS. */
+static void put_indent(struct textbuf *out, unsigned level)
+{
+    unsigned n = level < INDENT_LEVELS ? level : INDENT_LEVELS;
+    textbuf_putc(out, '\n');
+    for (unsigned i = 0; i < n; i++)
+        textbuf_puts(out, "  ");
+}
+
+/* j as JSON_INDENT(2) writes it, but with indentation capped; false when out of memory. */
+static bool dump(struct textbuf *out, const json_t *j, unsigned level)
+{
+    if (json_is_object(j)) {
+        if (json_object_size(j) == 0) {
+            textbuf_puts(out, "{}");
+            return true;
+        }
+        textbuf_putc(out, '{');
+        const char *key;
+        json_t *v;
+        bool first = true;
+        json_object_foreach((json_t *)(uintptr_t)j, key, v)
+        {
+            if (!first)
+                textbuf_putc(out, ',');
+            first = false;
+            put_indent(out, level + 1);
+            json_t *k = json_string(key);
+            char *kt = k != NULL ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
+            json_decref(k);
+            if (kt == NULL)
+                return false;
+            textbuf_puts(out, kt);
+            free(kt);
+            textbuf_puts(out, ": ");
+            if (!dump(out, v, level + 1))
+                return false;
+        }
+        put_indent(out, level);
+        textbuf_putc(out, '}');
+        return true;
+    }
+    if (json_is_array(j)) {
+        if (json_array_size(j) == 0) {
+            textbuf_puts(out, "[]");
+            return true;
+        }
+        textbuf_putc(out, '[');
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            if (i != 0)
+                textbuf_putc(out, ',');
+            put_indent(out, level + 1);
+            if (!dump(out, json_array_get(j, i), level + 1))
+                return false;
+        }
+        put_indent(out, level);
+        textbuf_putc(out, ']');
+        return true;
+    }
+    /* Scalars exactly as jansson writes them (escapes, number formats). */
+    char *text = json_dumps(j, JSON_ENCODE_ANY);
+    if (text == NULL)
+        return false;
+    textbuf_puts(out, text);
+    free(text);
+    return true;
+}
+
 int emit_avsc(struct model *m, struct diag *d)
 {
     bool ok = true;
@@ -342,26 +558,56 @@ int emit_avsc(struct model *m, struct diag *d)
     if (!ok)
         return 1;
 
+    struct depth_walk w;
+    memset(&w, 0, sizeof w);
+    size_t too_deep_roots = 0;
     for (size_t i = 0; i < m->n_records; i++) {
         struct model_record *r = m->records[i];
-        struct emitter e = {d, r, NULL, 0, true};
+        /* Check the depth before building anything: a chain of thousands of
+         * records is refused in time linear in it. */
+        ptrmap_clear(&w.defined);
+        w.where = NULL;
+        w.field = NULL;
+        w.owner = w.cur = NULL;
+        walk_record(&w, r, 1, &r->loc, NULL);
+        if (w.where != NULL) {
+            ok = false;
+            /* Every record above the depth in a chain would say the same: the
+             * first few, then a count. */
+            if (too_deep_roots++ < 8)
+                diag_error(d, w.where,
+                           "the schema of '%s' nests JSON more than %d levels deep at member "
+                           "'%s' of '%s' (a record in a nullable field takes 4 levels), which no "
+                           "JSON parser here reads (jansson's limit): nest fewer records inside "
+                           "one another",
+                           r->name.fullname, MAX_JSON_DEPTH,
+                           w.field != NULL ? w.field->c_name : "?",
+                           w.owner != NULL ? w.owner->c_type : r->c_type);
+            continue;
+        }
+        struct emitter e = {d, r, NULL, 0, {0}, true};
         json_t *root = emit_record(&e, r, NULL, &r->loc);
-        char *text = e.ok ? json_dumps(root, JSON_INDENT(2)) : NULL;
+        struct textbuf text = TEXTBUF_INIT;
+        bool written = e.ok && dump(&text, root, 0);
         json_decref(root);
         free(e.defined);
+        ptrmap_free(&e.index);
         if (!e.ok) {
+            textbuf_free(&text);
             ok = false;
             continue;
         }
-        if (!text) {
+        if (!written) {
+            textbuf_free(&text);
             diag_error(d, &r->loc, "out of memory while writing the schema of '%s'",
                        r->name.fullname);
             ok = false;
             continue;
         }
+        textbuf_putc(&text, '\n');
         free(r->avsc);
-        r->avsc = xasprintf("%s\n", text);
-        free(text);
+        r->avsc = xstrndup(text.data, text.len);
+        textbuf_free(&text);
 
         avrogen_schema *s = NULL;
         avrogen_diag sd;
@@ -377,5 +623,9 @@ int emit_avsc(struct model *m, struct diag *d)
         r->fingerprint = avrogen_schema_fingerprint64(s);
         avrogen_schema_free(s);
     }
+    if (too_deep_roots > 8)
+        diag_note(d, NULL, "%zu more records nest their schemas too deep", too_deep_roots - 8);
+    ptrmap_free(&w.defined);
+    ptrmap_free(&w.defaults);
     return ok ? 0 : 1;
 }

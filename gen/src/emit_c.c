@@ -56,35 +56,19 @@ static void mark_type(struct gen *g, const struct model_type *t)
         mark_type(g, t->branches[i].type);
 }
 
-/* True when a value of t can contain a `target` record (through any path). */
-static bool type_reaches(const struct model *m, const struct model_type *t,
-                         const struct model_record *target, bool *seen);
-
-static bool record_reaches(const struct model *m, const struct model_record *r,
-                           const struct model_record *target, bool *seen)
-{
-    size_t i = ec_record_index(m, r);
-    if (i == m->n_records || seen[i])
-        return false;
-    seen[i] = true;
-    for (size_t f = 0; f < r->n_fields; f++)
-        if (r->fields[f].role == MODEL_FIELD_VALUE &&
-            type_reaches(m, r->fields[f].type, target, seen))
-            return true;
-    return false;
-}
-
-static bool type_reaches(const struct model *m, const struct model_type *t,
-                         const struct model_record *target, bool *seen)
+/* True when a value of t holds a record (not through another record) marked deep. */
+static bool uses_deep(const struct gen *g, const struct model_type *t)
 {
     if (t == NULL)
         return false;
-    if (t->record != NULL && (t->record == target || record_reaches(m, t->record, target, seen)))
-        return true;
-    if (type_reaches(m, t->items, target, seen) || type_reaches(m, t->map_key, target, seen))
+    if (t->record != NULL) {
+        size_t j = ec_record_index(g->m, t->record);
+        return j < g->m->n_records && g->deep[j];
+    }
+    if (uses_deep(g, t->items) || uses_deep(g, t->map_key))
         return true;
     for (size_t i = 0; i < t->n_branches; i++)
-        if (type_reaches(m, t->branches[i].type, target, seen))
+        if (uses_deep(g, t->branches[i].type))
             return true;
     return false;
 }
@@ -96,17 +80,18 @@ static void plan(struct gen *g)
     for (size_t i = 0; i < m->n_records; i++)
         if (m->records[i]->in_main_file)
             mark_record(g, m->records[i]);
-    bool *seen = xcalloc(m->n_records + 1, sizeof *seen);
+    /* model_build found the records that reach themselves, in linear time. */
+    for (size_t i = 0; i < m->n_records; i++)
+        g->cyclic[i] = g->need_record[i] && m->records[i]->recursive;
+    /* Records come in dependency order, and only a cyclic record uses one
+     * after it (a back edge), so one pass sees each record's uses first. */
     for (size_t i = 0; i < m->n_records; i++) {
-        if (!g->need_record[i])
-            continue;
-        memset(seen, 0, (m->n_records + 1) * sizeof *seen);
         const struct model_record *r = m->records[i];
-        for (size_t f = 0; f < r->n_fields && !g->cyclic[i]; f++)
+        g->deep[i] = g->cyclic[i];
+        for (size_t f = 0; f < r->n_fields && !g->deep[i]; f++)
             if (r->fields[f].role == MODEL_FIELD_VALUE)
-                g->cyclic[i] = type_reaches(m, r->fields[f].type, r, seen);
+                g->deep[i] = uses_deep(g, r->fields[f].type);
     }
-    free(seen);
 }
 
 /* ---- the two files ------------------------------------------------------- */
@@ -316,6 +301,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     g.d = d;
     g.need_record = xcalloc(m->n_records + 1, sizeof *g.need_record);
     g.cyclic = xcalloc(m->n_records + 1, sizeof *g.cyclic);
+    g.deep = xcalloc(m->n_records + 1, sizeof *g.deep);
     g.need_enum = xcalloc(m->n_enums + 1, sizeof *g.need_enum);
     g.need_fixed = xcalloc(m->n_fixeds + 1, sizeof *g.need_fixed);
     g.enum_index = xcalloc(m->n_enums + 1, sizeof *g.enum_index);
@@ -350,6 +336,9 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     free(g.member);
     free(g.need_record);
     free(g.cyclic);
+    free(g.deep);
+    ptrmap_free(&g.fixed_sizes);
+    ptrmap_free(&g.min_sizes);
     free(g.need_enum);
     free(g.need_fixed);
     free(g.enum_index);

@@ -18,6 +18,9 @@
 
 size_t ec_record_index(const struct model *m, const struct model_record *r)
 {
+    /* model_build numbers the records; a model built by hand (tests) may not. */
+    if (r->index < m->n_records && m->records[r->index] == r)
+        return r->index;
     for (size_t i = 0; i < m->n_records; i++)
         if (m->records[i] == r)
             return i;
@@ -60,7 +63,7 @@ static uint64_t varint_size(int64_t v)
  * *out. Records nest only finitely by value (recursion goes through a
  * nullable or an array, which are never fixed), so this terminates.
  */
-static bool fixed_size(const struct model_type *t, uint64_t *out)
+static bool fixed_size(struct gen *g, const struct model_type *t, uint64_t *out)
 {
     uint64_t n = 0, item;
     switch (t->kind) {
@@ -82,19 +85,28 @@ static bool fixed_size(const struct model_type *t, uint64_t *out)
     case AVROGEN_KIND_ENUM:
         *out = 1;
         return t->enumeration->n_symbols <= ONE_BYTE_INDEXES;
-    case AVROGEN_KIND_RECORD:
-        for (size_t i = 0; i < t->record->n_fields; i++) {
+    case AVROGEN_KIND_RECORD: {
+        /* Once per record: records by value may share their insides (T with
+         * two fields of type T', ...), and walking them per use is exponential. */
+        size_t known;
+        if (ptrmap_get(&g->fixed_sizes, t->record, &known)) {
+            *out = known != 0 ? known - 1 : 0;
+            return known != 0;
+        }
+        bool fixed = true;
+        for (size_t i = 0; i < t->record->n_fields && fixed; i++) {
             const struct model_field *f = &t->record->fields[i];
             if (f->role != MODEL_FIELD_VALUE)
                 continue;
-            if (!fixed_size(f->type, &item))
-                return false;
+            fixed = fixed_size(g, f->type, &item);
             n += item;
         }
+        ptrmap_put(&g->fixed_sizes, t->record, fixed ? (size_t)n + 1 : 0);
         *out = n;
-        return true;
+        return fixed;
+    }
     case AVROGEN_KIND_ARRAY:
-        if (t->storage != MODEL_STORAGE_C_ARRAY || !fixed_size(t->items, &item))
+        if (t->storage != MODEL_STORAGE_C_ARRAY || !fixed_size(g, t->items, &item))
             return false;
         *out = (t->c_len != 0 ? varint_size((int64_t)t->c_len) : 0) + t->c_len * item + 1;
         return true;
@@ -102,7 +114,7 @@ static bool fixed_size(const struct model_type *t, uint64_t *out)
         if (t->storage != MODEL_STORAGE_TAGGED || t->n_branches > ONE_BYTE_INDEXES)
             return false;
         for (size_t i = 0; i < t->n_branches; i++) {
-            if (!fixed_size(t->branches[i].type, &item) || (i != 0 && item != n))
+            if (!fixed_size(g, t->branches[i].type, &item) || (i != 0 && item != n))
                 return false;
             n = item;
         }
@@ -114,7 +126,7 @@ static bool fixed_size(const struct model_type *t, uint64_t *out)
 }
 
 /* The fewest input bytes a value of t takes: bounds block counts on decode. */
-static uint64_t min_size(const struct model_type *t)
+static uint64_t min_size(struct gen *g, const struct model_type *t)
 {
     uint64_t n = 0;
     switch (t->kind) {
@@ -126,11 +138,16 @@ static uint64_t min_size(const struct model_type *t)
         return 8;
     case AVROGEN_KIND_FIXED:
         return t->fixed != NULL ? t->fixed->size : t->c_len;
-    case AVROGEN_KIND_RECORD:
+    case AVROGEN_KIND_RECORD: {
+        size_t known;
+        if (ptrmap_get(&g->min_sizes, t->record, &known))
+            return known;
         for (size_t i = 0; i < t->record->n_fields; i++)
             if (t->record->fields[i].role == MODEL_FIELD_VALUE)
-                n += min_size(t->record->fields[i].type);
+                n += min_size(g, t->record->fields[i].type);
+        ptrmap_put(&g->min_sizes, t->record, (size_t)n);
         return n;
+    }
     default:
         /* booleans, varints, length prefixes, block counts, union indexes */
         return 1;
@@ -1055,7 +1072,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
 {
     uint64_t c = 0, fixed;
     char *v = ec_plain(lv);
-    if (fixed_size(t, &fixed)) {
+    if (fixed_size(g, t, &fixed)) {
         free(v);
         return fixed;
     }
@@ -1345,7 +1362,7 @@ static void read_array(struct gen *g, const struct model_type *t, const char *lv
          *blk = ec_local(g, "b");
     char *decl = ec_pointer_decl(elem, items);
     char *cast = ec_pointer_cast(elem);
-    uint64_t min = is_map ? 1 + min_size(t->items) : min_size(t->items);
+    uint64_t min = is_map ? 1 + min_size(g, t->items) : min_size(g, t->items);
     ec_scope_open(g);
     ec_line(g, "%s = NULL;", decl);
     ec_line(g, "size_t %s = 0, %s = 0, %s;", n, cap, blk);
@@ -1823,7 +1840,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     ec_capture_begin(g, &body);
     bool zero = true;
     for (size_t i = 0; i < rec->n_fields && zero; i++)
-        if (rec->fields[i].role == MODEL_FIELD_VALUE && min_size(rec->fields[i].type) != 0)
+        if (rec->fields[i].role == MODEL_FIELD_VALUE && min_size(g, rec->fields[i].type) != 0)
             zero = false;
     if (zero) {
         /* It takes no bytes: only the item budget bounds how many a datum holds. */

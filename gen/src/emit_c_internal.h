@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "emit_c.h"
+#include "genutil.h"
 #include "model.h"
 #include "textbuf.h"
 
@@ -37,7 +38,9 @@ struct gen {
     bool used_v;        /* the function being emitted reads its `v` parameter */
     bool used_a;        /* ... its arena parameter */
     bool *need_record;  /* per m->records[i]: emit its functions and descriptors */
-    bool *cyclic;       /* per m->records[i]: reaches itself (decode checks depth) */
+    bool *cyclic;       /* per m->records[i]: reaches itself (coders count depth in it) */
+    bool *deep;         /* per m->records[i]: reaches a cyclic record (or is one): its
+                           measure takes the depth of the records it is inside */
     bool *need_enum;
     bool *need_fixed;
     /* Per m->enums[i]: which of its static helpers the record code calls. */
@@ -48,6 +51,8 @@ struct gen {
     struct diag *d;     /* notes about earlier schemas read without an ahead-of-time decoder */
     char *member;       /* "struct r.f": the record member being coded, for messages */
     struct aot *aot;    /* emit_c_resolve.c's state */
+    struct ptrmap fixed_sizes; /* record -> its fixed encoded size + 1, or 0: it varies */
+    struct ptrmap min_sizes;   /* record -> the fewest bytes it encodes in */
 };
 
 /* ---- emit_c_text.c: lines and blocks ---------------------------------------------- */

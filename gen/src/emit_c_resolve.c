@@ -179,12 +179,6 @@ static const struct model_field *avro_field(const struct model_record *rec, size
 
 /* ---- how the two schemas relate ------------------------------------------ */
 
-/* Pairs of named types assumed alike while comparing recursive schemas. */
-struct pairs {
-    const avrogen_node *w, *rd;
-    const struct pairs *up;
-};
-
 /* The reader field each writer field feeds, as the resolver pairs them: reader
  * fields in order each take the writer field of their name (or alias), unless
  * an earlier reader field took it. match[j] is that writer field, or -1. */
@@ -212,13 +206,48 @@ static long reader_branch(const avrogen_node *w, const avrogen_node *rd)
 }
 
 /*
+ * What same_encoding knows of record pairs: 1 they differ, 2 the same, or
+ * assumed the same while being compared (which ends recursive types). The
+ * comparison is a conjunction all the way down, so an assumption that is wrong
+ * makes the outermost call false, which then forgets the assumptions made
+ * under it; kept, they make each pair cost one comparison however often the
+ * schemas share it (issue 12: a writer and reader fanout was exponential).
+ */
+struct same_memo {
+    struct ptrmap pairs;
+    const avrogen_node **trail; /* the pairs assumed, two nodes each */
+    size_t n_trail;
+    unsigned depth;
+};
+
+static bool same_node(struct same_memo *sm, const avrogen_node *w, const avrogen_node *rd);
+
+/*
  * True when data written as w decodes as rd with rd's own code: the same
  * encoding, and resolution maps every part to the part at the same place
  * (field i to field i, branch i to branch i, symbol i to symbol i). Union
  * branches need the check: the resolver gives a writer branch the FIRST reader
  * branch that matches, so ["long", "int"] read as itself takes int as long.
  */
-static bool same_encoding(const avrogen_node *w, const avrogen_node *rd, const struct pairs *up)
+static bool same_encoding(struct same_memo *sm, const avrogen_node *w, const avrogen_node *rd)
+{
+    bool top = sm->depth++ == 0;
+    size_t mark = sm->n_trail;
+    bool same = same_node(sm, w, rd);
+    sm->depth--;
+    if (top) {
+        if (!same)
+            for (size_t k = mark; k < sm->n_trail; k++) {
+                size_t v;
+                if (ptrmap_get2(&sm->pairs, sm->trail[2 * k], sm->trail[2 * k + 1], &v) && v == 2)
+                    ptrmap_put2(&sm->pairs, sm->trail[2 * k], sm->trail[2 * k + 1], 0);
+            }
+        sm->n_trail = mark;
+    }
+    return same;
+}
+
+static bool same_node(struct same_memo *sm, const avrogen_node *w, const avrogen_node *rd)
 {
     if (w->kind != rd->kind)
         return false;
@@ -234,28 +263,35 @@ static bool same_encoding(const avrogen_node *w, const avrogen_node *rd, const s
         return true;
     case AVROGEN_KIND_ARRAY:
     case AVROGEN_KIND_MAP:
-        return same_encoding(w->items, rd->items, up);
+        return same_node(sm, w->items, rd->items);
     case AVROGEN_KIND_UNION:
         if (w->n_branches != rd->n_branches)
             return false;
         for (size_t i = 0; i < w->n_branches; i++)
             if (reader_branch(w->branches[i], rd) != (long)i ||
-                !same_encoding(w->branches[i], rd->branches[i], up))
+                !same_node(sm, w->branches[i], rd->branches[i]))
                 return false;
         return true;
     case AVROGEN_KIND_RECORD: {
-        for (const struct pairs *p = up; p != NULL; p = p->up)
-            if (p->w == w && p->rd == rd)
-                return true;
-        if (w->n_fields != rd->n_fields)
+        size_t known;
+        if (ptrmap_get2(&sm->pairs, w, rd, &known) && known != 0)
+            return known == 2;
+        if (w->n_fields != rd->n_fields) {
+            ptrmap_put2(&sm->pairs, w, rd, 1);
             return false;
-        struct pairs here = {w, rd, up};
+        }
+        ptrmap_put2(&sm->pairs, w, rd, 2);
+        sm->trail = xrealloc(sm->trail, (sm->n_trail + 1) * 2 * sizeof *sm->trail);
+        sm->trail[2 * sm->n_trail] = w;
+        sm->trail[2 * sm->n_trail + 1] = rd;
+        sm->n_trail++;
         long *match = match_fields(w, rd);
         bool same = true;
         for (size_t j = 0; j < rd->n_fields && same; j++)
-            same = match[j] == (long)j &&
-                   same_encoding(w->fields[j].type, rd->fields[j].type, &here);
+            same = match[j] == (long)j && same_node(sm, w->fields[j].type, rd->fields[j].type);
         free(match);
+        if (!same)
+            ptrmap_put2(&sm->pairs, w, rd, 1);
         return same;
     }
     default:
@@ -272,9 +308,9 @@ static uint64_t writer_min_size(const avrogen_node *w)
 
 /* What resolution does to a value, for the decoders' comments; NULL when
  * nothing (the same encoding). */
-static char *describe(const avrogen_node *w, const avrogen_node *rd)
+static char *describe(struct same_memo *sm, const avrogen_node *w, const avrogen_node *rd)
 {
-    if (same_encoding(w, rd, NULL))
+    if (same_encoding(sm, w, rd))
         return NULL;
     if (w->kind == AVROGEN_KIND_UNION)
         return xstrdup("read branch by branch from the writer's union");
@@ -282,7 +318,7 @@ static char *describe(const avrogen_node *w, const avrogen_node *rd)
         long k = reader_branch(w, rd);
         if (k < 0)
             return xstrdup("no branch matches");
-        char *inner = describe(w, rd->branches[k]);
+        char *inner = describe(sm, w, rd->branches[k]);
         char *r = inner != NULL ? xasprintf("into union branch %ld, %s", k, inner)
                                 : xasprintf("into union branch %ld (%s)", k,
                                             avrogen_node_name(rd->branches[k]));
@@ -299,7 +335,7 @@ static char *describe(const avrogen_node *w, const avrogen_node *rd)
         return xstrdup("symbols mapped by name");
     case AVROGEN_KIND_ARRAY:
     case AVROGEN_KIND_MAP: {
-        char *inner = describe(w->items, rd->items);
+        char *inner = describe(sm, w->items, rd->items);
         char *r = xasprintf("%s %s", w->kind == AVROGEN_KIND_ARRAY ? "items" : "values",
                             inner != NULL ? inner : "resolved");
         free(inner);
@@ -345,6 +381,8 @@ struct ctx {
     char *why;      /* set when the pair cannot be specialized */
     bool declared;  /* the code just emitted declared a local at its own level */
     size_t current; /* index in fns of the function being emitted, or SIZE_MAX */
+    struct same_memo same;
+    struct ptrmap fn_index; /* (writer node, target) -> its function in fns */
 };
 
 static void give_up(struct ctx *c, char *why)
@@ -437,10 +475,8 @@ static void put_function(struct gen *g, struct textbuf *out, char *const *commen
 
 static struct fn *find_fn(struct ctx *c, const avrogen_node *w, const void *target)
 {
-    for (size_t i = 0; i < c->n_fns; i++)
-        if (c->fns[i].w == w && c->fns[i].target == target)
-            return &c->fns[i];
-    return NULL;
+    size_t i;
+    return ptrmap_get2(&c->fn_index, w, target, &i) ? &c->fns[i] : NULL;
 }
 
 static bool name_taken(const struct ctx *c, const char *name)
@@ -462,6 +498,7 @@ static size_t new_fn(struct ctx *c, const avrogen_node *w, const void *target, c
     }
     c->fns = xappend(c->fns, c->n_fns, sizeof *c->fns);
     c->fns[c->n_fns] = (struct fn){w, target, name, false, false, false, NULL};
+    ptrmap_put2(&c->fn_index, w, target, c->n_fns);
     return c->n_fns++;
 }
 
@@ -1278,7 +1315,7 @@ static void resolve(struct ctx *c, const avrogen_node *w, const avrogen_node *rd
                              model_storage_name(t->storage), lv, avrogen_node_name(rd)));
         return;
     }
-    if (same_encoding(w, rd, NULL)) {
+    if (same_encoding(&c->same, w, rd)) {
         ec_emit_read_value(g, t, lv, s, nonnull);
         return;
     }
@@ -1405,7 +1442,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
                                  rf->name));
             break;
         }
-        char *what = describe(wf->type, rf->type);
+        char *what = describe(&c->same, wf->type, rf->type);
         if (what != NULL || strcmp(wf->name, rf->name) != 0) {
             char *who = strcmp(wf->name, rf->name) != 0
                                 ? xasprintf("field %s (written as %s)", rf->name, wf->name)
@@ -1565,6 +1602,9 @@ static bool emit_top(struct gen *g, const struct aot_top *top, struct textbuf *o
     free(c.fns);
     free(c.pending);
     free(c.why);
+    ptrmap_free(&c.same.pairs);
+    ptrmap_free(&c.fn_index);
+    free(c.same.trail);
     return ok;
 }
 

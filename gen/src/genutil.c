@@ -77,3 +77,85 @@ void *xappend(void *v, size_t n, size_t size)
     memset((char *)v + n * size, 0, size);
     return v;
 }
+
+static size_t ptr_slot(const void *a, const void *b, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)a * UINT64_C(0x9e3779b97f4a7c15);
+    h ^= (uint64_t)(uintptr_t)b * UINT64_C(0xc2b2ae3d27d4eb4f);
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static void ptrmap_grow(struct ptrmap *m)
+{
+    size_t cap = m->cap != 0 ? m->cap * 2 : 64;
+    struct ptrmap_key *keys = xcalloc(cap, sizeof *keys);
+    size_t *values = xcalloc(cap, sizeof *values);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i].a == NULL)
+            continue;
+        size_t j = ptr_slot(m->keys[i].a, m->keys[i].b, cap);
+        while (keys[j].a != NULL)
+            j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        values[j] = m->values[i];
+    }
+    free(m->keys);
+    free(m->values);
+    m->keys = keys;
+    m->values = values;
+    m->cap = cap;
+}
+
+void ptrmap_put2(struct ptrmap *m, const void *a, const void *b, size_t value)
+{
+    if (m->count + 1 > m->cap / 2)
+        ptrmap_grow(m);
+    size_t j = ptr_slot(a, b, m->cap);
+    while (m->keys[j].a != NULL && (m->keys[j].a != a || m->keys[j].b != b))
+        j = (j + 1) & (m->cap - 1);
+    if (m->keys[j].a == NULL) {
+        m->keys[j].a = a;
+        m->keys[j].b = b;
+        m->count++;
+    }
+    m->values[j] = value;
+}
+
+bool ptrmap_get2(const struct ptrmap *m, const void *a, const void *b, size_t *value)
+{
+    if (m->cap == 0)
+        return false;
+    for (size_t j = ptr_slot(a, b, m->cap); m->keys[j].a != NULL; j = (j + 1) & (m->cap - 1)) {
+        if (m->keys[j].a == a && m->keys[j].b == b) {
+            *value = m->values[j];
+            return true;
+        }
+    }
+    return false;
+}
+
+void ptrmap_put(struct ptrmap *m, const void *key, size_t value)
+{
+    ptrmap_put2(m, key, NULL, value);
+}
+
+bool ptrmap_get(const struct ptrmap *m, const void *key, size_t *value)
+{
+    return ptrmap_get2(m, key, NULL, value);
+}
+
+void ptrmap_clear(struct ptrmap *m)
+{
+    if (m->cap != 0)
+        memset(m->keys, 0, m->cap * sizeof *m->keys);
+    m->count = 0;
+}
+
+void ptrmap_free(struct ptrmap *m)
+{
+    free(m->keys);
+    free(m->values);
+    m->keys = NULL;
+    m->values = NULL;
+    m->cap = m->count = 0;
+}

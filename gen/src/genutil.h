@@ -9,6 +9,7 @@
 #ifndef AVROGEN_GEN_GENUTIL_H
 #define AVROGEN_GEN_GENUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void *xmalloc(size_t n);
@@ -32,5 +33,38 @@ char *xasprintf(const char *fmt, ...)
  *     struct cmember *m = &d->members[d->n_members++];
  */
 void *xappend(void *v, size_t n, size_t size);
+
+/*
+ * A map from pointers to sizes (open addressing, grown at half full), for
+ * lookups that would otherwise scan an array per use and make the generator
+ * quadratic in the header: the index of a record, a named type already
+ * defined in a schema, the function emitted for a writer type.
+ *
+ *     struct ptrmap m = {0};
+ *     ptrmap_put(&m, rec, 7);
+ *     size_t i;
+ *     if (ptrmap_get(&m, rec, &i)) ...
+ *     ptrmap_free(&m);
+ */
+struct ptrmap_key {
+    const void *a, *b; /* a NULL a marks a free slot */
+};
+
+struct ptrmap {
+    struct ptrmap_key *keys;
+    size_t *values;
+    size_t cap; /* 0 or a power of two */
+    size_t count;
+};
+
+/* Set key's value (key must not be NULL); replaces an earlier one. */
+void ptrmap_put(struct ptrmap *m, const void *key, size_t value);
+/* True and *value set when key is in the map. */
+bool ptrmap_get(const struct ptrmap *m, const void *key, size_t *value);
+/* The same keyed by a pair of pointers (a not NULL). */
+void ptrmap_put2(struct ptrmap *m, const void *a, const void *b, size_t value);
+bool ptrmap_get2(const struct ptrmap *m, const void *a, const void *b, size_t *value);
+void ptrmap_clear(struct ptrmap *m);
+void ptrmap_free(struct ptrmap *m);
 
 #endif /* AVROGEN_GEN_GENUTIL_H */

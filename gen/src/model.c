@@ -38,81 +38,80 @@ static int loc_cmp(const struct cunit *u, const struct model_loc *a, const struc
     return 0;
 }
 
+/*
+ * Records in dependency order, and which reach themselves, in one depth-first
+ * walk (Tarjan's strongly connected components): linear in the records and
+ * their fields, where a reachability walk per record was quadratic (issue 12).
+ */
 struct order_state {
     struct model_record **out;
     size_t n_out;
-    unsigned char *mark; /* per record: 0 new, 1 on the DFS stack, 2 placed */
+    struct ptrmap index; /* record -> its position in m->records */
+    size_t *number;      /* per record: 0 unvisited, else its visit number */
+    size_t *low;         /* the smallest visit number it reaches on the stack */
+    bool *on_stack;
+    bool *self; /* a field holds the record itself (not through another) */
+    size_t *stack;
+    size_t n_stack;
+    size_t visits;
     struct model *m;
 };
 
-static size_t record_index(const struct model *m, const struct model_record *r)
-{
-    for (size_t i = 0; i < m->n_records; i++)
-        if (m->records[i] == r)
-            return i;
-    return m->n_records;
-}
+static size_t visit_record(struct order_state *st, struct model_record *r);
 
-static void visit_record(struct order_state *st, struct model_record *r);
-
-static void visit_type(struct order_state *st, const struct model_type *t)
+/* The lowest visit number on the stack that t reaches, or SIZE_MAX; `owner`
+ * is the record whose field t is. */
+static size_t visit_type(struct order_state *st, const struct model_type *t, size_t owner)
 {
     if (!t)
-        return;
-    if (t->record)
-        visit_record(st, t->record);
-    visit_type(st, t->items);
-    visit_type(st, t->map_key);
+        return SIZE_MAX;
+    size_t low = SIZE_MAX, l;
+    if (t->record) {
+        if (t->record == st->m->records[owner])
+            st->self[owner] = true;
+        low = visit_record(st, t->record);
+    }
+    if ((l = visit_type(st, t->items, owner)) < low)
+        low = l;
+    if ((l = visit_type(st, t->map_key, owner)) < low)
+        low = l;
     for (size_t i = 0; i < t->n_branches; i++)
-        visit_type(st, t->branches[i].type);
+        if ((l = visit_type(st, t->branches[i].type, owner)) < low)
+            low = l;
+    return low;
 }
 
 /* Depth first, records placed after everything they use; a back edge is recursion. */
-static void visit_record(struct order_state *st, struct model_record *r)
+static size_t visit_record(struct order_state *st, struct model_record *r)
 {
-    size_t i = record_index(st->m, r);
-    if (st->mark[i] == 2)
-        return;
-    if (st->mark[i] == 1)
-        return;
-    st->mark[i] = 1;
-    for (size_t f = 0; f < r->n_fields; f++)
-        visit_type(st, r->fields[f].type);
-    st->mark[i] = 2;
+    size_t i;
+    if (!ptrmap_get(&st->index, r, &i))
+        return SIZE_MAX;
+    if (st->number[i] != 0)
+        return st->on_stack[i] ? st->number[i] : SIZE_MAX;
+    st->number[i] = st->low[i] = ++st->visits;
+    st->stack[st->n_stack++] = i;
+    st->on_stack[i] = true;
+    for (size_t f = 0; f < r->n_fields; f++) {
+        size_t l = visit_type(st, r->fields[f].type, i);
+        if (l < st->low[i])
+            st->low[i] = l;
+    }
     st->out[st->n_out++] = r;
-}
-
-static bool reaches(const struct model_type *t, const struct model_record *target,
-                    unsigned char *seen, const struct model *m);
-
-static bool record_reaches(const struct model_record *r, const struct model_record *target,
-                           unsigned char *seen, const struct model *m)
-{
-    size_t i = record_index(m, r);
-    if (seen[i])
-        return false;
-    seen[i] = 1;
-    for (size_t f = 0; f < r->n_fields; f++)
-        if (reaches(r->fields[f].type, target, seen, m))
-            return true;
-    return false;
-}
-
-static bool reaches(const struct model_type *t, const struct model_record *target,
-                    unsigned char *seen, const struct model *m)
-{
-    if (!t)
-        return false;
-    if (t->record == target)
-        return true;
-    if (t->record && record_reaches(t->record, target, seen, m))
-        return true;
-    if (reaches(t->items, target, seen, m) || reaches(t->map_key, target, seen, m))
-        return true;
-    for (size_t i = 0; i < t->n_branches; i++)
-        if (reaches(t->branches[i].type, target, seen, m))
-            return true;
-    return false;
+    if (st->low[i] != st->number[i])
+        return st->low[i];
+    /* r closes a component: its records reach one another, so each reaches
+     * itself when there are two or more (or a field holds r directly). */
+    size_t first = st->n_stack;
+    while (st->stack[--first] != i)
+        ;
+    bool cyclic = st->n_stack - first > 1 || st->self[i];
+    for (size_t k = first; k < st->n_stack; k++) {
+        st->on_stack[st->stack[k]] = false;
+        st->m->records[st->stack[k]]->recursive = cyclic;
+    }
+    st->n_stack = first;
+    return SIZE_MAX;
 }
 
 static int release_cmp(const struct model_loc *a, const struct model_loc *b, void *u)
@@ -124,20 +123,30 @@ static void order_records(struct model *m)
 {
     if (m->n_records == 0)
         return;
-    struct order_state st = {xcalloc(m->n_records, sizeof *st.out), 0, xcalloc(m->n_records, 1), m};
-    for (size_t i = 0; i < m->n_records; i++)
+    size_t n = m->n_records;
+    struct order_state st;
+    memset(&st, 0, sizeof st);
+    st.out = xcalloc(n, sizeof *st.out);
+    st.number = xcalloc(n, sizeof *st.number);
+    st.low = xcalloc(n, sizeof *st.low);
+    st.on_stack = xcalloc(n, sizeof *st.on_stack);
+    st.self = xcalloc(n, sizeof *st.self);
+    st.stack = xcalloc(n, sizeof *st.stack);
+    st.m = m;
+    for (size_t i = 0; i < n; i++)
+        ptrmap_put(&st.index, m->records[i], i);
+    for (size_t i = 0; i < n; i++)
         visit_record(&st, m->records[i]);
-    for (size_t i = 0; i < m->n_records; i++) {
-        unsigned char *seen = xcalloc(m->n_records, 1);
-        struct model_record *r = m->records[i];
-        r->recursive = false;
-        for (size_t f = 0; f < r->n_fields && !r->recursive; f++)
-            r->recursive = reaches(r->fields[f].type, r, seen, m);
-        free(seen);
-    }
-    memcpy(m->records, st.out, m->n_records * sizeof *m->records);
+    memcpy(m->records, st.out, n * sizeof *m->records);
+    for (size_t i = 0; i < n; i++)
+        m->records[i]->index = i;
     free(st.out);
-    free(st.mark);
+    free(st.number);
+    free(st.low);
+    free(st.on_stack);
+    free(st.self);
+    free(st.stack);
+    ptrmap_free(&st.index);
 }
 
 /* ---- the entry point --------------------------------------------------- */

@@ -291,7 +291,8 @@ struct model_record {
     bool in_main_file;    /* defined (or annotated out of line) in the header
                              this model was built for; records that are only
                              reached from an included header are false */
-    bool recursive;       /* reaches itself through a nullable pointer */
+    bool recursive;       /* reaches itself (through a nullable pointer, an array, a map) */
+    size_t index;         /* its position in model.records */
 
     /* Filled by the driver after schema emission, for the code emitter. */
     char *avsc;           /* the .avsc text written for this record (JSON_INDENT(2),

@@ -84,7 +84,7 @@ typedef struct builder {
 } builder;
 
 /* Deeper than any real schema; a hostile one gets E_LIMIT, not a stack overflow. */
-#define RESOLVE_MAX_DEPTH 512
+#define RESOLVE_MAX_DEPTH 4096
 
 /* ---- the builders' walk (resolve_internal.h) -------------------------------- */
 

@@ -19,10 +19,12 @@
 
 #include "schema_internal.h"
 
-/* Deepest nesting of schemas (and of JSON inside a field default) we accept.
- * It bounds our recursion, at about half a kilobyte of stack per level (so
- * some 128 KiB at the limit); real schemas stay far below it. */
-#define MAX_DEPTH 256u
+/* Deepest nesting of schemas (and of JSON inside a field default) we accept:
+ * above jansson's own limit (JSON_PARSER_MAX_DEPTH, 2048 containers), which
+ * therefore decides, so every schema the generator writes (it checks against
+ * that limit) parses. It bounds our recursion at well under a kilobyte of
+ * stack per level. */
+#define MAX_DEPTH 4096u
 
 #define PATH_CAP sizeof(((avrogen_diag *)NULL)->path)
 #define MSG_CAP  sizeof(((avrogen_diag *)NULL)->msg)

@@ -16,6 +16,8 @@
 #include "annot.h"
 #include "diag.h"
 #include "driver.h"
+#include "emit_avsc.h"
+#include "genutil.h"
 #include "model.h"
 #include "parse.h"
 #include "textbuf.h"
@@ -392,6 +394,50 @@ END_TEST
 
 /* ---- outputs and the driver ------------------------------------------- */
 
+/*
+ * Issue 12: the generator never writes a schema its own parser refuses. JSON
+ * nests at most as deep as jansson parses (2047 containers around a scalar):
+ * record, fields, field and 2044 arrays of the member's type are the most;
+ * one more array is an error at the member, before anything is written. The
+ * model is deepened by hand (libclang takes quadratic time in array ranks).
+ */
+START_TEST(schema_json_depth_bound)
+{
+    for (unsigned extra = 2043; extra <= 2044; extra++) {
+        struct model *m = build(AVROGEN_TEST_GEN_DIR "/deep_array.h");
+        struct model_record *r = m->records[0];
+        struct model_type *t = r->fields[0].type; /* int32_t m[1]: an array of int */
+        ck_assert_int_eq(t->kind, AVROGEN_KIND_ARRAY);
+        for (unsigned k = 0; k < extra; k++) {
+            struct model_type *outer = xcalloc(1, sizeof *outer);
+            *outer = *t;
+            outer->c_type = xstrdup(t->c_type);
+            outer->items = t;
+            t = outer;
+        }
+        r->fields[0].type = t;
+        struct capture c;
+        struct diag d;
+        capture_open(&c);
+        diag_init(&d, c.f);
+        int rc = emit_avsc(m, &d);
+        if (extra == 2043) {
+            ck_assert_msg(rc == 0 && d.errors == 0, "%s", capture_text(&c));
+            ck_assert_ptr_nonnull(r->avsc);
+            ck_assert_ptr_nonnull(r->canonical); /* emit_avsc parsed it back */
+        } else {
+            ck_assert_int_ne(rc, 0);
+            ck_assert_ptr_nonnull(strstr(capture_text(&c),
+                                         "deep_array.h:7:13: error: the schema of "
+                                         "'deep' nests JSON more than 2047 levels "
+                                         "deep at member 'm' of 'struct deep'"));
+        }
+        capture_close(&c);
+        model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(outputs_untouched_when_unchanged)
 {
     char *dir = temp_dir();
@@ -546,6 +592,7 @@ static Suite *gen_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, model_design_example);
     tcase_add_test(tc, model_shapes);
+    tcase_add_test(tc, schema_json_depth_bound);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("driver");

@@ -474,9 +474,9 @@ def check_statuses(avrogen, tmp):
         f.write('"long"')
     deep_r, deep_w = os.path.join(tmp, "deep_r.avsc"), os.path.join(tmp, "deep_w.avsc")
     with open(deep_r, "w", encoding="utf-8") as f:
-        json.dump(chain(1500, "x"), f)
+        json.dump(chain(5000, "x"), f)
     with open(deep_w, "w", encoding="utf-8") as f:
-        json.dump(chain(1500, "y"), f)
+        json.dump(chain(5000, "y"), f)
     cases = [
         ([], None, 2),
         (["--reader", good], None, 2),

@@ -53,7 +53,6 @@ PYTHON_LENIENT = {
     "redefine_primitive_in_namespace.avsc":
         "spec: primitive names may not be defined in any namespace; Python only checks the null namespace",
     "union_duplicate_named.avsc": "Python does not notice the same named type twice in a union",
-    "nesting_300_levels.avsc": "our nesting limit (256); Python is bounded only by its recursion limit",
 }
 # Every fail/default_* file: Field.__init__ in 1.11.1 has "TODO(hammer): check
 # to ensure default is valid" and validates no default at all.

@@ -566,8 +566,8 @@ START_TEST(nesting_limit)
     expect_report(r, w, "");
     free(r);
     free(w);
-    r = chain(2000, "x");
-    w = chain(2000, "y");
+    r = chain(5000, "x");
+    w = chain(5000, "y");
     avrogen_schema *rs = parse(r), *ws = parse(w);
     avrogen_compat_report *rep = (avrogen_compat_report *)rs; /* must be reset to NULL */
     avrogen_status st =

@@ -669,7 +669,7 @@ static char *chain(int n, const char *defs)
 START_TEST(build_nesting_limit)
 {
     for (int k = 0; k < 2; k++) {
-        int n = k == 0 ? 300 : 2000;
+        int n = k == 0 ? 3000 : 5000;
         char *rj = chain(n, "x"), *wj = chain(n, "y");
         avrogen_schema *rs = parse(rj), *ws = parse(wj);
         avrogen_resolver *res = (avrogen_resolver *)rs; /* must be reset to NULL */
@@ -682,7 +682,7 @@ START_TEST(build_nesting_limit)
         } else {
             ck_assert_int_eq(st, AVROGEN_E_LIMIT);
             ck_assert_ptr_null(res);
-            ck_assert_ptr_nonnull(strstr(why.msg, "deeper than 512"));
+            ck_assert_ptr_nonnull(strstr(why.msg, "deeper than 4096"));
         }
         avrogen_schema_free(rs);
         avrogen_schema_free(ws);
