@@ -228,7 +228,8 @@ int cmd_tojson(int argc, char **argv)
         }
         avrogen_writer_reset(&out);
         if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
-            rc = cli_error("%s: datum %zu: %s", args.input, index, avrogen_status_str(out.err));
+            rc = cli_error("%s: datum %zu: %s", args.input, index,
+                           out.err_msg != NULL ? out.err_msg : avrogen_status_str(out.err));
             break;
         }
         avrogen_write_raw(&out, "\n", 1);
@@ -285,7 +286,8 @@ int cmd_fromjson(int argc, char **argv)
         }
         avrogen_writer_reset(&out);
         if (avrogen_value_encode(&out, &v) != AVROGEN_OK) {
-            rc = cli_error("%s:%zu: %s", args.input, j.lineno, avrogen_status_str(out.err));
+            rc = cli_error("%s:%zu: %s", args.input, j.lineno,
+                           out.err_msg != NULL ? out.err_msg : avrogen_status_str(out.err));
             break;
         }
         if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)

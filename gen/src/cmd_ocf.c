@@ -435,7 +435,12 @@ int cmd_write(int argc, char **argv)
     avrogen_value v;
     int got;
     while ((got = cli_jsonl_next(&j, type, &v, &arena)) > 0) {
-        st = avrogen_value_encode(avrogen_ocf_writer_datum_begin(w), &v);
+        avrogen_writer *dw = avrogen_ocf_writer_datum_begin(w);
+        st = avrogen_value_encode(dw, &v);
+        /* The encoder's message names the value; keep it past datum_end. */
+        char why[AVROGEN_WRITER_MSG_CAP] = "";
+        if (st != AVROGEN_OK && dw->err_msg != NULL)
+            snprintf(why, sizeof why, "%s", dw->err_msg);
         avrogen_status ended = avrogen_ocf_writer_datum_end(w);
         if (st == AVROGEN_OK)
             st = ended;
@@ -443,7 +448,9 @@ int cmd_write(int argc, char **argv)
             memset(&d, 0, sizeof d);
             avrogen_ocf_writer_error(w, &d);
             rc = cli_error("%s:%zu: %s", in_path, j.lineno,
-                           d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+                           why[0] != '\0'     ? why
+                           : d.msg[0] != '\0' ? d.msg
+                                              : avrogen_status_str(st));
             break;
         }
         if ((++records & 0x3ff) == 0)

@@ -1140,7 +1140,15 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
     }
     case MODEL_STORAGE_STRUCT: {
         char *addr = ec_address_of(lv);
-        ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
+        size_t ri = ec_record_index(g->m, t->record);
+        if (ri < g->m->n_records && g->deep[ri]) {
+            /* SIZE_MAX: nested past the depth limit (a cycle of pointers, say), refused at once. */
+            ec_line(g, "if ((n = avrogen_size_sum(n, %s_avro_measure(%s, depth))) == SIZE_MAX)",
+                    t->record->c_prefix, addr);
+            ec_line(g, "    return SIZE_MAX;");
+        } else {
+            ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
+        }
         free(addr);
         break;
     }
@@ -1769,11 +1777,19 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     /* A record from another header gets private copies of its functions; the
      * records here may need only some of them (a fixed size folds to a constant). */
     const char *linkage = rec->in_main_file ? "static" : "AVROGEN_UNUSED static";
+    size_t ri = ec_record_index(g->m, rec);
+    bool deep = ri < g->m->n_records && g->deep[ri];
 
     /* measure */
     uint64_t c = 0;
     g->used_v = false;
     ec_capture_begin(g, &body);
+    if (cyclic) {
+        /* Past the depth limit the encoder refuses it, and so does its size. */
+        ec_line(g, "if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)");
+        ec_line(g, "    return SIZE_MAX;");
+        ec_line(g, "depth++;");
+    }
     struct capture parts;
     ec_capture_begin(g, &parts);
     g->indent--;
@@ -1799,13 +1815,21 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         ec_line(g, "return n;");
     }
     ec_capture_end(g, &body);
-    head = xasprintf("%s size_t %s_avro_measure(const %s *v)", linkage, p, ct);
+    head = deep ? xasprintf("%s size_t %s_avro_measure(const %s *v, unsigned depth)", linkage, p,
+                            ct)
+                : xasprintf("%s size_t %s_avro_measure(const %s *v)", linkage, p, ct);
     const char *unused_measure[] = {g->used_v ? NULL : "v"};
     function(g, head, &body, unused_measure, 1);
     free(head);
 
     /* write */
     ec_capture_begin(g, &body);
+    if (cyclic) {
+        /* The type reaches itself: a cycle of pointers, or data nested too deep,
+         * stops at the writer's max_depth. */
+        ec_line(g, "if (!avrogen_writer_enter(w))");
+        ec_line(g, "    return;");
+    }
     const struct model_type **types = xcalloc(rec->n_fields + 1, sizeof *types);
     const char **names = xcalloc(rec->n_fields + 1, sizeof *names);
     char **lvs = xcalloc(rec->n_fields + 1, sizeof *lvs);
@@ -1819,7 +1843,9 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         lvs[n++] = xasprintf("v->%s", f->c_name);
     }
     write_members(g, types, (const char *const *)lvs, names, n, &vs);
-    bool any = false; /* a null field writes nothing */
+    if (cyclic)
+        ec_line(g, "avrogen_writer_leave(w);");
+    bool any = cyclic; /* a null field writes nothing */
     for (size_t i = 0; i < n; i++)
         any = any || types[i]->storage != MODEL_STORAGE_NONE;
     for (size_t i = 0; i < n; i++)
@@ -1883,7 +1909,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
 void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec)
 {
     const char *p = rec->c_prefix, *ct = rec->c_type;
-    ec_line(g, "static size_t %s_avro_measure(const %s *v);", p, ct);
+    ec_line(g, "static size_t %s_avro_measure(const %s *v, unsigned depth);", p, ct);
     ec_line(g, "static void %s_avro_write(avrogen_writer *w, const %s *v);", p, ct);
     ec_line(g, "static void %s_avro_read(avrogen_reader *r, %s *v, avrogen_arena *a);", p, ct);
 }
@@ -1891,14 +1917,18 @@ void ec_emit_record_prototypes(struct gen *g, const struct model_record *rec)
 void ec_emit_public_functions(struct gen *g, const struct model_record *rec)
 {
     const char *p = rec->c_prefix, *ct = rec->c_type;
+    size_t ri = ec_record_index(g->m, rec);
+    bool deep = ri < g->m->n_records && g->deep[ri];
     ec_line(g, "size_t %s_avro_size(const %s *v)", p, ct);
     ec_line(g, "{");
-    ec_line(g, "    return %s_avro_measure(v);", p);
+    ec_line(g, deep ? "    return %s_avro_measure(v, 0);" : "    return %s_avro_measure(v);", p);
     ec_line(g, "}");
     ec_blank(g);
     ec_line(g, "avrogen_status %s_avro_encode(avrogen_writer *w, const %s *v)", p, ct);
     ec_line(g, "{");
     ec_line(g, "    %s_avro_write(w, v);", p);
+    ec_line(g, "    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))");
+    ec_line(g, "        avrogen_writer_explain(w, &%s_avro_type, v); /* which member */", p);
     ec_line(g, "    return w->err;");
     ec_line(g, "}");
     ec_blank(g);

@@ -56,7 +56,8 @@ typedef struct jout {
     unsigned level;                /* containers open around the current value */
     const avrogen_json_sink *sink; /* NULL: everything stays in w */
     size_t chunk;
-    uint8_t *lim; /* text fits in place up to here (set_limit) */
+    uint8_t *lim;    /* text fits in place up to here (set_limit) */
+    unsigned levels; /* avrogen_datum_to_json: containers still allowed (avrogen_nesting_limit) */
 } jout;
 
 /*
@@ -618,6 +619,15 @@ static void close_container(jout *o, const char *bracket, size_t count)
 
 static void emit(jout *o, const avrogen_node *t, const avrogen_value *v)
 {
+    if (o->w->err != AVROGEN_OK)
+        return;
+    /* Values from a decoder nest within its limits; one built by hand may not
+     * (it may even be cyclic). */
+    if (o->level >= avrogen_nesting_limit(o->w->max_depth)) {
+        avrogen_writer_fail_msg(o->w, AVROGEN_E_LIMIT,
+                                "values nest deeper than the writer's max_depth allows");
+        return;
+    }
     if (v->type != t) {
         fail_out(o, AVROGEN_E_ARG);
         return;
@@ -741,7 +751,8 @@ static jout start(avrogen_writer *w, unsigned flags, const avrogen_json_sink *si
               0,
               sink,
               sink != NULL && sink->chunk != 0 ? sink->chunk : JSON_SINK_CHUNK,
-              NULL};
+              NULL,
+              0};
     set_limit(&o);
     return o;
 }
@@ -895,7 +906,8 @@ static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t)
     case AVROGEN_KIND_MAP:
         break;
     }
-    if (!avrogen_reader_enter(r))
+    /* The limits of value.c's decoder: max_depth counts recursive records. */
+    if (!avrogen_read_enter(r, &o->levels, t->recursive))
         return;
     switch (t->kind) {
     case AVROGEN_KIND_UNION: {
@@ -935,7 +947,7 @@ static void transcode(jout *o, avrogen_reader *r, const avrogen_node *t)
         transcode_blocks(o, r, t);
         break;
     }
-    avrogen_reader_leave(r);
+    avrogen_read_leave(r, &o->levels, t->recursive);
 }
 
 avrogen_status avrogen_datum_to_json(avrogen_reader *r, const avrogen_node *type, avrogen_writer *w,
@@ -944,6 +956,7 @@ avrogen_status avrogen_datum_to_json(avrogen_reader *r, const avrogen_node *type
     if (sink != NULL && sink->write == NULL)
         return avrogen_writer_fail(w, AVROGEN_E_ARG);
     jout o = start(w, flags, sink);
+    o.levels = avrogen_nesting_limit(r->max_depth);
     transcode(&o, r, type);
     return r->err != AVROGEN_OK ? r->err : w->err;
 }
@@ -978,7 +991,8 @@ typedef struct jin {
     bool defaults;           /* default-value rules: unions take their first branch */
     avrogen_status mismatch; /* status for JSON that does not fit the schema */
     avrogen_status err;
-    unsigned depth;
+    unsigned depth;   /* containers entered: the nesting guard (avrogen_nesting_limit) */
+    unsigned records; /* recursive records entered, against AVROGEN_DEFAULT_MAX_DEPTH */
 } jin;
 
 /* Append to the diag path, escaping per RFC 6901; the path is cut off if too long. */
@@ -1350,11 +1364,17 @@ static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avr
     case AVROGEN_KIND_UNION:
         break;
     }
-    /* The same nesting limit as binary decoding; it also stops defaults that
-     * refer to themselves through a record field's default. */
-    if (j->depth >= AVROGEN_DEFAULT_MAX_DEPTH)
-        return fail(j, fr, AVROGEN_E_LIMIT, "nesting deeper than %u", AVROGEN_DEFAULT_MAX_DEPTH);
+    /* The limits of binary decoding; they also stop defaults that refer to
+     * themselves through a record field's default. */
+    bool recursive = t->recursive;
+    if (j->depth >= avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH) ||
+        (recursive && j->records >= AVROGEN_DEFAULT_MAX_DEPTH))
+        return fail(j, fr, AVROGEN_E_LIMIT, "%s nest deeper than %u",
+                    recursive ? "records" : "values",
+                    recursive ? AVROGEN_DEFAULT_MAX_DEPTH
+                              : avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH));
     j->depth++;
+    j->records += recursive;
     bool ok = false;
     switch (t->kind) {
     case AVROGEN_KIND_RECORD:
@@ -1373,6 +1393,7 @@ static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avr
         break;
     }
     j->depth--;
+    j->records -= recursive;
     return ok;
 }
 
@@ -1409,7 +1430,7 @@ avrogen_status avrogen_value_from_json(const char *text, size_t len, const avrog
 {
     if (text == NULL || type == NULL || out == NULL || a == NULL)
         return AVROGEN_E_ARG;
-    jin j = {a, diag, false, AVROGEN_E_INVALID, AVROGEN_OK, 0};
+    jin j = {a, diag, false, AVROGEN_E_INVALID, AVROGEN_OK, 0, 0};
     return parse(&j, text, len, type, out);
 }
 
@@ -1418,6 +1439,6 @@ avrogen_status avrogen_value_from_default(const avrogen_field *f, avrogen_value 
 {
     if (f == NULL || f->default_json == NULL || out == NULL || a == NULL)
         return AVROGEN_E_ARG;
-    jin j = {a, diag, true, AVROGEN_E_SCHEMA, AVROGEN_OK, 0};
+    jin j = {a, diag, true, AVROGEN_E_SCHEMA, AVROGEN_OK, 0, 0};
     return parse(&j, f->default_json, strlen(f->default_json), f->type, out);
 }

@@ -646,12 +646,18 @@ static size_t next_block(avrogen_reader *r, bool zero)
     return n;
 }
 
-static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a);
+/* What a decode carries down: the values' arena, and the levels entered. */
+typedef struct runner {
+    avrogen_arena *a;
+    unsigned levels; /* containers still allowed (avrogen_nesting_limit) */
+} runner;
 
-static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+static void run(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c);
+
+static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
 {
     const avrogen_node *w = p->w, *rd = p->rd;
-    avrogen_value *f = alloc_array(r, a, rd->n_fields, sizeof *f);
+    avrogen_value *f = alloc_array(r, c->a, rd->n_fields, sizeof *f);
     if (f == NULL)
         return;
     out->fields = f;
@@ -661,7 +667,7 @@ static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, avr
             if (avrogen_skip(r, s->skip) != AVROGEN_OK)
                 return;
         } else
-            run(r, s->p, &f[s->target], a);
+            run(r, s->p, &f[s->target], c);
     }
     for (size_t i = 0; i < p->n_defaults && r->err == AVROGEN_OK; i++) {
         const field_default *d = &p->defaults[i];
@@ -672,13 +678,14 @@ static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, avr
         sub.items_left = r->items_left;
         sub.max_items = r->max_items;
         sub.check_utf8 = r->check_utf8;
-        if (avrogen_value_read(&sub, rd->fields[d->target].type, &f[d->target], a, 0) != AVROGEN_OK)
+        if (avrogen_value_read(&sub, rd->fields[d->target].type, &f[d->target], c->a, 0) !=
+            AVROGEN_OK)
             avrogen_reader_fail(r, sub.err, sub.err_msg);
         r->items_left = sub.items_left;
     }
 }
 
-static void run_array(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+static void run_array(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
 {
     bool zero = p->zero_items;
     avrogen_value_array *arr = &out->array;
@@ -690,15 +697,15 @@ static void run_array(avrogen_reader *r, const plan *p, avrogen_value *out, avro
             return;
         }
         void *slots = arr->items;
-        if (!grow(r, a, &slots, &arr->cap, arr->count, need, sizeof(avrogen_value), zero))
+        if (!grow(r, c->a, &slots, &arr->cap, arr->count, need, sizeof(avrogen_value), zero))
             return;
         arr->items = slots;
         for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++)
-            run(r, p->child, &arr->items[arr->count++], a);
+            run(r, p->child, &arr->items[arr->count++], c);
     }
 }
 
-static void run_map(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+static void run_map(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
 {
     avrogen_value_map *m = &out->map;
     size_t n;
@@ -710,34 +717,34 @@ static void run_map(avrogen_reader *r, const plan *p, avrogen_value *out, avroge
             return;
         }
         void *slots = m->entries;
-        if (!grow(r, a, &slots, &m->cap, m->count, need, sizeof(avrogen_map_entry), false))
+        if (!grow(r, c->a, &slots, &m->cap, m->count, need, sizeof(avrogen_map_entry), false))
             return;
         m->entries = slots;
         for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++) {
             avrogen_str key = avrogen_read_string(r);
             if (r->err != AVROGEN_OK)
                 return;
-            char *copy = avrogen_arena_strndup(a, key.ptr, key.len);
+            char *copy = avrogen_arena_strndup(c->a, key.ptr, key.len);
             if (copy == NULL) {
-                fail_alloc(r, a, key.len + 1);
+                fail_alloc(r, c->a, key.len + 1);
                 return;
             }
             avrogen_map_entry *e = &m->entries[m->count++];
             e->key.ptr = copy;
             e->key.len = key.len;
-            run(r, p->child, &e->value, a);
+            run(r, p->child, &e->value, c);
         }
     }
 }
 
-static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_arena *a)
+static void run(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
 {
     if (r->err != AVROGEN_OK)
         return;
     switch (p->op) {
     case OP_READ:
         /* A failure is sticky on r, where the caller looks for it. */
-        (void)!avrogen_value_read(r, p->rd, out, a, 0);
+        (void)!avrogen_value_read(r, p->rd, out, c->a, 0);
         return;
     case OP_PROMOTE: {
         double x = 0;
@@ -783,19 +790,19 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_ar
     }
     out->type = p->rd;
     memset(&out->array, 0, sizeof out->array); /* the largest member: clears them all */
-    if (!avrogen_reader_enter(r))
+    if (!avrogen_read_enter(r, &c->levels, p->op == OP_RECORD && p->rd->recursive))
         return;
     switch (p->op) {
     case OP_RECORD:
         /* Writer records that take no bytes cost an item each, as in value.c. */
         if (p->w->min_size != 0 || avrogen_reader_charge(r, 1))
-            run_record(r, p, out, a);
+            run_record(r, p, out, c);
         break;
     case OP_ARRAY:
-        run_array(r, p, out, a);
+        run_array(r, p, out, c);
         break;
     case OP_MAP:
-        run_map(r, p, out, a);
+        run_map(r, p, out, c);
         break;
     case OP_WUNION: {
         int64_t i = avrogen_read_int(r); /* spec: the branch index is an int */
@@ -806,28 +813,29 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, avrogen_ar
         else if (p->branches[i] == NULL)
             avrogen_reader_fail(r, AVROGEN_E_MISMATCH, p->errors[i]);
         else
-            run(r, p->branches[i], out, a);
+            run(r, p->branches[i], out, c);
         break;
     }
     case OP_RUNION: {
-        avrogen_value *v = alloc_array(r, a, 1, sizeof *v);
+        avrogen_value *v = alloc_array(r, c->a, 1, sizeof *v);
         if (v == NULL)
             break;
         out->branch.index = p->branch;
         out->branch.value = v;
-        run(r, p->child, v, a);
+        run(r, p->child, v, c);
         break;
     }
     default:
         break;
     }
-    avrogen_reader_leave(r);
+    avrogen_read_leave(r, &c->levels, p->op == OP_RECORD && p->rd->recursive);
 }
 
 avrogen_status avrogen_resolver_decode(const avrogen_resolver *res, avrogen_reader *r,
                                        avrogen_value *out, avrogen_arena *a)
 {
     avrogen_reader_begin_datum(r);
-    run(r, res->root, out, a);
+    runner c = {a, avrogen_nesting_limit(r->max_depth)};
+    run(r, res->root, out, &c);
     return r->err;
 }

@@ -11,9 +11,24 @@
 
 #define WRITER_MIN_CAP 256u
 
+/* Everything but err_text, which holds nothing until err_msg points at it
+ * (clearing its bytes would cost every datum that inits a writer). */
+static void writer_clear(avrogen_writer *w)
+{
+    w->p = w->end = w->start = NULL;
+    w->err = AVROGEN_OK;
+    w->err_offset = 0;
+    memset(&w->alloc, 0, sizeof w->alloc);
+    w->growable = false;
+    w->err_msg = NULL;
+    w->depth = 0;
+    w->max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
+    w->err_text[0] = '\0';
+}
+
 void avrogen_writer_init_fixed(avrogen_writer *w, void *buf, size_t cap)
 {
-    memset(w, 0, sizeof *w);
+    writer_clear(w);
     w->start = w->p = w->end = (uint8_t *)buf;
     if (buf != NULL)
         w->end += cap;
@@ -21,7 +36,7 @@ void avrogen_writer_init_fixed(avrogen_writer *w, void *buf, size_t cap)
 
 void avrogen_writer_init_growable(avrogen_writer *w, const avrogen_alloc *alloc)
 {
-    memset(w, 0, sizeof *w);
+    writer_clear(w);
     w->alloc = alloc != NULL && alloc->fn != NULL ? *alloc : avrogen_alloc_libc;
     w->growable = true;
 }
@@ -39,6 +54,7 @@ void avrogen_writer_reset(avrogen_writer *w)
     w->err = AVROGEN_OK;
     w->err_offset = 0;
     w->err_msg = NULL;
+    w->depth = 0;
 }
 
 avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s, const char *msg)

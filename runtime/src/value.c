@@ -8,6 +8,7 @@
 #include "avrogen/value.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <float.h>
@@ -101,7 +102,7 @@ static avrogen_status init_value(avrogen_value *v, const avrogen_node *t, avroge
     case AVROGEN_KIND_RECORD:
         break;
     }
-    if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+    if (depth >= avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH))
         return AVROGEN_E_LIMIT;
     avrogen_status st = AVROGEN_OK;
     if (t->kind == AVROGEN_KIND_UNION) {
@@ -436,10 +437,150 @@ bool avrogen_value_equal(const avrogen_value *x, const avrogen_value *y)
 
 /* ---- encode ---------------------------------------------------------------- */
 
-static void encode_value(avrogen_writer *w, const avrogen_node *t, const avrogen_value *v)
+/*
+ * Where the encoder is: one frame per record, array, map and union on the way
+ * down, on the C stack. Nothing is formatted unless the encode fails, when the
+ * frames spell the path of the value refused ("Order.lines[3].name").
+ */
+typedef struct eframe {
+    const struct eframe *up;
+    const avrogen_node *t;       /* the record, array, map or union */
+    size_t index;                /* the field, item or entry */
+    const avrogen_map_entry *at; /* a map's entry */
+} eframe;
+
+typedef struct encoder {
+    avrogen_writer *w;
+    unsigned levels; /* containers still allowed (avrogen_nesting_limit) */
+} encoder;
+
+/* Append frame f's segment (and its parents' before it) to buf. */
+static size_t put_path(char *buf, size_t cap, size_t n, const eframe *f)
 {
+    if (f == NULL)
+        return n;
+    n = put_path(buf, cap, n, f->up);
+    char seg[64];
+    seg[0] = '\0';
+    if (f->up == NULL && avrogen_node_is_named(f->t)) {
+        snprintf(seg, sizeof seg, "%s", f->t->name);
+        if (n + strlen(seg) < cap) {
+            memcpy(buf + n, seg, strlen(seg) + 1);
+            n += strlen(seg);
+        }
+        seg[0] = '\0';
+    }
+    switch (f->t->kind) {
+    case AVROGEN_KIND_RECORD:
+        if (f->index < f->t->n_fields)
+            snprintf(seg, sizeof seg, ".%s", f->t->fields[f->index].name);
+        break;
+    case AVROGEN_KIND_ARRAY:
+        snprintf(seg, sizeof seg, "[%zu]", f->index);
+        break;
+    case AVROGEN_KIND_MAP:
+        if (f->at != NULL) {
+            size_t m = f->at->key.len < 24 ? f->at->key.len : 24;
+            snprintf(seg, sizeof seg, "[\"%.*s\"%s]", (int)m, f->at->key.ptr,
+                     f->at->key.len > 24 ? "..." : "");
+        }
+        break;
+    default:
+        break;
+    }
+    size_t len = strlen(seg);
+    if (n + len < cap) {
+        memcpy(buf + n, seg, len + 1);
+        n += len;
+    }
+    return n;
+}
+
+/* Fail the encode with status st and "PATH: reason" (the reason static text). */
+static void encode_fail(encoder *e, const eframe *f, avrogen_status st, const char *why)
+{
+    avrogen_writer *w = e->w;
+    if (w->err != AVROGEN_OK)
+        return;
+    char path[AVROGEN_WRITER_MSG_CAP];
+    path[0] = '\0';
+    /* The path as far as it fits before the reason. */
+    size_t n = put_path(path, sizeof path - strlen(why) - 3, 0, f);
+    avrogen_writer_fail_msg(w, st, NULL);
+    snprintf(w->err_text, sizeof w->err_text, "%s%s%s", path, n != 0 ? ": " : "", why);
+    w->err_msg = w->err_text;
+}
+
+static void encode_value(encoder *e, const eframe *up, const avrogen_node *t,
+                         const avrogen_value *v);
+
+/* Encode the value v of container type t (a frame of its own). */
+static void encode_container(encoder *e, const eframe *up, const avrogen_node *t,
+                             const avrogen_value *v)
+{
+    avrogen_writer *w = e->w;
+    eframe f = {up, t, 0, NULL};
+    if (e->levels == 0) {
+        encode_fail(e, up, AVROGEN_E_LIMIT,
+                    "values nest deeper than the writer's max_depth allows");
+        return;
+    }
+    if (t->recursive && w->depth >= w->max_depth) {
+        encode_fail(e, up, AVROGEN_E_LIMIT, "records nest deeper than the writer's max_depth");
+        return;
+    }
+    e->levels--;
+    w->depth += t->recursive;
+    switch (t->kind) {
+    case AVROGEN_KIND_UNION:
+        /* spec: a long branch position, then the value of that branch. */
+        if (v->branch.index >= t->n_branches || v->branch.value == NULL) {
+            encode_fail(e, up, AVROGEN_E_ARG,
+                        v->branch.value == NULL ? "union without a branch value"
+                                                : "union branch index out of range");
+            break;
+        }
+        avrogen_write_long(w, (int64_t)v->branch.index);
+        encode_value(e, up, t->branches[v->branch.index], v->branch.value);
+        break;
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < t->n_fields && w->err == AVROGEN_OK; i++) {
+            f.index = i;
+            encode_value(e, &f, t->fields[i].type, &v->fields[i]);
+        }
+        break;
+    case AVROGEN_KIND_ARRAY:
+        if (v->array.count != 0) {
+            avrogen_write_block_count(w, v->array.count);
+            for (size_t i = 0; i < v->array.count && w->err == AVROGEN_OK; i++) {
+                f.index = i;
+                encode_value(e, &f, t->items, &v->array.items[i]);
+            }
+        }
+        avrogen_write_block_count(w, 0);
+        break;
+    default: /* map */
+        if (v->map.count != 0) {
+            avrogen_write_block_count(w, v->map.count);
+            for (size_t i = 0; i < v->map.count && w->err == AVROGEN_OK; i++) {
+                f.at = &v->map.entries[i];
+                avrogen_write_string(w, f.at->key.ptr, f.at->key.len);
+                encode_value(e, &f, t->items, &f.at->value);
+            }
+        }
+        avrogen_write_block_count(w, 0);
+        break;
+    }
+    w->depth -= t->recursive;
+    e->levels++;
+}
+
+static void encode_value(encoder *e, const eframe *up, const avrogen_node *t,
+                         const avrogen_value *v)
+{
+    avrogen_writer *w = e->w;
     if (v->type != t) {
-        avrogen_writer_fail(w, AVROGEN_E_ARG);
+        encode_fail(e, up, AVROGEN_E_ARG, "a value of another type than the schema's");
         return;
     }
     switch (t->kind) {
@@ -468,7 +609,7 @@ static void encode_value(avrogen_writer *w, const avrogen_node *t, const avrogen
         return;
     case AVROGEN_KIND_FIXED:
         if (v->bytes.len != t->size) {
-            avrogen_writer_fail(w, AVROGEN_E_ARG);
+            encode_fail(e, up, AVROGEN_E_ARG, "a fixed value of another size than the schema's");
             return;
         }
         avrogen_write_raw(w, v->bytes.ptr, v->bytes.len);
@@ -476,58 +617,36 @@ static void encode_value(avrogen_writer *w, const avrogen_node *t, const avrogen
     case AVROGEN_KIND_ENUM:
         /* spec: an enum is encoded by an int, the zero-based position of its symbol. */
         if (v->enum_index >= t->n_symbols) {
-            avrogen_writer_fail(w, AVROGEN_E_ARG);
+            encode_fail(e, up, AVROGEN_E_ARG, "enum index out of range");
             return;
         }
         avrogen_write_int(w, (int32_t)v->enum_index);
         return;
     case AVROGEN_KIND_UNION:
-        /* spec: a long branch position, then the value of that branch. */
-        if (v->branch.index >= t->n_branches || v->branch.value == NULL) {
-            avrogen_writer_fail(w, AVROGEN_E_ARG);
-            return;
-        }
-        avrogen_write_long(w, (int64_t)v->branch.index);
-        encode_value(w, t->branches[v->branch.index], v->branch.value);
-        return;
     case AVROGEN_KIND_RECORD:
-        for (size_t i = 0; i < t->n_fields && w->err == AVROGEN_OK; i++)
-            encode_value(w, t->fields[i].type, &v->fields[i]);
-        return;
     case AVROGEN_KIND_ARRAY:
-        if (v->array.count != 0) {
-            avrogen_write_block_count(w, v->array.count);
-            for (size_t i = 0; i < v->array.count && w->err == AVROGEN_OK; i++)
-                encode_value(w, t->items, &v->array.items[i]);
-        }
-        avrogen_write_block_count(w, 0);
-        return;
     case AVROGEN_KIND_MAP:
-        if (v->map.count != 0) {
-            avrogen_write_block_count(w, v->map.count);
-            for (size_t i = 0; i < v->map.count && w->err == AVROGEN_OK; i++) {
-                const avrogen_map_entry *e = &v->map.entries[i];
-                avrogen_write_string(w, e->key.ptr, e->key.len);
-                encode_value(w, t->items, &e->value);
-            }
-        }
-        avrogen_write_block_count(w, 0);
+        encode_container(e, up, t, v);
         return;
     }
-    avrogen_writer_fail(w, AVROGEN_E_ARG);
+    encode_fail(e, up, AVROGEN_E_ARG, "a value of no known kind");
 }
 
 avrogen_status avrogen_value_encode(avrogen_writer *w, const avrogen_value *v)
 {
+    encoder e = {w, avrogen_nesting_limit(w->max_depth)};
     if (w->err == AVROGEN_OK)
-        encode_value(w, v->type, v);
+        encode_value(&e, NULL, v->type, v);
     return w->err;
 }
 
-size_t avrogen_value_size(const avrogen_value *v)
+/* SIZE_MAX past the nesting guard (a value built by hand may even be cyclic). */
+static size_t value_size(const avrogen_value *v, unsigned levels)
 {
     const avrogen_node *t = v->type;
     size_t n = 0;
+    if (levels > avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH))
+        return SIZE_MAX;
     switch (t->kind) {
     case AVROGEN_KIND_NULL:
         return 0;
@@ -550,28 +669,36 @@ size_t avrogen_value_size(const avrogen_value *v)
     case AVROGEN_KIND_ENUM:
         return avrogen_size_long((int64_t)v->enum_index);
     case AVROGEN_KIND_UNION:
-        return avrogen_size_long((int64_t)v->branch.index) + avrogen_value_size(v->branch.value);
+        return avrogen_size_sum(avrogen_size_long((int64_t)v->branch.index),
+                                v->branch.value != NULL ? value_size(v->branch.value, levels + 1)
+                                                        : 0);
     case AVROGEN_KIND_RECORD:
-        for (size_t i = 0; i < t->n_fields; i++)
-            n += avrogen_value_size(&v->fields[i]);
+        for (size_t i = 0; i < t->n_fields && n != SIZE_MAX; i++)
+            n = avrogen_size_sum(n, value_size(&v->fields[i], levels + 1));
         return n;
     case AVROGEN_KIND_ARRAY:
         if (v->array.count != 0) {
             n = avrogen_size_long((int64_t)v->array.count);
-            for (size_t i = 0; i < v->array.count; i++)
-                n += avrogen_value_size(&v->array.items[i]);
+            for (size_t i = 0; i < v->array.count && n != SIZE_MAX; i++)
+                n = avrogen_size_sum(n, value_size(&v->array.items[i], levels + 1));
         }
-        return n + 1;
+        return avrogen_size_sum(n, 1);
     case AVROGEN_KIND_MAP:
         if (v->map.count != 0) {
             n = avrogen_size_long((int64_t)v->map.count);
-            for (size_t i = 0; i < v->map.count; i++)
-                n += avrogen_size_bytes(v->map.entries[i].key.len) +
-                     avrogen_value_size(&v->map.entries[i].value);
+            for (size_t i = 0; i < v->map.count && n != SIZE_MAX; i++) {
+                n = avrogen_size_sum(n, avrogen_size_bytes(v->map.entries[i].key.len));
+                n = avrogen_size_sum(n, value_size(&v->map.entries[i].value, levels + 1));
+            }
         }
-        return n + 1;
+        return avrogen_size_sum(n, 1);
     }
     return 0;
+}
+
+size_t avrogen_value_size(const avrogen_value *v)
+{
+    return value_size(v, 0);
 }
 
 /* ---- decode ---------------------------------------------------------------- */
@@ -579,6 +706,7 @@ size_t avrogen_value_size(const avrogen_value *v)
 typedef struct decoder {
     avrogen_reader *r;
     avrogen_arena *a;
+    unsigned levels; /* containers still allowed (avrogen_nesting_limit) */
     bool zerocopy;
 } decoder;
 
@@ -842,7 +970,7 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out)
         break;
     }
     memset(&out->array, 0, sizeof out->array); /* the largest member: clears them all */
-    if (!avrogen_reader_enter(r))
+    if (!avrogen_read_enter(r, &d->levels, t->recursive))
         return;
     avrogen_status st = AVROGEN_OK;
     switch (t->kind) {
@@ -888,7 +1016,7 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out)
     default:
         break;
     }
-    avrogen_reader_leave(r);
+    avrogen_read_leave(r, &d->levels, t->recursive);
 }
 
 avrogen_status avrogen_value_read(avrogen_reader *r, const avrogen_node *type, avrogen_value *out,
@@ -896,7 +1024,7 @@ avrogen_status avrogen_value_read(avrogen_reader *r, const avrogen_node *type, a
 {
     if (r->err != AVROGEN_OK)
         return r->err;
-    decoder d = {r, a, (flags & AVROGEN_VALUE_ZEROCOPY) != 0};
+    decoder d = {r, a, avrogen_nesting_limit(r->max_depth), (flags & AVROGEN_VALUE_ZEROCOPY) != 0};
     read_value(&d, type, out);
     return r->err;
 }
@@ -910,7 +1038,7 @@ avrogen_status avrogen_value_decode(avrogen_reader *r, const avrogen_node *type,
 
 /* ---- skip ------------------------------------------------------------------ */
 
-static void skip_value(avrogen_reader *r, const avrogen_node *t);
+static void skip_value(avrogen_reader *r, unsigned *levels, const avrogen_node *t);
 
 static void skip_bytes(avrogen_reader *r, size_t n)
 {
@@ -925,7 +1053,7 @@ static void skip_bytes(avrogen_reader *r, size_t n)
  * Arrays and maps. A block that declares its byte size is jumped over whole; its
  * items are charged to the budget all the same, so skip stops wherever decode would.
  */
-static void skip_blocks(avrogen_reader *r, const avrogen_node *t, bool is_map)
+static void skip_blocks(avrogen_reader *r, unsigned *levels, const avrogen_node *t, bool is_map)
 {
     bool zero = !is_map && t->items->min_size == 0;
     while (r->err == AVROGEN_OK) {
@@ -953,12 +1081,12 @@ static void skip_blocks(avrogen_reader *r, const avrogen_node *t, bool is_map)
         for (size_t i = 0; i < n && r->err == AVROGEN_OK; i++) {
             if (is_map)
                 skip_bytes(r, avrogen_read_len(r));
-            skip_value(r, t->items);
+            skip_value(r, levels, t->items);
         }
     }
 }
 
-static void skip_value(avrogen_reader *r, const avrogen_node *t)
+static void skip_value(avrogen_reader *r, unsigned *levels, const avrogen_node *t)
 {
     if (r->err != AVROGEN_OK)
         return;
@@ -1006,7 +1134,7 @@ static void skip_value(avrogen_reader *r, const avrogen_node *t)
     case AVROGEN_KIND_MAP:
         break;
     }
-    if (!avrogen_reader_enter(r))
+    if (!avrogen_read_enter(r, levels, t->recursive))
         return;
     switch (t->kind) {
     case AVROGEN_KIND_UNION: {
@@ -1016,28 +1144,29 @@ static void skip_value(avrogen_reader *r, const avrogen_node *t)
         if (i < 0 || (uint64_t)i >= t->n_branches)
             avrogen_reader_fail(r, AVROGEN_E_INVALID, "union index out of range");
         else
-            skip_value(r, t->branches[i]);
+            skip_value(r, levels, t->branches[i]);
         break;
     }
     case AVROGEN_KIND_RECORD:
         for (size_t i = 0; i < t->n_fields && r->err == AVROGEN_OK; i++)
-            skip_value(r, t->fields[i].type);
+            skip_value(r, levels, t->fields[i].type);
         break;
     case AVROGEN_KIND_ARRAY:
-        skip_blocks(r, t, false);
+        skip_blocks(r, levels, t, false);
         break;
     case AVROGEN_KIND_MAP:
-        skip_blocks(r, t, true);
+        skip_blocks(r, levels, t, true);
         break;
     default:
         break;
     }
-    avrogen_reader_leave(r);
+    avrogen_read_leave(r, levels, t->recursive);
 }
 
 avrogen_status avrogen_skip(avrogen_reader *r, const avrogen_node *type)
 {
-    skip_value(r, type);
+    unsigned levels = avrogen_nesting_limit(r->max_depth);
+    skip_value(r, &levels, type);
     return r->err;
 }
 

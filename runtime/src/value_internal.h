@@ -33,4 +33,43 @@ size_t avrogen_value_block(avrogen_reader *r, size_t *size);
 bool avrogen_value_block_fits(avrogen_reader *r, size_t n, bool zero_size_items);
 bool avrogen_value_block_done(avrogen_reader *r, const uint8_t *start, size_t size);
 
+/*
+ * The generic runtime recurses once per record, array, map and union it is
+ * inside (a "level"). Recursive records also count against the reader's or
+ * writer's max_depth, as generated code counts them; every level counts
+ * against this guard for the C stack, which data within max_depth never
+ * meets (a level of recursion takes two to four levels: a record and the
+ * union, array or map that holds the next one; 512 more for the records that
+ * do not recurse). A hostile schema whose recursion runs through longer chains
+ * of containers, or a chain of thousands of distinct records, stops here.
+ */
+static inline unsigned avrogen_nesting_limit(unsigned max_depth)
+{
+    unsigned long long n = 4ull * max_depth + 512u;
+    return n < 0xffffffffull ? (unsigned)n : 0xffffffffu;
+}
+
+/* Enter a container (`recursive`: a record that can contain itself) while
+ * reading: false (E_LIMIT recorded on r) past a limit. *left counts the levels
+ * still allowed, from avrogen_nesting_limit(r->max_depth) down. */
+static inline bool avrogen_read_enter(avrogen_reader *r, unsigned *left, bool recursive)
+{
+    if (*left == 0) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT,
+                            "values nest deeper than the reader's max_depth allows");
+        return false;
+    }
+    if (recursive && !avrogen_reader_enter(r))
+        return false;
+    --*left;
+    return true;
+}
+
+static inline void avrogen_read_leave(avrogen_reader *r, unsigned *left, bool recursive)
+{
+    ++*left;
+    if (recursive)
+        avrogen_reader_leave(r);
+}
+
 #endif /* AVROGEN_VALUE_INTERNAL_H */

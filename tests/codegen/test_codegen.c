@@ -816,26 +816,28 @@ static void encode_list(avrogen_writer *w, size_t n)
         nodes[i].next = i + 1 < n ? &nodes[i + 1] : NULL;
     }
     avrogen_writer_init_growable(w, NULL);
+    w->max_depth = (unsigned)n; /* deeper than the default if n is */
     ck_assert_int_eq(node_avro_encode(w, &nodes[0]), AVROGEN_OK);
     free(nodes);
 }
 
 START_TEST(test_recursion_depth)
 {
+    /* One past AVROGEN_DEFAULT_MAX_DEPTH (1000): refused unless raised. */
     avrogen_writer w;
-    encode_list(&w, 500);
+    encode_list(&w, 1001);
     struct node head;
     avrogen_reader r;
     avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
     ck_assert_int_eq(node_avro_decode(&r, &head, &decoded), AVROGEN_E_LIMIT);
     ck_assert(cg_all_zero(&head, sizeof head));
     avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
-    r.max_depth = 1000;
+    r.max_depth = 1001;
     ck_assert_int_eq(node_avro_decode(&r, &head, &decoded), AVROGEN_OK);
     size_t n = 0;
     for (const struct node *p = &head; p != NULL; p = p->next)
         ck_assert_int_eq(p->value, (int64_t)n++);
-    ck_assert_uint_eq(n, 500);
+    ck_assert_uint_eq(n, 1001);
     avrogen_writer_fini(&w);
 }
 END_TEST

@@ -501,15 +501,17 @@ END_TEST
 START_TEST(test_identity_depth)
 {
     /* Recursive records take a nesting level each, as in generated code: a
-     * list of 500 passes max_depth 128 only when it is raised. */
-    size_t n = 500;
+     * list of 1001 passes the default max_depth (1000) only when it is raised. */
+    size_t n = 1001;
     struct node *nodes = calloc(n, sizeof *nodes);
     for (size_t i = 0; i < n; i++) {
         nodes[i].value = (int64_t)i;
         nodes[i].next = i + 1 < n ? &nodes[i + 1] : NULL;
     }
     avrogen_writer w;
-    encode(find_reader("node"), &nodes[0], &w);
+    avrogen_writer_init_growable(&w, NULL);
+    w.max_depth = (unsigned)n;
+    ck_assert_int_eq(node_avro_encode(&w, &nodes[0]), AVROGEN_OK);
     free(nodes);
     avrogen_schema *s = parse_schema(node_avro_type.schema);
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), &node_avro_type);
@@ -519,7 +521,7 @@ START_TEST(test_identity_depth)
     ck_assert_int_eq(avrogen_type_plan_decode(p, &r, &head, &decoded), AVROGEN_E_LIMIT);
     ck_assert(cg_all_zero(&head, sizeof head));
     avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
-    r.max_depth = 1000;
+    r.max_depth = (unsigned)n;
     ck_assert_int_eq(avrogen_type_plan_decode(p, &r, &head, &decoded), AVROGEN_OK);
     size_t k = 0;
     for (const struct node *q = &head; q != NULL; q = q->next)

@@ -567,13 +567,14 @@ START_TEST(hostile_counts_and_indexes)
         ck_assert_msg(avrogen_resolver_decode(res, &r, &v, &arena) == cases[i].st, "case %zu: %s",
                       i, r.err_msg);
     }
-    /* A deep but valid datum stops at the reader's depth limit. */
+    /* max_depth counts records that contain themselves: nesting that only the
+     * schema's own shape makes (an array of unions) is not limited by it. */
     uint8_t deep[] = {0x02, 0x00, 0x02, 0x00};
     avrogen_reader r;
     avrogen_reader_init(&r, deep, sizeof deep);
-    r.max_depth = 1;
+    r.max_depth = 0;
     avrogen_value v;
-    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_LIMIT);
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_OK);
     avrogen_resolver_free(res);
     avrogen_schema_free(ws);
     avrogen_schema_free(rs);

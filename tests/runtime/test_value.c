@@ -659,8 +659,8 @@ START_TEST(depth_limit)
     avrogen_schema *s = parse(list_schema);
     const avrogen_node *t = avrogen_schema_root(s);
     /* A list of `len` nodes: each node is "v, branch 1", the last "v, branch 0".
-     * Every node enters a record and a union: two levels. */
-    size_t len = 100;
+     * Every node is a record that can contain itself: one level of max_depth. */
+    size_t len = 1100;
     uint8_t *in = malloc(2 * len);
     for (size_t k = 0; k < len; k++) {
         in[2 * k] = 0x02;
@@ -673,17 +673,26 @@ START_TEST(depth_limit)
 
     avrogen_reader r;
     avrogen_reader_init(&r, in, 2 * len);
-    r.max_depth = 200;
+    r.max_depth = 1100;
     ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_OK);
     ck_assert_uint_eq(avrogen_reader_remaining(&r), 0);
+    /* The writer has the same limit: 1100 nodes need a max_depth of 1100 too. */
     avrogen_writer w;
-    encode(&w, &v);
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(w.err_msg, "Node.next.next"));
+    ck_assert_ptr_nonnull(strstr(w.err_msg, "records nest deeper than the writer's max_depth"));
+    avrogen_writer_reset(&w);
+    w.max_depth = 1100;
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_OK);
     ck_assert_mem_eq(avrogen_writer_data(&w), in, 2 * len);
     avrogen_writer_fini(&w);
 
-    /* The limit is exact: 64 nodes need 128 levels, 65 need 130. */
-    ck_assert_int_eq(decode_bytes(in + 2 * (len - 64), 128, t, &v, NULL), AVROGEN_OK);
-    ck_assert_int_eq(decode_bytes(in + 2 * (len - 65), 130, t, &v, NULL), AVROGEN_E_LIMIT);
+    /* The limit is exact: AVROGEN_DEFAULT_MAX_DEPTH nodes read, one more does not. */
+    ck_assert_int_eq(decode_bytes(in + 2 * (len - 1000), 2000, t, &v, NULL), AVROGEN_OK);
+    ck_assert_int_eq(skip_bytes(in + 2 * (len - 1000), 2000, t, NULL), AVROGEN_OK);
+    ck_assert_int_eq(decode_bytes(in + 2 * (len - 1001), 2002, t, &v, NULL), AVROGEN_E_LIMIT);
+    ck_assert_int_eq(skip_bytes(in + 2 * (len - 1001), 2002, t, NULL), AVROGEN_E_LIMIT);
     free(in);
     avrogen_schema_free(s);
 }

@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 3
+#define AVROGEN_GENCODE_ABI 4
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -120,9 +120,26 @@ static inline unsigned avrogen_log2_64(uint64_t u)
  * codec (avrogen_get_longs, avrogen_put_longs, ...) would cost more than it saves. */
 #define AVROGEN_BULK_MIN 4
 
-/* Default reader limits; see avrogen_reader_init. */
-#define AVROGEN_DEFAULT_MAX_DEPTH 128u
+/*
+ * Default limits of readers and writers (avrogen_reader_init,
+ * avrogen_writer_init_*). max_depth counts records that can contain
+ * themselves (a linked list's nodes, a tree's), nested in one datum: the same
+ * count, and the same default, for generated encoders, sizers and decoders,
+ * type plans, ahead-of-time decoders and the generic runtime. 1000 nodes of a
+ * linked list are ordinary data (Java reads them). Stack, measured with gcc 12
+ * -O2 -fstack-usage on x86-64: generated code recurses once a level, 50 to
+ * 100 bytes (1000 levels: under 100 KiB); the generic runtime a few times, some
+ * 350 bytes a node of a linked list (350 KiB), and at most about 1 MiB at its
+ * guard on all nesting (value_internal.h). An 8 MiB thread stack holds that
+ * many times over (sanitizer builds take two to four times as much); for a
+ * thread with a small stack (musl's 128 KiB, a 256 KiB pool thread), lower
+ * max_depth to match. Records that cannot contain themselves nest no deeper
+ * than their schema and are not counted.
+ */
+#define AVROGEN_DEFAULT_MAX_DEPTH 1000u
 #define AVROGEN_DEFAULT_MAX_ITEMS ((size_t)1 << 26)
+/* Room for a writer's error message naming the member (avrogen_writer_explain). */
+#define AVROGEN_WRITER_MSG_CAP 192
 
 /* ---- writer ------------------------------------------------------------ */
 
@@ -134,10 +151,14 @@ typedef struct avrogen_writer {
     size_t err_offset;   /* output offset at which it happened */
     avrogen_alloc alloc; /* growable writers: where the buffer comes from */
     bool growable;       /* false: fixed caller buffer, overflow is AVROGEN_E_NOSPACE */
-    const char *err_msg; /* static English text for the first error, or NULL */
+    const char *err_msg; /* English text for the first error (static, or err_text), or NULL */
+    unsigned depth;      /* recursive records being written */
+    unsigned max_depth;  /* nesting past this is AVROGEN_E_LIMIT */
+    char err_text[AVROGEN_WRITER_MSG_CAP]; /* err_msg naming the member, when known */
 } avrogen_writer;
 
-/* Write into the caller's `buf` of `cap` bytes; never allocates. */
+/* Write into the caller's `buf` of `cap` bytes; never allocates. max_depth is
+ * AVROGEN_DEFAULT_MAX_DEPTH; set it after init to change it. */
 AVROGEN_API void avrogen_writer_init_fixed(avrogen_writer *w, void *buf, size_t cap);
 
 /* Write into a buffer that grows through `alloc` (NULL: libc); free with fini. */
@@ -155,6 +176,31 @@ AVROGEN_API avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status
 /* The same with a message (a static string, kept in w->err_msg). */
 AVROGEN_API avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s,
                                                    const char *msg);
+
+/* Enter a record that can contain itself; false (E_LIMIT recorded) past
+ * max_depth, and once the writer has failed: a cycle of pointers, or a DAG
+ * spelled out as a tree, stops at the first error. */
+static inline bool avrogen_writer_enter(avrogen_writer *w)
+{
+    if (AVROGEN_LIKELY(w->err == AVROGEN_OK && w->depth < w->max_depth)) {
+        w->depth++;
+        return true;
+    }
+    /* No message: P_avro_encode's avrogen_writer_explain writes one naming the path. */
+    avrogen_writer_fail(w, AVROGEN_E_LIMIT);
+    return false;
+}
+
+static inline void avrogen_writer_leave(avrogen_writer *w)
+{
+    w->depth--;
+}
+
+/* a + b, or SIZE_MAX when either is SIZE_MAX (a size refused) or the sum overflows. */
+static inline size_t avrogen_size_sum(size_t a, size_t b)
+{
+    return a <= SIZE_MAX - b ? a + b : SIZE_MAX;
+}
 
 /* Slow path of avrogen_writer_reserve: grow, or fail with E_NOSPACE / E_NOMEM. */
 AVROGEN_API bool avrogen_writer_reserve_slow(avrogen_writer *w, size_t n);
@@ -334,7 +380,7 @@ typedef struct avrogen_reader {
     avrogen_status err;   /* first error, sticky */
     size_t err_offset;    /* input offset at which it happened */
     const char *err_msg;  /* static English text for the first error, or NULL */
-    unsigned depth;       /* current nesting of records/arrays/maps/unions */
+    unsigned depth;       /* recursive records being read (see AVROGEN_DEFAULT_MAX_DEPTH) */
     unsigned max_depth;   /* nesting past this is AVROGEN_E_LIMIT */
     size_t items_left;    /* block items still allowed in the current datum */
     size_t max_items;     /* per-datum item budget (counts zero-byte items too) */
@@ -371,11 +417,11 @@ static inline size_t avrogen_reader_offset(const avrogen_reader *r)
     return (size_t)(r->p - r->start);
 }
 
-/* Enter one nesting level; false (E_LIMIT recorded) past max_depth. */
+/* Enter a record that can contain itself; false (E_LIMIT recorded) past max_depth. */
 static inline bool avrogen_reader_enter(avrogen_reader *r)
 {
     if (AVROGEN_UNLIKELY(++r->depth > r->max_depth)) {
-        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "nesting deeper than the reader's max_depth");
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT, "records nest deeper than the reader's max_depth");
         return false;
     }
     return true;
@@ -813,6 +859,17 @@ struct avrogen_type {
     const avrogen_type_decoder *resolved; /* records: ahead-of-time decoders, or NULL */
     size_t n_resolved;                    /* how many, sorted by fingerprint */
 };
+
+/*
+ * Name the member an encode of the struct at `v` (a record described by `t`)
+ * failed at: P_avro_encode calls it after an E_ARG or E_LIMIT, and w->err_msg
+ * becomes "Order.lines[3].name: NULL string" (in w->err_text). It walks the
+ * struct as the encoder did, so it finds what the encoder refused; it does
+ * nothing for other errors, when it finds nothing, or when the encoder's own
+ * message ("struct T.m: ...") is about another member than the one it finds
+ * (a check it does not make). Cold: never on success.
+ */
+AVROGEN_API void avrogen_writer_explain(avrogen_writer *w, const avrogen_type *t, const void *v);
 
 /* Compile-time layout checks in generated code, as C11 and as C++. */
 #ifdef __cplusplus

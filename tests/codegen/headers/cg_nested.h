@@ -31,6 +31,13 @@ struct AVRO_RECORD(namespace = "cg") node {
     struct node *next AVRO_NULLABLE;
 };
 
+/* A doubly linked list: `prev` makes a cycle, which encoders must refuse (issue 12). */
+struct AVRO_RECORD(namespace = "cg") dnode {
+    int64_t value;
+    struct dnode *next AVRO_NULLABLE;
+    struct dnode *prev AVRO_NULLABLE;
+};
+
 struct AVRO_RECORD(namespace = "cg") tree {
     char *label;
     struct tree *children AVRO_ARRAY(n_children);

@@ -75,6 +75,8 @@ size_t session_tv_avro_size(const session_tv_avro_struct *v)
 avrogen_status session_tv_avro_encode(avrogen_writer *w, const session_tv_avro_struct *v)
 {
     session_tv_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_tv_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -123,6 +125,8 @@ size_t session_at_avro_size(const session_at_avro_struct *v)
 avrogen_status session_at_avro_encode(avrogen_writer *w, const session_at_avro_struct *v)
 {
     session_at_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_at_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -164,6 +168,8 @@ size_t session_last_avro_size(const session_last_avro_struct *v)
 avrogen_status session_last_avro_encode(avrogen_writer *w, const session_last_avro_struct *v)
 {
     session_last_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_last_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -207,6 +213,8 @@ avrogen_status session_mid_deep_avro_encode(avrogen_writer *w,
                                             const session_mid_deep_avro_struct *v)
 {
     session_mid_deep_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_mid_deep_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -247,6 +255,8 @@ size_t session_mid_avro_size(const session_mid_avro_struct *v)
 avrogen_status session_mid_avro_encode(avrogen_writer *w, const session_mid_avro_struct *v)
 {
     session_mid_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_mid_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -300,6 +310,8 @@ avrogen_status session_peer_inet_avro_encode(avrogen_writer *w,
                                              const session_peer_inet_avro_struct *v)
 {
     session_peer_inet_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_peer_inet_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -450,6 +462,8 @@ size_t session_avro_size(const struct session *v)
 avrogen_status session_avro_encode(avrogen_writer *w, const struct session *v)
 {
     session_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &session_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -89,6 +89,8 @@ size_t line_avro_size(const struct line *v)
 avrogen_status line_avro_encode(avrogen_writer *w, const struct line *v)
 {
     line_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &line_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -263,6 +265,8 @@ size_t order_avro_size(const order_t *v)
 avrogen_status order_avro_encode(avrogen_writer *w, const order_t *v)
 {
     order_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &order_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -93,6 +93,8 @@ size_t point_avro_size(const struct point *v)
 avrogen_status point_avro_encode(avrogen_writer *w, const struct point *v)
 {
     point_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &point_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -304,6 +306,8 @@ size_t shapes_avro_size(const struct shapes *v)
 avrogen_status shapes_avro_encode(avrogen_writer *w, const struct shapes *v)
 {
     shapes_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &shapes_avro_type, v); /* which member */
     return w->err;
 }
 

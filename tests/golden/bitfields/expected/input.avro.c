@@ -136,6 +136,8 @@ size_t ip_header_avro_size(const struct ip_header *v)
 avrogen_status ip_header_avro_encode(avrogen_writer *w, const struct ip_header *v)
 {
     ip_header_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &ip_header_avro_type, v); /* which member */
     return w->err;
 }
 

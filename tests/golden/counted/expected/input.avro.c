@@ -56,6 +56,8 @@ size_t hop_avro_size(const struct hop *v)
 avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
 {
     hop_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &hop_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -273,6 +275,8 @@ size_t counted_avro_size(const struct counted *v)
 avrogen_status counted_avro_encode(avrogen_writer *w, const struct counted *v)
 {
     counted_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &counted_avro_type, v); /* which member */
     return w->err;
 }
 

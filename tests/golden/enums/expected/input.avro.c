@@ -193,6 +193,8 @@ size_t signal_avro_size(const struct signal *v)
 avrogen_status signal_avro_encode(avrogen_writer *w, const struct signal *v)
 {
     signal_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &signal_avro_type, v); /* which member */
     return w->err;
 }
 

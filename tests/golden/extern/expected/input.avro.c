@@ -41,21 +41,26 @@ static enum vendor_color vendor_color_avro_read(avrogen_reader *r)
 }
 
 /* Records that reach themselves call each other before definition. */
-static size_t vendor_point_avro_measure(const struct vendor_point *v);
+static size_t vendor_point_avro_measure(const struct vendor_point *v, unsigned depth);
 static void vendor_point_avro_write(avrogen_writer *w, const struct vendor_point *v);
 static void vendor_point_avro_read(avrogen_reader *r, struct vendor_point *v, avrogen_arena *a);
 
 /* struct vendor_point <-> Avro record com.vendor.Point */
-static size_t vendor_point_avro_measure(const struct vendor_point *v)
+static size_t vendor_point_avro_measure(const struct vendor_point *v, unsigned depth)
 {
+    if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+        return SIZE_MAX;
+    depth++;
     size_t n = 3;
 
     n += avrogen_size_long(v->x);
     n += avrogen_size_long(v->y);
     if (v->label != NULL)
         n += avrogen_size_cstring(v->label);
-    if (v->next != NULL)
-        n += vendor_point_avro_measure(v->next);
+    if (v->next != NULL) {
+        if ((n = avrogen_size_sum(n, vendor_point_avro_measure(v->next, depth))) == SIZE_MAX)
+            return SIZE_MAX;
+    }
     {
         size_t count = avrogen_item_count(v->history, (int64_t)v->n_history);
         n += avrogen_size_array_frame(count);
@@ -66,6 +71,8 @@ static size_t vendor_point_avro_measure(const struct vendor_point *v)
 
 static void vendor_point_avro_write(avrogen_writer *w, const struct vendor_point *v)
 {
+    if (!avrogen_writer_enter(w))
+        return;
     size_t len_label = v->label == NULL ? 0 : avrogen_cstring_len(w, v->label);
     if (avrogen_writer_room(w, 21 + len_label)) {
         uint8_t *p = w->p;
@@ -100,6 +107,7 @@ static void vendor_point_avro_write(avrogen_writer *w, const struct vendor_point
         avrogen_write_block_count(w, 0);
     }
     vendor_color_avro_write(w, v->color);
+    avrogen_writer_leave(w);
 }
 
 static void vendor_point_avro_read(avrogen_reader *r, struct vendor_point *v, avrogen_arena *a)
@@ -140,12 +148,14 @@ static void vendor_point_avro_read(avrogen_reader *r, struct vendor_point *v, av
 
 size_t vendor_point_avro_size(const struct vendor_point *v)
 {
-    return vendor_point_avro_measure(v);
+    return vendor_point_avro_measure(v, 0);
 }
 
 avrogen_status vendor_point_avro_encode(avrogen_writer *w, const struct vendor_point *v)
 {
     vendor_point_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &vendor_point_avro_type, v); /* which member */
     return w->err;
 }
 

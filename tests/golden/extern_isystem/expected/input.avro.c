@@ -120,6 +120,8 @@ size_t acme_sensor_avro_size(const acme_sensor_t *v)
 avrogen_status acme_sensor_avro_encode(avrogen_writer *w, const acme_sensor_t *v)
 {
     acme_sensor_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &acme_sensor_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -27,7 +27,7 @@ AVROGEN_LAYOUT(struct inotify_event, cookie, 8, 4);
 AVROGEN_LAYOUT(struct inotify_event, len, 12, 4);
 
 /* Records that reach themselves call each other before definition. */
-static size_t cJSON_avro_measure(const cJSON *v);
+static size_t cJSON_avro_measure(const cJSON *v, unsigned depth);
 static void cJSON_avro_write(avrogen_writer *w, const cJSON *v);
 static void cJSON_avro_read(avrogen_reader *r, cJSON *v, avrogen_arena *a);
 
@@ -89,6 +89,8 @@ size_t group_avro_size(const struct group *v)
 avrogen_status group_avro_encode(avrogen_writer *w, const struct group *v)
 {
     group_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &group_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -102,14 +104,21 @@ avrogen_status group_avro_decode(avrogen_reader *r, struct group *v, avrogen_are
 }
 
 /* cJSON <-> Avro record org.cjson.JsonNode */
-static size_t cJSON_avro_measure(const cJSON *v)
+static size_t cJSON_avro_measure(const cJSON *v, unsigned depth)
 {
+    if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+        return SIZE_MAX;
+    depth++;
     size_t n = 12;
 
-    if (v->next != NULL)
-        n += cJSON_avro_measure(v->next);
-    if (v->child != NULL)
-        n += cJSON_avro_measure(v->child);
+    if (v->next != NULL) {
+        if ((n = avrogen_size_sum(n, cJSON_avro_measure(v->next, depth))) == SIZE_MAX)
+            return SIZE_MAX;
+    }
+    if (v->child != NULL) {
+        if ((n = avrogen_size_sum(n, cJSON_avro_measure(v->child, depth))) == SIZE_MAX)
+            return SIZE_MAX;
+    }
     n += avrogen_size_long(v->type);
     if (v->valuestring != NULL)
         n += avrogen_size_cstring(v->valuestring);
@@ -121,6 +130,8 @@ static size_t cJSON_avro_measure(const cJSON *v)
 
 static void cJSON_avro_write(avrogen_writer *w, const cJSON *v)
 {
+    if (!avrogen_writer_enter(w))
+        return;
     if (v->next == NULL) {
         avrogen_write_int(w, 0);
     } else {
@@ -170,6 +181,7 @@ static void cJSON_avro_write(avrogen_writer *w, const cJSON *v)
             avrogen_write_string(w, v->string, len_string);
         }
     }
+    avrogen_writer_leave(w);
 }
 
 static void cJSON_avro_read(avrogen_reader *r, cJSON *v, avrogen_arena *a)
@@ -209,12 +221,14 @@ static void cJSON_avro_read(avrogen_reader *r, cJSON *v, avrogen_arena *a)
 
 size_t cJSON_avro_size(const cJSON *v)
 {
-    return cJSON_avro_measure(v);
+    return cJSON_avro_measure(v, 0);
 }
 
 avrogen_status cJSON_avro_encode(avrogen_writer *w, const cJSON *v)
 {
     cJSON_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &cJSON_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -228,14 +242,16 @@ avrogen_status cJSON_avro_decode(avrogen_reader *r, cJSON *v, avrogen_arena *a)
 }
 
 /* struct watch_report <-> Avro record com.example.watch_report */
-static size_t watch_report_avro_measure(const struct watch_report *v)
+static size_t watch_report_avro_measure(const struct watch_report *v, unsigned depth)
 {
     size_t n = 1;
 
     n += avrogen_size_long(v->wd);
     n += group_avro_measure(&v->owner);
-    if (v->config != NULL)
-        n += cJSON_avro_measure(v->config);
+    if (v->config != NULL) {
+        if ((n = avrogen_size_sum(n, cJSON_avro_measure(v->config, depth))) == SIZE_MAX)
+            return SIZE_MAX;
+    }
     return n;
 }
 
@@ -267,12 +283,14 @@ static void watch_report_avro_read(avrogen_reader *r, struct watch_report *v, av
 
 size_t watch_report_avro_size(const struct watch_report *v)
 {
-    return watch_report_avro_measure(v);
+    return watch_report_avro_measure(v, 0);
 }
 
 avrogen_status watch_report_avro_encode(avrogen_writer *w, const struct watch_report *v)
 {
     watch_report_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &watch_report_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -332,6 +350,8 @@ size_t inotify_event_avro_size(const struct inotify_event *v)
 avrogen_status inotify_event_avro_encode(avrogen_writer *w, const struct inotify_event *v)
 {
     inotify_event_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &inotify_event_avro_type, v); /* which member */
     return w->err;
 }
 

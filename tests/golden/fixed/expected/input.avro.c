@@ -71,6 +71,8 @@ size_t packet_avro_size(const struct packet *v)
 avrogen_status packet_avro_encode(avrogen_writer *w, const struct packet *v)
 {
     packet_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &packet_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -110,6 +112,8 @@ size_t hop_avro_size(const struct hop *v)
 avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
 {
     hop_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &hop_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -218,6 +218,8 @@ size_t sizes_avro_size(const struct sizes *v)
 avrogen_status sizes_avro_encode(avrogen_writer *w, const struct sizes *v)
 {
     sizes_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &sizes_avro_type, v); /* which member */
     return w->err;
 }
 

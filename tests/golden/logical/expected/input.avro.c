@@ -121,6 +121,8 @@ size_t times_avro_size(const struct times *v)
 avrogen_status times_avro_encode(avrogen_writer *w, const struct times *v)
 {
     times_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &times_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -179,6 +181,8 @@ size_t ids_avro_size(const struct ids *v)
 avrogen_status ids_avro_encode(avrogen_writer *w, const struct ids *v)
 {
     ids_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &ids_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -257,6 +261,8 @@ size_t amounts_avro_size(const struct amounts *v)
 avrogen_status amounts_avro_encode(avrogen_writer *w, const struct amounts *v)
 {
     amounts_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &amounts_avro_type, v); /* which member */
     return w->err;
 }
 

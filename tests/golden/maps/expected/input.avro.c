@@ -42,6 +42,8 @@ size_t sample_avro_size(const struct sample *v)
 avrogen_status sample_avro_encode(avrogen_writer *w, const struct sample *v)
 {
     sample_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &sample_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -313,6 +315,8 @@ size_t metrics_avro_size(const struct metrics *v)
 avrogen_status metrics_avro_encode(avrogen_writer *w, const struct metrics *v)
 {
     metrics_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &metrics_avro_type, v); /* which member */
     return w->err;
 }
 

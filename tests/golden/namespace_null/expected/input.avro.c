@@ -68,6 +68,8 @@ size_t bare_avro_size(const struct bare *v)
 avrogen_status bare_avro_encode(avrogen_writer *w, const struct bare *v)
 {
     bare_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &bare_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -109,6 +111,8 @@ size_t inner_avro_size(const struct inner *v)
 avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
 {
     inner_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &inner_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -153,6 +157,8 @@ size_t outer_avro_size(const struct outer *v)
 avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
 {
     outer_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &outer_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -40,6 +40,8 @@ size_t inner_avro_size(const struct inner *v)
 avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
 {
     inner_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &inner_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -80,6 +82,8 @@ size_t foreign_avro_size(const struct foreign *v)
 avrogen_status foreign_avro_encode(avrogen_writer *w, const struct foreign *v)
 {
     foreign_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &foreign_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -128,6 +132,8 @@ size_t outer_avro_size(const struct outer *v)
 avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
 {
     outer_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &outer_avro_type, v); /* which member */
     return w->err;
 }
 

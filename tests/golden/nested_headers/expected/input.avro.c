@@ -124,6 +124,8 @@ size_t basket_avro_size(const struct basket *v)
 avrogen_status basket_avro_encode(avrogen_writer *w, const struct basket *v)
 {
     basket_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &basket_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -73,6 +73,8 @@ size_t nulls_avro_size(const struct nulls *v)
 avrogen_status nulls_avro_encode(avrogen_writer *w, const struct nulls *v)
 {
     nulls_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &nulls_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -67,6 +67,8 @@ size_t detail_avro_size(const struct detail *v)
 avrogen_status detail_avro_encode(avrogen_writer *w, const struct detail *v)
 {
     detail_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &detail_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -398,6 +400,8 @@ size_t maybe_avro_size(const struct maybe *v)
 avrogen_status maybe_avro_encode(avrogen_writer *w, const struct maybe *v)
 {
     maybe_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &maybe_avro_type, v); /* which member */
     return w->err;
 }
 

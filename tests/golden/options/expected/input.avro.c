@@ -77,6 +77,8 @@ size_t acct_avro_size(const struct account *v)
 avrogen_status acct_avro_encode(avrogen_writer *w, const struct account *v)
 {
     acct_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &acct_avro_type, v); /* which member */
     return w->err;
 }
 

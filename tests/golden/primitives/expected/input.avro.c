@@ -126,6 +126,8 @@ size_t scalars_avro_size(const struct scalars *v)
 avrogen_status scalars_avro_encode(avrogen_writer *w, const struct scalars *v)
 {
     scalars_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &scalars_avro_type, v); /* which member */
     return w->err;
 }
 

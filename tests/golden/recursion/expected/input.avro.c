@@ -16,10 +16,10 @@ AVROGEN_LAYOUT(struct tree, n_leaves, 32, 8);
 AVROGEN_LAYOUT(struct tree, extra, 40, 8);
 
 /* Records that reach themselves call each other before definition. */
-static size_t node_avro_measure(const struct node *v);
+static size_t node_avro_measure(const struct node *v, unsigned depth);
 static void node_avro_write(avrogen_writer *w, const struct node *v);
 static void node_avro_read(avrogen_reader *r, struct node *v, avrogen_arena *a);
-static size_t tree_avro_measure(const struct tree *v);
+static size_t tree_avro_measure(const struct tree *v, unsigned depth);
 static void tree_avro_write(avrogen_writer *w, const struct tree *v);
 static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a);
 
@@ -51,6 +51,8 @@ size_t leaf_avro_size(const struct leaf *v)
 avrogen_status leaf_avro_encode(avrogen_writer *w, const struct leaf *v)
 {
     leaf_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &leaf_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -64,18 +66,25 @@ avrogen_status leaf_avro_decode(avrogen_reader *r, struct leaf *v, avrogen_arena
 }
 
 /* struct node <-> Avro record node */
-static size_t node_avro_measure(const struct node *v)
+static size_t node_avro_measure(const struct node *v, unsigned depth)
 {
+    if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+        return SIZE_MAX;
+    depth++;
     size_t n = 1;
 
     n += avrogen_size_long(v->value);
-    if (v->next != NULL)
-        n += node_avro_measure(v->next);
+    if (v->next != NULL) {
+        if ((n = avrogen_size_sum(n, node_avro_measure(v->next, depth))) == SIZE_MAX)
+            return SIZE_MAX;
+    }
     return n;
 }
 
 static void node_avro_write(avrogen_writer *w, const struct node *v)
 {
+    if (!avrogen_writer_enter(w))
+        return;
     avrogen_write_long(w, v->value);
     if (v->next == NULL) {
         avrogen_write_int(w, 0);
@@ -83,6 +92,7 @@ static void node_avro_write(avrogen_writer *w, const struct node *v)
         avrogen_write_int(w, 1);
         node_avro_write(w, v->next);
     }
+    avrogen_writer_leave(w);
 }
 
 static void node_avro_read(avrogen_reader *r, struct node *v, avrogen_arena *a)
@@ -103,12 +113,14 @@ static void node_avro_read(avrogen_reader *r, struct node *v, avrogen_arena *a)
 
 size_t node_avro_size(const struct node *v)
 {
-    return node_avro_measure(v);
+    return node_avro_measure(v, 0);
 }
 
 avrogen_status node_avro_encode(avrogen_writer *w, const struct node *v)
 {
     node_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &node_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -122,16 +134,21 @@ avrogen_status node_avro_decode(avrogen_reader *r, struct node *v, avrogen_arena
 }
 
 /* struct tree <-> Avro record t.tree */
-static size_t tree_avro_measure(const struct tree *v)
+static size_t tree_avro_measure(const struct tree *v, unsigned depth)
 {
+    if (depth >= AVROGEN_DEFAULT_MAX_DEPTH)
+        return SIZE_MAX;
+    depth++;
     size_t n = 1;
 
     n += avrogen_size_cstring(v->label);
     {
         size_t count = avrogen_item_count(v->children, (int64_t)v->n_children);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += tree_avro_measure(&v->children[i]);
+        for (size_t i = 0; i < count; i++) {
+            if ((n = avrogen_size_sum(n, tree_avro_measure(&v->children[i], depth))) == SIZE_MAX)
+                return SIZE_MAX;
+        }
     }
     {
         size_t count = avrogen_item_count(v->leaves, (int64_t)v->n_leaves);
@@ -146,6 +163,8 @@ static size_t tree_avro_measure(const struct tree *v)
 
 static void tree_avro_write(avrogen_writer *w, const struct tree *v)
 {
+    if (!avrogen_writer_enter(w))
+        return;
     avrogen_write_cstring(w, v->label);
     {
         size_t count = avrogen_write_array_start(w, v->children, (int64_t)v->n_children);
@@ -165,6 +184,7 @@ static void tree_avro_write(avrogen_writer *w, const struct tree *v)
         avrogen_write_int(w, 1);
         leaf_avro_write(w, v->extra);
     }
+    avrogen_writer_leave(w);
 }
 
 static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a)
@@ -213,12 +233,14 @@ static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a)
 
 size_t tree_avro_size(const struct tree *v)
 {
-    return tree_avro_measure(v);
+    return tree_avro_measure(v, 0);
 }
 
 avrogen_status tree_avro_encode(avrogen_writer *w, const struct tree *v)
 {
     tree_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &tree_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -95,6 +95,8 @@ size_t texts_avro_size(const struct texts *v)
 avrogen_status texts_avro_encode(avrogen_writer *w, const struct texts *v)
 {
     texts_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &texts_avro_type, v); /* which member */
     return w->err;
 }
 

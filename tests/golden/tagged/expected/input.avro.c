@@ -147,6 +147,8 @@ size_t obj_avro_size(const struct obj *v)
 avrogen_status obj_avro_encode(avrogen_writer *w, const struct obj *v)
 {
     obj_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &obj_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -191,6 +191,8 @@ size_t stamps_avro_size(const struct stamps *v)
 avrogen_status stamps_avro_encode(avrogen_writer *w, const struct stamps *v)
 {
     stamps_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &stamps_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -65,6 +65,8 @@ size_t point_avro_size(const point_t *v)
 avrogen_status point_avro_encode(avrogen_writer *w, const point_t *v)
 {
     point_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &point_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -118,6 +120,8 @@ size_t segment_avro_size(const segment_t *v)
 avrogen_status segment_avro_encode(avrogen_writer *w, const segment_t *v)
 {
     segment_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &segment_avro_type, v); /* which member */
     return w->err;
 }
 

@@ -77,6 +77,8 @@ size_t counters_avro_size(const struct counters *v)
 avrogen_status counters_avro_encode(avrogen_writer *w, const struct counters *v)
 {
     counters_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &counters_avro_type, v); /* which member */
     return w->err;
 }
 

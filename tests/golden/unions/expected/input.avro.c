@@ -61,6 +61,8 @@ size_t money_avro_size(const struct money *v)
 avrogen_status money_avro_encode(avrogen_writer *w, const struct money *v)
 {
     money_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &money_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -204,6 +206,8 @@ size_t value_avro_size(const struct value *v)
 avrogen_status value_avro_encode(avrogen_writer *w, const struct value *v)
 {
     value_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &value_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -278,6 +282,8 @@ size_t cell_item_avro_size(const struct cell_item *v)
 avrogen_status cell_item_avro_encode(avrogen_writer *w, const struct cell_item *v)
 {
     cell_item_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &cell_item_avro_type, v); /* which member */
     return w->err;
 }
 
@@ -503,6 +509,8 @@ size_t sheet_avro_size(const struct sheet *v)
 avrogen_status sheet_avro_encode(avrogen_writer *w, const struct sheet *v)
 {
     sheet_avro_write(w, v);
+    if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
+        avrogen_writer_explain(w, &sheet_avro_type, v); /* which member */
     return w->err;
 }
 
