@@ -81,11 +81,27 @@ def test_tojson_fromjson(tmp):
         check(p.stdout.decode() == want, f"tojson case {i}: {p.stdout!r} != {want!r}")
         p = run(["fromjson", "--schema", path], stdin=want.encode())
         check(p.returncode == 0 and p.stdout == data, f"fromjson case {i}: {p.stderr!r}")
-        # Every strict prefix of a multi-datum input is an error or fewer datums,
-        # never a crash.
+        # Every strict prefix of the input prints exactly the datums it holds
+        # whole; cut inside a datum it is then one error line and exit 1, cut
+        # between datums exit 0 (the empty prefix is item 3's to decide).
+        ends, lines = [], want.splitlines(keepends=True)
+        for k in range(len(datums)):
+            ends.append(len(encode(schema, datums[:k + 1])))
         for cut in range(0, len(data), max(1, len(data) // 7)):
             p = run(["tojson", "--schema", path], stdin=data[:cut])
-            check(p.returncode in (0, 1), f"tojson case {i} cut {cut}: exit {p.returncode}")
+            whole = sum(1 for e in ends if e <= cut)
+            check(p.stdout.decode() == "".join(lines[:whole]),
+                  f"tojson case {i} cut {cut}: printed {p.stdout!r}, want the first {whole} datums")
+            if cut == 0:
+                continue
+            if cut in ends:
+                check(p.returncode == 0 and p.stderr == b"",
+                      f"tojson case {i} cut {cut} (between datums): exit {p.returncode} {p.stderr!r}")
+            else:
+                err = p.stderr.decode()
+                check(p.returncode == 1 and err.startswith("avrogen: error: ")
+                      and err.count("\n") == 1 and f"datum {whole}" in err,
+                      f"tojson case {i} cut {cut} (inside datum {whole}): exit {p.returncode} {err!r}")
 
 
 def test_files(tmp):

@@ -446,7 +446,7 @@ static avrogen_status decode_json(const char *file, const avrogen_type *t, const
  * UTF-8 of "l\u00e9". */
 static const char v1_datum[] =
         "{\"name\": \"ab\", \"id\": -7, \"audit\": {\"who\": \"me\", \"prev\": {\"aot.Audit\": "
-        "{\"who\": \"you\", \"prev\": null}}}, \"ratio\": 0.5, \"share\": 16777217, "
+        "{\"who\": \"you\", \"prev\": null}}}, \"ratio\": 0.5, \"share\": 1099511627777, "
         "\"payload\": \"hi\", \"label\": \"l\\u00c3\\u00a9\", \"flags\": [true, false], "
         "\"level\": \"CRITICAL\", \"color\": \"%s\", \"origin\": {\"y\": 2, \"x\": 1, \"z\": 9.5}, "
         "\"extras\": {\"k\": [{\"y\": 1, \"x\": 2, \"z\": 3.0}]}, "
@@ -511,7 +511,7 @@ START_TEST(test_known_v1)
     ck_assert_str_eq(v.name, "ab");
     ck_assert_int_eq(v.id, -7);
     ck_assert(v.ratio == 0.5);
-    ck_assert(v.share == 16777216.0f); /* the long, rounded to float */
+    ck_assert(v.share == 1099511627776.0f); /* the long past 32 bits, rounded to float */
     ck_assert_uint_eq(v.payload.len, 2);
     ck_assert_mem_eq(v.payload.ptr, "hi", 2);
     ck_assert_str_eq(v.label, "l\xc3\xa9");

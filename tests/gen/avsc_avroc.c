@@ -1,14 +1,50 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Peer check for the generator's golden schemas: avro-c's schema parser must
- * accept every .avsc given on the command line and read its root as the record
- * the file is named after (<fullname>.avsc). Exit 0 when all pass.
+ * accept every .avsc given on the command line, read its root as the record
+ * the file is named after (<fullname>.avsc), and read the same mapping: the
+ * schema avro-c writes back out (avro_schema_to_json) has the Parsing
+ * Canonical Form of the file, every field, type and name of it (issue 12: the
+ * root's name alone let a wrong field type pass). Exit 0 when all pass.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <avro.h>
+
+#include "avrogen/schema.h"
+
+/* Our Parsing Canonical Form of `len` bytes of schema JSON (malloc'd), or NULL. */
+static char *canonical(const char *json, size_t len)
+{
+    avrogen_schema *s;
+    if (avrogen_schema_parse(json, len, NULL, &s, NULL) != AVROGEN_OK)
+        return NULL;
+    char *out = strdup(avrogen_schema_canonical(s));
+    avrogen_schema_free(s);
+    return out;
+}
+
+/* The schema as avro-c writes it (malloc'd), or NULL. */
+static char *avroc_json(avro_schema_t s)
+{
+    for (size_t cap = 1 << 16; cap <= (1u << 28); cap *= 4) {
+        char *buf = malloc(cap);
+        if (buf == NULL)
+            return NULL;
+        avro_writer_t w = avro_writer_memory(buf, (int64_t)cap);
+        int rc = avro_schema_to_json(s, w);
+        int64_t n = avro_writer_tell(w);
+        avro_writer_free(w);
+        if (rc == 0 && n >= 0 && (size_t)n < cap) {
+            buf[n] = '\0';
+            return buf;
+        }
+        free(buf);
+    }
+    return NULL;
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -58,10 +94,19 @@ int main(int argc, char **argv)
         char full[512];
         snprintf(full, sizeof full, "%s%s%s.avsc", ns ? ns : "", ns ? "." : "",
                  avro_schema_name(s));
+        char *back = avroc_json(s), *want = canonical(text, len);
+        char *got = back != NULL ? canonical(back, strlen(back)) : NULL;
         if (!is_avro_record(s) || strcmp(full, base) != 0) {
             printf("FAIL %s: avro-c reads the root as '%s'\n", argv[i], full);
             failures++;
+        } else if (want == NULL || got == NULL || strcmp(want, got) != 0) {
+            printf("FAIL %s: avro-c reads another schema:\n  ours   %s\n  avro-c %s\n", argv[i],
+                   want != NULL ? want : "(unparsed)", got != NULL ? got : back);
+            failures++;
         }
+        free(got);
+        free(want);
+        free(back);
         avro_schema_decref(s);
         free(text);
     }

@@ -139,6 +139,9 @@ def main(argv):
                 check_defaults(directory, name, failures)
             else:
                 datums += check_case(directory, name, failures)
+    # A floor: a case list or dump that went missing must not pass (issue 12).
+    if datums < 30:
+        failures.append(f"only {datums} datums compared, below the floor of 30")
     for f in failures:
         print("FAIL " + f, file=sys.stderr)
     if failures:

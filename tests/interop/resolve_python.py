@@ -199,6 +199,10 @@ def main(argv):
                     failures.append(problem)
     for f in failures:
         print("FAIL " + f, file=sys.stderr)
+    # A floor: a case list or peer that went missing must not pass (issue 12).
+    if passed < 20:
+        print(f"FAIL: only {passed} checks passed, below the floor of 20")
+        return 1
     print(f"{passed} passed, {len(failures)} failed")
     return 1 if failures else 0
 

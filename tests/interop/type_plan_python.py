@@ -106,6 +106,10 @@ def main(argv):
             failed += failures
     for f in failed:
         print("FAIL", f)
+    # A floor: a case list or peer that went missing must not pass (issue 12).
+    if passed < 450:
+        print(f"FAIL: only {passed} checks passed, below the floor of 450")
+        return 1
     print(f"{passed} passed, {len(failed)} failed")
     return 0 if not failed else 1
 

@@ -323,6 +323,10 @@ def main(argv):
                 failures.append(f"{test.__name__}: {type(e).__name__}: {e}")
     for f in failures:
         print("FAIL " + f, file=sys.stderr)
+    # A floor: a case list or peer that went missing must not pass (issue 12).
+    if passed < 120:
+        print(f"FAIL: only {passed} checks passed, below the floor of 120")
+        return 1
     print(f"{passed} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -266,7 +266,8 @@ def main():
     check(got == datums, "our reader reads our snappy file plus python's appended blocks")
 
     if avrocat is None or avromod is None:
-        print("avro-c tools not found: skipping avrocat / avromod checks")
+        # scripts/bootstrap installs avro-bin: a missing peer fails (issue 12).
+        check(False, "avro-c's avrocat / avromod not found (scripts/bootstrap installs avro-bin)")
     else:
         # avro-c reads our files exactly as it reads python's of the same records.
         for codec in AVROC_CODECS:

@@ -375,12 +375,16 @@ START_TEST(zero_byte_datums)
     ck_assert_int_eq(s.st, AVROGEN_OK);
     ck_assert_int_eq(s.records, 100000);
 
-    /* Past max_block_count it is refused. */
+    /* Past max_block_count it is refused; at it, read. */
     avrogen_ocf_reader_options o = {0};
     o.max_block_count = 99999;
     s = scan_opts(m.data, m.len, &o);
     ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
     ck_assert_int_eq(s.records, 0);
+    o.max_block_count = 100000;
+    s = scan_opts(m.data, m.len, &o);
+    ck_assert_int_eq(s.st, AVROGEN_OK);
+    ck_assert_int_eq(s.records, 100000);
     membuf_free(&m);
 }
 END_TEST
@@ -1219,15 +1223,22 @@ START_TEST(lying_blocks)
     ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
     ck_assert_ptr_nonnull(strstr(s.diag.msg, "1000 objects in 3 bytes"));
 
-    /* A count past max_block_count. */
+    /* A count past max_block_count, and one at it. */
     avrogen_writer_init_growable(&w, NULL);
     put_header(&w, "\"int\"", NULL);
     put_block(&w, 4, "\x02\x04\x06\x08", 4);
     o.max_block_count = 3;
     s = scan_writer(&w, &o);
     ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
+    avrogen_writer_init_growable(&w, NULL);
+    put_header(&w, "\"int\"", NULL);
+    put_block(&w, 4, "\x02\x04\x06\x08", 4);
+    o.max_block_count = 4;
+    s = scan_writer(&w, &o);
+    ck_assert_int_eq(s.st, AVROGEN_OK);
+    ck_assert_int_eq(s.records, 4);
 
-    /* A size past max_block_size. */
+    /* A size past max_block_size, and one at it. */
     avrogen_writer_init_growable(&w, NULL);
     put_header(&w, "\"int\"", NULL);
     put_block(&w, 4, "\x02\x04\x06\x08", 4);
@@ -1235,6 +1246,13 @@ START_TEST(lying_blocks)
     o.max_block_size = 3;
     s = scan_writer(&w, &o);
     ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
+    avrogen_writer_init_growable(&w, NULL);
+    put_header(&w, "\"int\"", NULL);
+    put_block(&w, 4, "\x02\x04\x06\x08", 4);
+    o.max_block_size = 4;
+    s = scan_writer(&w, &o);
+    ck_assert_int_eq(s.st, AVROGEN_OK);
+    ck_assert_int_eq(s.records, 4);
 
     /* A size of 60 MiB in a tiny stream: truncated, after allocating next to nothing. */
     peak_alloc pa;
