@@ -179,23 +179,14 @@ static const struct model_field *avro_field(const struct model_record *rec, size
 
 /* ---- how the two schemas relate ------------------------------------------ */
 
-/* The reader field each writer field feeds, as the resolver pairs them: reader
- * fields in order each take the writer field of their name (or alias), unless
- * an earlier reader field took it. match[j] is that writer field, or -1. */
+/* The writer field each reader field reads, as the resolver pairs them: the
+ * writer field of its name (or alias), which may feed several reader fields.
+ * match[j] is that writer field, or -1. */
 static long *match_fields(const avrogen_node *w, const avrogen_node *rd)
 {
     long *match = xcalloc(rd->n_fields + 1, sizeof *match);
-    bool *taken = xcalloc(w->n_fields + 1, sizeof *taken);
-    for (size_t j = 0; j < rd->n_fields; j++) {
-        long wi = avrogen_find_writer_field(w, &rd->fields[j]);
-        if (wi >= 0 && !taken[wi]) {
-            taken[wi] = true;
-            match[j] = wi;
-        } else {
-            match[j] = -1;
-        }
-    }
-    free(taken);
+    for (size_t j = 0; j < rd->n_fields; j++)
+        match[j] = avrogen_find_writer_field(w, &rd->fields[j]);
     return match;
 }
 
@@ -1383,12 +1374,24 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
         return c->fns[index].name;
     }
     long *match = match_fields(w, rd);
-    long *feeds = xcalloc(w->n_fields + 1, sizeof *feeds); /* writer field -> reader field */
+    /* writer field -> the first reader field it feeds, then the next (next[j]) */
+    long *feeds = xcalloc(w->n_fields + 1, sizeof *feeds);
+    long *last = xcalloc(w->n_fields + 1, sizeof *last);
+    long *next = xcalloc(rd->n_fields + 1, sizeof *next);
     for (size_t i = 0; i < w->n_fields; i++)
-        feeds[i] = -1;
-    for (size_t j = 0; j < rd->n_fields; j++)
-        if (match[j] >= 0)
-            feeds[match[j]] = (long)j;
+        feeds[i] = last[i] = -1;
+    for (size_t j = 0; j < rd->n_fields; j++) {
+        long wi = match[j];
+        next[j] = -1;
+        if (wi < 0)
+            continue;
+        if (feeds[wi] < 0)
+            feeds[wi] = (long)j;
+        else
+            next[last[wi]] = (long)j;
+        last[wi] = (long)j;
+    }
+    free(last);
 
     char **notes = NULL;
     size_t n_notes = 0;
@@ -1434,29 +1437,53 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
             ec_put_body(g, &code.text);
             continue;
         }
-        size_t j = (size_t)feeds[i];
-        const avrogen_field *rf = &rd->fields[j];
-        const struct model_field *mf = avro_field(rec, j);
-        if (mf == NULL) {
-            give_up(c, xasprintf("record %s has no member for field %s", rec->name.fullname,
-                                 rf->name));
-            break;
+        /* A writer field several reader fields read: each reads its bytes
+         * again from `at`, in a scope of its own (avrogen_reader_reread). */
+        bool several = next[feeds[i]] >= 0;
+        char *at = NULL;
+        if (several) {
+            ec_scope_open(g);
+            at = ec_local(g, "at");
+            ec_line(g, "const uint8_t *%s = r->p;", at);
+            g->depth++;
         }
-        char *what = describe(&c->same, wf->type, rf->type);
-        if (what != NULL || strcmp(wf->name, rf->name) != 0) {
-            char *who = strcmp(wf->name, rf->name) != 0
-                                ? xasprintf("field %s (written as %s)", rf->name, wf->name)
-                                : xasprintf("field %s", rf->name);
-            notes = xappend(notes, n_notes, sizeof *notes);
-            notes[n_notes++] = what != NULL ? xasprintf("%s: %s", who, what) : who;
-            if (what != NULL)
-                free(who);
+        for (long k = feeds[i]; k >= 0 && c->why == NULL; k = next[k]) {
+            size_t j = (size_t)k;
+            const avrogen_field *rf = &rd->fields[j];
+            const struct model_field *mf = avro_field(rec, j);
+            if (mf == NULL) {
+                give_up(c, xasprintf("record %s has no member for field %s", rec->name.fullname,
+                                     rf->name));
+                break;
+            }
+            char *what = describe(&c->same, wf->type, rf->type);
+            if (what != NULL || strcmp(wf->name, rf->name) != 0) {
+                char *who = strcmp(wf->name, rf->name) != 0
+                                    ? xasprintf("field %s (written as %s)", rf->name, wf->name)
+                                    : xasprintf("field %s", rf->name);
+                notes = xappend(notes, n_notes, sizeof *notes);
+                notes[n_notes++] = what != NULL ? xasprintf("%s: %s", who, what) : who;
+                if (what != NULL)
+                    free(who);
+            }
+            free(what);
+            if (several) {
+                if (k != feeds[i])
+                    ec_line(g, "(void)avrogen_reader_reread(r, %s);", at);
+                ec_scope_open(g);
+            }
+            char *lv = xasprintf("v->%s", mf->c_name);
+            ec_set_member(g, rec, mf->c_name);
+            resolve(c, wf->type, rf->type, mf->type, lv, &vs, false);
+            free(lv);
+            if (several)
+                ec_scope_close(g);
         }
-        free(what);
-        char *lv = xasprintf("v->%s", mf->c_name);
-        ec_set_member(g, rec, mf->c_name);
-        resolve(c, wf->type, rf->type, mf->type, lv, &vs, false);
-        free(lv);
+        if (several) {
+            g->depth--;
+            ec_scope_close(g);
+            free(at);
+        }
     }
     for (size_t j = 0; j < rd->n_fields && c->why == NULL; j++) {
         if (match[j] >= 0)
@@ -1506,6 +1533,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
         free(notes[i]);
     free(notes);
     free(feeds);
+    free(next);
     free(match);
     return f->name;
 }

@@ -335,12 +335,8 @@ static bool check_enum_symbols(walker *k, const avrogen_node *rd, const avrogen_
 /* spec: reader fields take the writer's field of their name or alias, else their default. */
 static bool check_fields(walker *k, const avrogen_node *rd, const avrogen_node *w)
 {
-    /* As resolve.c does, a writer field feeds one reader field: the first that claims it. */
-    bool *claimed = avrogen_arena_calloc(&k->scratch, w->n_fields + 1, sizeof *claimed);
-    if (claimed == NULL) {
-        nomem(k);
-        return true;
-    }
+    /* As resolve.c does, a writer field feeds every reader field that names it
+     * (or has it as an alias). */
     bool ok = true;
     const avrogen_field *outer_r = k->rfield, *outer_w = k->wfield;
     for (size_t j = 0; j < rd->n_fields && k->st == AVROGEN_OK; j++) {
@@ -348,9 +344,8 @@ static bool check_fields(walker *k, const avrogen_node *rd, const avrogen_node *
         long wi = avrogen_find_writer_field(w, rf);
         size_t rold = push(k, &k->rpath, "/fields/", j, true);
         k->rfield = rf;
-        if (wi >= 0 && !claimed[wi]) {
+        if (wi >= 0) {
             const avrogen_field *wf = &w->fields[wi];
-            claimed[wi] = true;
             push(k, &k->rpath, "/type", 0, false);
             size_t wold = push(k, &k->wpath, "/fields/", (size_t)wi, true);
             push(k, &k->wpath, "/type", 0, false);
@@ -361,16 +356,10 @@ static bool check_fields(walker *k, const avrogen_node *rd, const avrogen_node *
             pop(&k->wpath, wold);
         } else if (rf->default_json == NULL) {
             ok = false;
-            if (wi >= 0)
-                emit(k, AVROGEN_INCOMPAT_READER_FIELD_MISSING_DEFAULT_VALUE, rf->type, w, "",
-                     "reader field \"%s\" of %s has no default, and the writer's field \"%s\" "
-                     "it matches already feeds an earlier reader field",
-                     rf->name, rd->fullname, w->fields[wi].name);
-            else
-                emit(k, AVROGEN_INCOMPAT_READER_FIELD_MISSING_DEFAULT_VALUE, rf->type, w, "",
-                     "reader field \"%s\" of %s has no default, and the writer's record %s has "
-                     "no such field",
-                     rf->name, rd->fullname, w->fullname);
+            emit(k, AVROGEN_INCOMPAT_READER_FIELD_MISSING_DEFAULT_VALUE, rf->type, w, "",
+                 "reader field \"%s\" of %s has no default, and the writer's record %s has "
+                 "no such field",
+                 rf->name, rd->fullname, w->fullname);
         }
         k->rfield = outer_r;
         pop(&k->rpath, rold);

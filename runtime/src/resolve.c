@@ -32,11 +32,17 @@ typedef enum op {
 
 typedef struct plan plan;
 
-/* One writer field, in writer order: skipped, or decoded into reader field `target`. */
+/*
+ * One writer field, in writer order: skipped, or decoded into reader field
+ * `target`, and again into each reader field of the `also` chain (every
+ * reader field that names it or has it as an alias, as Java and Python read
+ * it: the spec is silent on one writer field matching several).
+ */
 typedef struct field_step {
     const avrogen_node *skip; /* writer type to skip, or NULL */
     size_t target;            /* reader field index */
     const plan *p;
+    const struct field_step *also; /* the next reader field it feeds, or NULL */
 } field_step;
 
 /* A reader field the writer lacks: its default, binary-encoded with the field's type. */
@@ -366,15 +372,27 @@ static bool build_record(builder *b, plan *p)
     for (size_t i = 0; i < w->n_fields; i++)
         steps[i].skip = w->fields[i].type;
     size_t n_defaults = 0;
+    /* The last step of each writer field's chain, where the next reader field it feeds goes. */
+    field_step **last = avrogen_walk_alloc(&b->w, w->n_fields, sizeof *last);
+    if (last == NULL)
+        return false;
     for (size_t j = 0; j < rd->n_fields && b->w.st == AVROGEN_OK; j++) {
         const avrogen_field *rf = &rd->fields[j];
         long wi = avrogen_find_writer_field(w, rf);
         size_t old = avrogen_walk_push(&b->w, "/fields/", j, true);
-        if (wi >= 0 && steps[wi].skip != NULL) {
+        if (wi >= 0) {
+            field_step *s = &steps[wi];
+            if (last[wi] != NULL) {
+                s = avrogen_walk_alloc(&b->w, 1, sizeof *s);
+                if (s == NULL)
+                    break;
+                last[wi]->also = s;
+            }
+            last[wi] = s;
             avrogen_walk_push(&b->w, "/type", 0, false);
-            steps[wi].skip = NULL;
-            steps[wi].target = j;
-            steps[wi].p = build(b, w->fields[wi].type, rf->type);
+            s->skip = NULL;
+            s->target = j;
+            s->p = build(b, w->fields[wi].type, rf->type);
         } else if (rf->default_json != NULL) {
             defaults[n_defaults].target = j;
             if (encode_default(b, rf, &defaults[n_defaults]))
@@ -666,7 +684,13 @@ static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, run
         if (s->skip != NULL) {
             if (avrogen_skip(r, s->skip) != AVROGEN_OK)
                 return;
-        } else
+            continue;
+        }
+        const uint8_t *at = r->p;
+        run(r, s->p, &f[s->target], c);
+        /* Each further reader field reads the same bytes again (at a cost to
+         * the item budget: avrogen_reader_reread). */
+        for (s = s->also; s != NULL && avrogen_reader_reread(r, at); s = s->also)
             run(r, s->p, &f[s->target], c);
     }
     for (size_t i = 0; i < p->n_defaults && r->err == AVROGEN_OK; i++) {

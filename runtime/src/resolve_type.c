@@ -73,6 +73,7 @@ typedef enum opcode {
     OP_TAG,       /* store the tagged union's tag n at aux */
     OP_WUNION,    /* writer union: read the branch, run its ops */
     OP_SKIP,      /* a writer field the reader does not have */
+    OP_FEED,      /* a writer field several reader fields read: each sequence, reading it again */
     OP_DEFAULT    /* a reader field the writer does not have: decode its default */
 } opcode;
 
@@ -107,7 +108,8 @@ struct op {
     const char *msg;           /* RANGE, LONG_RANGE, CAP_*, PADDED: the error */
     const op *sub;             /* LIST, C_ARRAY: per item or entry; PTR: the target; DEFAULT */
     const prog *rec;           /* RECORD */
-    const op *const *branches; /* WUNION: per writer branch, NULL if the reader has none */
+    const op *const *branches; /* WUNION: per writer branch, NULL if the reader has none;
+                                  FEED: per reader field */
     const char *const *errors; /* WUNION, ENUM: per writer branch or symbol: why it fails */
     const int64_t *values;     /* ENUM: per writer symbol, the C value */
     const avrogen_node *skip;  /* SKIP: the writer's type */
@@ -366,6 +368,13 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
     case OP_SKIP:
         (void)!avrogen_skip(r, o->skip); /* a failure is sticky on r */
         break;
+    case OP_FEED: {
+        const uint8_t *at = r->p;
+        exec(r, o->branches[0], base, a);
+        for (size_t i = 1; i < o->n && avrogen_reader_reread(r, at); i++)
+            exec(r, o->branches[i], base, a);
+        break;
+    }
     case OP_DEFAULT:
         if (r->err == AVROGEN_OK)
             read_default(r, o, base, a);
@@ -1129,43 +1138,70 @@ static void build_fields(builder *b, opvec *out, const avrogen_node *w, const av
                          const avrogen_type *t)
 {
     /* Work in reader field order, as the generic resolver does, so both report
-     * the same first problem; the ops of each writer field wait in per_field. */
-    opvec *per_field = avrogen_arena_calloc(&b->scratch, w->n_fields + 1, sizeof *per_field);
-    bool *taken = avrogen_arena_calloc(&b->scratch, w->n_fields + 1, sizeof *taken);
+     * the same first problem; the ops of each reader field wait in per_field,
+     * chained (next) from the first reader field each writer field feeds. */
+    opvec *per_field = avrogen_arena_calloc(&b->scratch, rd->n_fields + 1, sizeof *per_field);
+    long *first = avrogen_arena_calloc(&b->scratch, w->n_fields + 1, sizeof *first);
+    long *last = avrogen_arena_calloc(&b->scratch, w->n_fields + 1, sizeof *last);
+    long *next = avrogen_arena_calloc(&b->scratch, rd->n_fields + 1, sizeof *next);
     opvec defaults = {NULL, 0, 0};
-    if (per_field == NULL || taken == NULL) {
+    if (per_field == NULL || first == NULL || last == NULL || next == NULL) {
         avrogen_walk_fail(&b->w, AVROGEN_E_NOMEM, "out of memory");
         return;
     }
+    for (size_t i = 0; i < w->n_fields; i++)
+        first[i] = last[i] = -1;
     for (size_t j = 0; j < rd->n_fields && b->w.st == AVROGEN_OK; j++) {
         const avrogen_field *rf = &rd->fields[j];
+        next[j] = -1;
         if (strcmp(rf->name, t->fields[j].name) != 0 || rf->type->kind != t->fields[j].kind) {
             bad_desc(b, "its fields differ");
             break;
         }
         long wi = avrogen_find_writer_field(w, rf);
         size_t old = avrogen_walk_push(&b->w, "/fields/", j, true);
-        if (wi >= 0 && !taken[wi]) {
-            taken[wi] = true;
+        if (wi >= 0) {
+            /* Every reader field that names the writer's field (or has it as
+             * an alias) reads it, as in the generic resolver. */
+            if (first[wi] < 0)
+                first[wi] = (long)j;
+            else
+                next[last[wi]] = (long)j;
+            last[wi] = (long)j;
             avrogen_walk_push(&b->w, "/type", 0, false);
-            build(b, &per_field[wi], w->fields[wi].type, rf->type, &t->fields[j], false);
+            build(b, &per_field[j], w->fields[wi].type, rf->type, &t->fields[j], false);
         } else {
             build_default(b, &defaults, rd, t, j);
         }
         avrogen_walk_pop(&b->w, old);
     }
     for (size_t i = 0; i < w->n_fields && b->w.st == AVROGEN_OK; i++) {
-        if (taken[i]) {
-            append(b, out, &per_field[i]);
-        } else {
+        long j = first[i];
+        if (j < 0) {
             op *o = emit(b, out, OP_SKIP, 0);
             if (o != NULL)
                 o->skip = w->fields[i].type;
+        } else if (next[j] < 0) {
+            append(b, out, &per_field[j]);
+        } else {
+            /* One writer field, several reader fields: each reads it again. */
+            size_t n = 0;
+            for (long k = j; k >= 0; k = next[k])
+                n++;
+            const op **seqs = avrogen_walk_alloc(&b->w, n, sizeof *seqs);
+            op *o = emit(b, out, OP_FEED, 0);
+            if (seqs == NULL || o == NULL)
+                break;
+            n = 0;
+            for (long k = j; k >= 0; k = next[k])
+                seqs[n++] = finish(b, &per_field[k]);
+            o->branches = seqs;
+            o->n = n;
         }
     }
     append(b, out, &defaults);
-    for (size_t i = 0; i < w->n_fields; i++)
-        vec_free(b, &per_field[i]);
+    for (size_t j = 0; j < rd->n_fields; j++)
+        vec_free(b, &per_field[j]);
     vec_free(b, &defaults);
 }
 

@@ -40,9 +40,10 @@ CG_ADAPTERS(aot_event, struct aot_event)
 CG_ADAPTERS(aot_point, struct aot_point)
 CG_ADAPTERS(aot_node, struct aot_node)
 CG_ADAPTERS(aot_shapes, struct aot_shapes)
+CG_ADAPTERS(aot_twice, struct aot_twice)
 
 static const cg_case cases[] = {CG_CASE(aot_event), CG_CASE(aot_point), CG_CASE(aot_node),
-                                CG_CASE(aot_shapes)};
+                                CG_CASE(aot_shapes), CG_CASE(aot_twice)};
 #define N_CASES (sizeof cases / sizeof *cases)
 
 /* Each earlier schema, the record it is an earlier version of (or NULL), and
@@ -57,6 +58,7 @@ static const struct earlier {
         {"aot_point_v2.avsc", &cases[1], true},  {"aot_point_v3.avsc", &cases[1], true},
         {"aot_node_v0.avsc", &cases[2], true},   {"unrelated.avsc", NULL, false},
         {"aot_shapes_v0.avsc", &cases[3], true}, {"aot_shapes_v1.avsc", &cases[3], true},
+        {"aot_twice_v0.avsc", &cases[4], true},
 };
 #define N_EARLIER (sizeof earlier / sizeof *earlier)
 
@@ -142,6 +144,7 @@ START_TEST(test_tables)
     ck_assert_uint_eq(aot_point_avro_type.n_resolved, 3);
     ck_assert_uint_eq(aot_node_avro_type.n_resolved, 1);
     ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 2);
+    ck_assert_uint_eq(aot_twice_avro_type.n_resolved, 1);
     for (size_t c = 0; c < N_CASES; c++) {
         const avrogen_type *t = cases[c].type;
         ck_assert(t->decode != NULL);
@@ -621,6 +624,28 @@ END_TEST
 
 /* Integers promoted into the standard and POSIX types: an int written as a
  * count is refused below 0, and the 64-bit default is INT64_MAX exactly. */
+/* One writer field into every member that names it (or has it as an alias),
+ * each resolved on its own terms, the bytes consumed once. */
+START_TEST(test_known_twice)
+{
+    struct aot_twice v;
+    ck_assert_int_eq(decode_json("aot_twice_v0.avsc", &aot_twice_avro_type,
+                                 "{\"old\": -7, \"gone\": \"xyz\", \"label\": \"hi\", "
+                                 "\"at\": {\"x\": 3, \"y\": 4}}",
+                                 &v),
+                     AVROGEN_OK);
+    ck_assert_int_eq(v.old, -7);
+    ck_assert_int_eq(v.wide, -7);
+    ck_assert(v.real == -7.0);
+    ck_assert_str_eq(v.label, "hi");
+    ck_assert_str_eq(v.copy, "hi");
+    ck_assert_int_eq(v.at.x, 3);
+    ck_assert_int_eq(v.again.x, 3);
+    ck_assert_int_eq(v.again.y, 4);
+    ck_assert(v.again.weight == 1.5);
+}
+END_TEST
+
 START_TEST(test_known_shapes)
 {
     struct aot_shapes v;
@@ -936,6 +961,7 @@ static Suite *aot_suite(void)
     tcase_add_test(tc, test_known_v2);
     tcase_add_test(tc, test_known_node);
     tcase_add_test(tc, test_known_shapes);
+    tcase_add_test(tc, test_known_twice);
     suite_add_tcase(s, tc);
     tc = tcase_create("hostile");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -92,6 +92,7 @@ CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
 CG_ADAPTERS(ev_long_default, struct ev_long_default)
 CG_ADAPTERS(ev_short_default, struct ev_short_default)
+CG_ADAPTERS(ev_twice, struct ev_twice)
 
 CG_ADAPTERS(prims_w, struct prims_w)
 CG_ADAPTERS(maybe_texts_w, struct maybe_texts_w)
@@ -142,6 +143,7 @@ static const cg_case readers[] = {
         CG_CASE(rich),
         CG_CASE(ev_long_default),
         CG_CASE(ev_short_default),
+        CG_CASE(ev_twice),
         CG_CASE(nf5_record),
         CG_CASE(nic_stats),
         CG_CASE(input_ev),
@@ -788,6 +790,31 @@ START_TEST(test_evolve_json)
     ck_assert_int_eq(he.level, H_LOW);
     ck_assert_int_eq(evolve_json(level, "h_enum", "{\"level\": \"GONE\"}", NULL),
                      AVROGEN_E_MISMATCH);
+
+    /* One writer field into every reader member that names it, each resolved
+     * on its own terms, around a skipped field; the bytes are consumed once
+     * (evolve_check), as the generic resolver reads them. */
+    const char *twice = "{\"type\": \"record\", \"name\": \"ev_twice\", \"namespace\":"
+                        " \"cg.ev\", \"fields\": [{\"name\": \"old\", \"type\": \"int\"},"
+                        " {\"name\": \"gone\", \"type\": \"string\"},"
+                        " {\"name\": \"label\", \"type\": \"string\"},"
+                        " {\"name\": \"at\", \"type\": {\"type\": \"record\", \"name\":"
+                        " \"ev_point\", \"fields\": [{\"name\": \"x\", \"type\": \"int\"},"
+                        " {\"name\": \"y\", \"type\": \"long\"}]}}]}";
+    struct ev_twice tw;
+    ck_assert_int_eq(evolve_json(twice, "ev_twice",
+                                 "{\"old\": -7, \"gone\": \"xyz\", \"label\": \"hi\","
+                                 " \"at\": {\"x\": 3, \"y\": 4}}",
+                                 &tw),
+                     AVROGEN_OK);
+    ck_assert_int_eq(tw.old, -7);
+    ck_assert_int_eq(tw.wide, -7);
+    ck_assert(tw.real == -7.0);
+    ck_assert_str_eq(tw.label, "hi");
+    ck_assert_str_eq(tw.copy, "hi");
+    ck_assert_int_eq(tw.at.x, 3);
+    ck_assert_int_eq(tw.again.x, 3);
+    ck_assert_int_eq(tw.again.y, 4);
 }
 END_TEST
 

@@ -243,13 +243,29 @@ START_TEST(record_and_field_aliases)
                    "{\"name\":\"z\",\"type\":\"int\"},"
                    "{\"name\":\"after\",\"aliases\":[\"before\"],\"type\":\"long\"}]}",
                    "{\"before\": 1, \"z\": 2}", "{\"z\": 2, \"after\": 1}");
-    /* An exact name beats an alias; a writer field feeds at most one reader field. */
+    /* An exact name beats an alias; a writer field feeds every reader field
+     * that names it or has it as an alias (the spec is silent; Java and
+     * Python's checker do so): "c" reads "b" rather than take its default. */
     check_resolves("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
                    "{\"name\":\"a\",\"type\":\"int\"},{\"name\":\"b\",\"type\":\"int\"}]}",
                    "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
                    "{\"name\":\"b\",\"aliases\":[\"a\"],\"type\":\"int\"},"
                    "{\"name\":\"c\",\"aliases\":[\"b\"],\"type\":\"int\",\"default\":0}]}",
-                   "{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"c\": 0}");
+                   "{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"c\": 2}");
+    /* Each reader field resolves the writer's field on its own terms (int as
+     * int, long, double; a string twice, around a skipped field), and the
+     * datum is consumed once. */
+    check_resolves("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                   "{\"name\":\"old\",\"type\":\"int\"},{\"name\":\"gone\",\"type\":\"string\"},"
+                   "{\"name\":\"s\",\"type\":\"string\"}]}",
+                   "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                   "{\"name\":\"t\",\"aliases\":[\"s\"],\"type\":\"bytes\"},"
+                   "{\"name\":\"old\",\"type\":\"int\"},"
+                   "{\"name\":\"wide\",\"aliases\":[\"old\"],\"type\":\"long\"},"
+                   "{\"name\":\"real\",\"aliases\":[\"old\"],\"type\":\"double\"},"
+                   "{\"name\":\"s\",\"type\":\"string\"}]}",
+                   "{\"old\": -7, \"gone\": \"xyz\", \"s\": \"hi\"}",
+                   "{\"t\": \"hi\", \"old\": -7, \"wide\": -7, \"real\": -7.0, \"s\": \"hi\"}");
 }
 END_TEST
 
@@ -758,6 +774,76 @@ START_TEST(fanout_linear_and_budgeted)
 }
 END_TEST
 
+/*
+ * Reader fields that share a writer field read it again, at a cost to the
+ * item budget: R<i> reads W<i>'s one field `f` twice (f, and g by alias), at
+ * each of 40 levels, so a 1-byte datum would be read 2^40 times. It stops at
+ * the budget; one level of it reads in full, with the bytes consumed once.
+ */
+static char *twice_chain(int n, bool reader)
+{
+    size_t cap = (size_t)n * 160 + 160;
+    char *s = malloc(cap);
+    ck_assert_ptr_nonnull(s);
+    size_t len = (size_t)snprintf(s, cap,
+                                  "{\"type\":\"record\",\"name\":\"T0\",\"fields\":["
+                                  "{\"name\":\"x\",\"type\":\"int\"}]}");
+    for (int i = 1; i <= n; i++) {
+        char *inner = malloc(len + 1);
+        ck_assert_ptr_nonnull(inner);
+        memcpy(inner, s, len + 1);
+        len = (size_t)snprintf(s, cap,
+                               reader ? "{\"type\":\"record\",\"name\":\"T%d\",\"fields\":["
+                                        "{\"name\":\"f\",\"type\":%s},{\"name\":\"g\","
+                                        "\"aliases\":[\"f\"],\"type\":\"T%d\"}]}"
+                                      : "{\"type\":\"record\",\"name\":\"T%d\",\"fields\":["
+                                        "{\"name\":\"f\",\"type\":%s}]}",
+                               i, inner, i - 1);
+        ck_assert_uint_lt(len, cap);
+        free(inner);
+    }
+    return s;
+}
+
+START_TEST(reread_budgeted)
+{
+    for (int levels = 1; levels <= 40; levels += 39) {
+        char *wj = twice_chain(levels, false), *rj = twice_chain(levels, true);
+        avrogen_schema *ws = parse(wj), *rs = parse(rj);
+        free(wj);
+        free(rj);
+        avrogen_resolver *res;
+        avrogen_diag why;
+        ck_assert_int_eq(avrogen_resolver_new(avrogen_schema_root(ws), avrogen_schema_root(rs),
+                                              NULL, &res, &why),
+                         AVROGEN_OK);
+        avrogen_reader r;
+        avrogen_value v;
+        avrogen_reader_init(&r, "\x0e", 1);
+        avrogen_status st = avrogen_resolver_decode(res, &r, &v, &arena);
+        if (levels == 1) {
+            ck_assert_int_eq(st, AVROGEN_OK);
+            ck_assert_int_eq(v.fields[0].fields[0].i32, 7);
+            ck_assert_int_eq(v.fields[1].fields[0].i32, 7);
+            ck_assert_uint_eq(avrogen_reader_remaining(&r), 0);
+            /* At a budget of one item, the one read again is all it has. */
+            avrogen_reader_init(&r, "\x0e", 1);
+            r.max_items = 1;
+            ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_OK);
+            avrogen_reader_init(&r, "\x0e", 1);
+            r.max_items = 0;
+            ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), AVROGEN_E_LIMIT);
+        } else {
+            ck_assert_int_eq(st, AVROGEN_E_LIMIT);
+            ck_assert_ptr_nonnull(strstr(r.err_msg, "read again"));
+        }
+        avrogen_resolver_free(res);
+        avrogen_schema_free(ws);
+        avrogen_schema_free(rs);
+    }
+}
+END_TEST
+
 static Suite *resolve_suite(void)
 {
     Suite *s = suite_create("resolve");
@@ -802,6 +888,7 @@ static Suite *resolve_suite(void)
     tcase_add_test(tc, decode_arena_budget);
     tcase_add_test(tc, build_nesting_limit);
     tcase_add_test(tc, fanout_linear_and_budgeted);
+    tcase_add_test(tc, reread_budgeted);
     suite_add_tcase(s, tc);
     return s;
 }

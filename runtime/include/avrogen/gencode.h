@@ -538,6 +538,31 @@ static inline bool avrogen_reader_charge(avrogen_reader *r, size_t n)
     return false;
 }
 
+/*
+ * Go back to `at` to read one writer field again, for another reader field
+ * that names it or has it as an alias (schema resolution feeds each; r->p is
+ * where the first read ended). Each read again costs the per-datum item
+ * budget one item and one more per 16 bytes: reader fields that share a
+ * writer field at every level of a deep schema would otherwise multiply the
+ * work of a small datum without bound. False (E_LIMIT recorded) past it, or
+ * once the reader has failed.
+ */
+static inline bool avrogen_reader_reread(avrogen_reader *r, const uint8_t *at)
+{
+    size_t n = 1 + (size_t)(r->p - at) / 16;
+    if (r->err != AVROGEN_OK)
+        return false;
+    if (n > r->items_left) {
+        avrogen_reader_fail(r, AVROGEN_E_LIMIT,
+                            "fields read again (one writer field feeding several reader "
+                            "fields) exceed the reader's item budget");
+        return false;
+    }
+    r->items_left -= n;
+    r->p = at;
+    return true;
+}
+
 /* avrogen_reader_charge for `count` values of `each` records (a block of them). */
 static inline bool avrogen_reader_charge_items(avrogen_reader *r, size_t count, size_t each)
 {

@@ -120,4 +120,16 @@ struct AVRO_RECORD(namespace = "aot") aot_shapes {
     int64_t ticks : 40;             /* earlier: int, promoted into the bit-field */
 };
 
+/* One writer field read by several members (earlier: old, label and at
+ * once each): each reads it again, resolved on its own terms. */
+struct AVRO_RECORD(namespace = "aot") aot_twice {
+    int32_t old;
+    int64_t wide AVRO_FIELD(aliases = ["old"]);
+    double real AVRO_FIELD(aliases = ["old"]);
+    char *label;
+    char *copy AVRO_FIELD(aliases = ["label"]);
+    struct aot_point at;
+    struct aot_point again AVRO_FIELD(aliases = ["at"]);
+};
+
 #endif /* CG_AOT_H */

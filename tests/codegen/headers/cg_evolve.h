@@ -80,4 +80,18 @@ struct AVRO_RECORD(namespace = "cg.ev") ev_short_default {
     int64_t three[3];
 };
 
+/* Members that read one writer field: `old` by name, `wide` and `real` by
+ * alias, each resolved on its own terms; two strings and two records the
+ * same way. Schema resolution feeds every reader field that names the writer's
+ * field (the spec is silent; Java and Python's checker do so). */
+struct AVRO_RECORD(namespace = "cg.ev") ev_twice {
+    int32_t old;
+    int64_t wide AVRO_FIELD(aliases = ["old"]);
+    double real AVRO_FIELD(aliases = ["old"]);
+    char *label;
+    char *copy AVRO_FIELD(aliases = ["label"]);
+    struct ev_point at;
+    struct ev_point again AVRO_FIELD(aliases = ["at"]);
+};
+
 #endif /* CG_EVOLVE_H */
