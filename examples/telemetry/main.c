@@ -47,7 +47,12 @@ static struct sample cellar_samples[] = {
 static struct device_report reports[] = {
         {
                 .device_id = "roof-01",
-                .seq = 4294967295u, /* the largest uint32_t: an Avro long carries it */
+                .serial = "RF01-7731-AB", /* all 12 bytes are text: no NUL in the struct */
+                .seq = 4294967295u,       /* the largest uint32_t: an Avro long carries it */
+                .booted = 1699990000,
+                .received_at = {.tv_sec = 1700000006, .tv_nsec = 123456789},
+                .rssi_dbm = {-61, -64, -59},
+                .n_rssi = 3, /* the fourth slot is not sent */
                 .position = &rooftop,
                 .firmware = "2.4.1",
                 .samples = roof_samples,
@@ -57,7 +62,10 @@ static struct device_report reports[] = {
         },
         {
                 .device_id = "cellar-02",
+                .serial = "CL02",
                 .seq = 17,
+                .booted = 1699000000,
+                .received_at = {.tv_sec = 1700000006, .tv_nsec = 500000000},
                 .position = NULL, /* no GPS fix underground: null on the wire */
                 .firmware = NULL,
                 .samples = cellar_samples,
@@ -83,7 +91,15 @@ static bool same_str(const char *a, const char *b)
 static void compare_report(const struct device_report *want, const struct device_report *got)
 {
     check(same_str(want->device_id, got->device_id), "device_id");
+    check(strncmp(want->serial, got->serial, sizeof want->serial) == 0, "serial");
     check(want->seq == got->seq, "seq");
+    check(want->booted == got->booted, "booted");
+    check(want->received_at.tv_sec == got->received_at.tv_sec &&
+                  want->received_at.tv_nsec == got->received_at.tv_nsec,
+          "received_at");
+    check(want->n_rssi == got->n_rssi, "number of rssi readings");
+    for (size_t i = 0; i < want->n_rssi && i < got->n_rssi; i++)
+        check(want->rssi_dbm[i] == got->rssi_dbm[i], "rssi reading");
     check((want->position == NULL) == (got->position == NULL), "position present");
     if (want->position && got->position) {
         check(want->position->lat == got->position->lat, "position.lat");

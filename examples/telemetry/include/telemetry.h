@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <avrogen/annotate.h>
 
@@ -40,7 +41,12 @@ struct label {
 /** What one device reported since the last batch. */
 struct AVRO_RECORD(name = "DeviceReport", namespace = "com.example.telemetry") device_report {
     char *device_id;
+    char serial[12] AVRO_PADDED;              /**< as the EEPROM holds it: NUL-padded, all 12 may be used */
     uint32_t seq;                             /**< per device, wraps at 2^32 */
+    time_t booted;                            /**< seconds since 1970, a plain long */
+    struct timespec received_at;              /**< by the gateway's clock: timestamp-nanos */
+    int16_t rssi_dbm[4] AVRO_ARRAY(n_rssi);   /**< the radio's last readings, up to 4 */
+    uint8_t n_rssi;
     struct geo_point *position AVRO_NULLABLE; /**< absent while the device has no fix */
     char *firmware AVRO_NULLABLE;             /**< absent when the device did not say */
     struct sample *samples AVRO_ARRAY(n_samples);
