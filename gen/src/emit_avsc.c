@@ -137,6 +137,25 @@ static void put_name(struct emitter *e, json_t *o, const struct model_name *n, c
     }
 }
 
+/* The "logicalType" of every logical type but decimal, which takes parameters. */
+const char *avsc_logical_name(avrogen_logical logical)
+{
+    static const char *const names[] = {
+            [AVROGEN_LOGICAL_UUID] = "uuid",
+            [AVROGEN_LOGICAL_DATE] = "date",
+            [AVROGEN_LOGICAL_TIME_MILLIS] = "time-millis",
+            [AVROGEN_LOGICAL_TIME_MICROS] = "time-micros",
+            [AVROGEN_LOGICAL_TIMESTAMP_MILLIS] = "timestamp-millis",
+            [AVROGEN_LOGICAL_TIMESTAMP_MICROS] = "timestamp-micros",
+            [AVROGEN_LOGICAL_TIMESTAMP_NANOS] = "timestamp-nanos",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS] = "local-timestamp-millis",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS] = "local-timestamp-micros",
+            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS] = "local-timestamp-nanos",
+            [AVROGEN_LOGICAL_DURATION] = "duration",
+    };
+    return (size_t)logical < sizeof names / sizeof *names ? names[logical] : NULL;
+}
+
 static void put_logical(json_t *o, const struct model_type *t)
 {
     switch (t->logical) {
@@ -148,20 +167,7 @@ static void put_logical(json_t *o, const struct model_type *t)
         json_object_set_new(o, "scale", json_integer(t->scale));
         return;
     default: {
-        static const char *const names[] = {
-                [AVROGEN_LOGICAL_UUID] = "uuid",
-                [AVROGEN_LOGICAL_DATE] = "date",
-                [AVROGEN_LOGICAL_TIME_MILLIS] = "time-millis",
-                [AVROGEN_LOGICAL_TIME_MICROS] = "time-micros",
-                [AVROGEN_LOGICAL_TIMESTAMP_MILLIS] = "timestamp-millis",
-                [AVROGEN_LOGICAL_TIMESTAMP_MICROS] = "timestamp-micros",
-                [AVROGEN_LOGICAL_TIMESTAMP_NANOS] = "timestamp-nanos",
-                [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS] = "local-timestamp-millis",
-                [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS] = "local-timestamp-micros",
-                [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS] = "local-timestamp-nanos",
-                [AVROGEN_LOGICAL_DURATION] = "duration",
-        };
-        json_object_set_new(o, "logicalType", jstr(names[t->logical]));
+        json_object_set_new(o, "logicalType", jstr(avsc_logical_name(t->logical)));
         return;
     }
     }

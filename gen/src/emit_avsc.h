@@ -18,4 +18,7 @@
  */
 int emit_avsc(struct model *m, struct diag *d);
 
+/* "uuid", "timestamp-nanos", ...: the logicalType of a logical type; NULL for none or decimal. */
+const char *avsc_logical_name(avrogen_logical logical);
+
 #endif /* AVROGEN_GEN_EMIT_AVSC_H */

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_avsc.h"
 #include "genutil.h"
 #include "textbuf.h"
 
@@ -701,24 +702,10 @@ static size_t enum_def(struct hdr *h, const avrogen_node *e);
 /* AVRO_LOGICAL / AVRO_DECIMAL of a scalar or fixed node. */
 static void put_logical(struct textbuf *an, const avrogen_node *t)
 {
-    static const char *const names[] = {
-            [AVROGEN_LOGICAL_UUID] = "uuid",
-            [AVROGEN_LOGICAL_DATE] = "date",
-            [AVROGEN_LOGICAL_TIME_MILLIS] = "time-millis",
-            [AVROGEN_LOGICAL_TIME_MICROS] = "time-micros",
-            [AVROGEN_LOGICAL_TIMESTAMP_MILLIS] = "timestamp-millis",
-            [AVROGEN_LOGICAL_TIMESTAMP_MICROS] = "timestamp-micros",
-            [AVROGEN_LOGICAL_TIMESTAMP_NANOS] = "timestamp-nanos",
-            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MILLIS] = "local-timestamp-millis",
-            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_MICROS] = "local-timestamp-micros",
-            [AVROGEN_LOGICAL_LOCAL_TIMESTAMP_NANOS] = "local-timestamp-nanos",
-            [AVROGEN_LOGICAL_DURATION] = "duration",
-    };
     if (t->logical == AVROGEN_LOGICAL_DECIMAL)
         textbuf_printf(an, " AVRO_DECIMAL(%d, %d)", t->precision, t->scale);
-    else if (t->logical != AVROGEN_LOGICAL_NONE &&
-             (size_t)t->logical < sizeof names / sizeof *names)
-        textbuf_printf(an, " AVRO_LOGICAL(%s)", names[t->logical]);
+    else if (avsc_logical_name(t->logical) != NULL)
+        textbuf_printf(an, " AVRO_LOGICAL(%s)", avsc_logical_name(t->logical));
 }
 
 /*
