@@ -134,6 +134,17 @@ int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, 
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
 
 /*
+ * --max-depth N of the commands that read binary datums: how deep records that
+ * contain themselves may nest (AVROGEN_DEFAULT_MAX_DEPTH unless set), for every
+ * reader the command sets up (cli_open_reader's included) and the writers that
+ * print what they read. At most CLI_MAX_DEPTH: the generic coders recurse, and
+ * that many levels stay well within a default 8 MiB stack. 0, or EXIT_USAGE.
+ */
+#define CLI_MAX_DEPTH 10000u
+int cli_parse_max_depth(const char *cmd, const char *text);
+unsigned cli_max_depth(void);
+
+/*
  * True when every datum of n encodes to zero bytes: null, fixed(0), and
  * records of those (spec §Binary Encoding). A datum file of such a schema
  * holds exactly one datum, in no bytes.

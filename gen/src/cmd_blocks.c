@@ -287,12 +287,16 @@ static int append_file(avrogen_ocf_reader *r, const char *path, avrogen_ocf_writ
 
 int cmd_concat(int argc, char **argv)
 {
-    const char *codec = NULL;
-    const cli_opt opts[] = {{"--codec", NULL, &codec, NULL}, {NULL, NULL, NULL, NULL}};
+    const char *codec = NULL, *depth = NULL;
+    const cli_opt opts[] = {{"--codec", NULL, &codec, NULL},
+                            {"--max-depth", NULL, &depth, NULL},
+                            {NULL, NULL, NULL, NULL}};
     char **ops = calloc((size_t)argc, sizeof *ops);
     if (ops == NULL)
         return cli_error("out of memory");
     int n = 0, rc = cli_parse_args(argc, argv, opts, ops, argc, &n);
+    if (rc == 0 && depth != NULL)
+        rc = cli_parse_max_depth("concat", depth);
     if (rc == 0 && n < 2)
         rc = cli_usage("usage: avrogen concat [--codec C] IN... OUT");
     if (rc == 0)
@@ -353,15 +357,18 @@ int cmd_concat(int argc, char **argv)
 
 int cmd_recodec(int argc, char **argv)
 {
-    const char *codec = NULL, *level = NULL, *block_size = NULL;
+    const char *codec = NULL, *level = NULL, *block_size = NULL, *depth = NULL;
     const cli_opt opts[] = {
             {"--codec", NULL, &codec, NULL},
             {"--level", NULL, &level, NULL},
             {"--block-size", NULL, &block_size, NULL},
+            {"--max-depth", NULL, &depth, NULL},
             {NULL, NULL, NULL, NULL},
     };
     char *ops[2];
     int n = 0, rc = cli_parse_args(argc, argv, opts, ops, 2, &n);
+    if (rc == 0 && depth != NULL)
+        rc = cli_parse_max_depth("recodec", depth);
     if (rc != 0)
         return rc;
     if (n != 2)
@@ -420,13 +427,16 @@ int cmd_recodec(int argc, char **argv)
 
 int cmd_repair(int argc, char **argv)
 {
-    const cli_opt opts[] = {{NULL, NULL, NULL, NULL}};
+    const char *depth = NULL;
+    const cli_opt opts[] = {{"--max-depth", NULL, &depth, NULL}, {NULL, NULL, NULL, NULL}};
     char *ops[2];
     int n = 0, rc = cli_parse_args(argc, argv, opts, ops, 2, &n);
+    if (rc == 0 && depth != NULL)
+        rc = cli_parse_max_depth("repair", depth);
     if (rc != 0)
         return rc;
     if (n != 2)
-        return cli_usage("usage: avrogen repair IN OUT");
+        return cli_usage("usage: avrogen repair [--max-depth N] IN OUT");
     avrogen_ocf_reader *r;
     if ((rc = cli_open_reader(ops[0], &r)) != 0)
         return rc;
@@ -545,12 +555,16 @@ static int validate_file(const char *path, const avrogen_schema *reader, avrogen
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *schema = NULL;
-    const cli_opt opts[] = {{"--schema", NULL, &schema, NULL}, {NULL, NULL, NULL, NULL}};
+    const char *schema = NULL, *depth = NULL;
+    const cli_opt opts[] = {{"--schema", NULL, &schema, NULL},
+                            {"--max-depth", NULL, &depth, NULL},
+                            {NULL, NULL, NULL, NULL}};
     char **files = calloc((size_t)argc, sizeof *files);
     if (files == NULL)
         return cli_error("out of memory");
     int n = 0, rc = cli_parse_args(argc, argv, opts, files, argc, &n);
+    if (rc == 0 && depth != NULL)
+        rc = cli_parse_max_depth("validate", depth);
     if (rc == 0 && n == 0)
         rc = cli_usage("validate: no FILE given (- reads standard input)");
     if (rc == 0)

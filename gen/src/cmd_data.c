@@ -123,6 +123,7 @@ int cmd_fingerprint(int argc, char **argv)
 struct data_args {
     const char *schema;
     const char *writer_schema;
+    const char *max_depth; /* tojson's --max-depth */
     const char *input;
 };
 
@@ -137,9 +138,12 @@ static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_ar
             slot = &a->schema;
         else if (writer_ok && strcmp(arg, "--writer-schema") == 0)
             slot = &a->writer_schema;
+        else if (writer_ok && strcmp(arg, "--max-depth") == 0)
+            slot = &a->max_depth;
         if (slot != NULL) {
             if (i + 1 == argc)
-                return cli_usage("%s: %s needs a schema", cmd, arg);
+                return cli_usage("%s: %s needs %s", cmd, arg,
+                                 slot == &a->max_depth ? "a number" : "a schema");
             *slot = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage("%s: unknown option '%s'", cmd, arg);
@@ -148,6 +152,11 @@ static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_ar
         } else {
             return cli_usage("%s: more than one input", cmd);
         }
+    }
+    if (a->max_depth != NULL) {
+        int rc = cli_parse_max_depth(cmd, a->max_depth);
+        if (rc != 0)
+            return rc;
     }
     if (a->schema == NULL)
         return cli_usage("%s: --schema S is required", cmd);
@@ -202,8 +211,10 @@ int cmd_tojson(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
+    out.max_depth = cli_max_depth(); /* the JSON of what was read */
     avrogen_reader r;
     avrogen_reader_init(&r, data, len);
+    r.max_depth = cli_max_depth();
     size_t index = 0;
     /* A datum file holds one datum or more. When datums take no bytes (null,
      * an empty record) there is nothing to delimit them: the empty input is

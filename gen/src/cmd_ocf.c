@@ -139,13 +139,13 @@ static int cat_file(struct cat *c, const char *path)
 static int run_cat(int argc, char **argv, bool head)
 {
     const char *schema = NULL, *offset = NULL, *limit = head ? "10" : NULL, *rate = NULL,
-               *seed = "1";
+               *seed = "1", *depth = NULL;
     bool pretty = false;
     const cli_opt opts[] = {
-            {"--schema", NULL, &schema, NULL}, {"--offset", NULL, &offset, NULL},
-            {"--limit", "-n", &limit, NULL},   {"--sample", NULL, &rate, NULL},
-            {"--seed", NULL, &seed, NULL},     {"--pretty", NULL, NULL, &pretty},
-            {NULL, NULL, NULL, NULL},
+            {"--schema", NULL, &schema, NULL},   {"--offset", NULL, &offset, NULL},
+            {"--limit", "-n", &limit, NULL},     {"--sample", NULL, &rate, NULL},
+            {"--seed", NULL, &seed, NULL},       {"--pretty", NULL, NULL, &pretty},
+            {"--max-depth", NULL, &depth, NULL}, {NULL, NULL, NULL, NULL},
     };
     char **files = calloc((size_t)argc, sizeof *files);
     if (files == NULL)
@@ -175,6 +175,8 @@ static int run_cat(int argc, char **argv, bool head)
     }
     if (rc == 0)
         rc = cli_parse_u64(c.cmd, "--seed", seed, &c.rng);
+    if (rc == 0 && depth != NULL)
+        rc = cli_parse_max_depth(c.cmd, depth);
     if (rc == 0 && schema != NULL)
         rc = cli_load_schema(schema, &c.reader);
     if (rc != 0) {
@@ -185,6 +187,7 @@ static int run_cat(int argc, char **argv, bool head)
     avrogen_arena_init(&c.arena, NULL);
     avrogen_arena_set_budget(&c.arena, CLI_ARENA_BUDGET);
     avrogen_writer_init_growable(&c.out, NULL);
+    c.out.max_depth = cli_max_depth(); /* the JSON of what was read */
     c.sink = (avrogen_json_sink){write_noted, &c.drained, 0};
     cli_progress_init(&c.prog, "printed");
     /* Records before a damaged block or datum are printed, then the error with

@@ -16,6 +16,11 @@
 
 #include "cli.h"
 
+/* The readers' --max-depth (cli_parse_max_depth). */
+#define MAX_DEPTH_DOC                                                                          \
+    "how deep records that contain themselves may nest in a datum, 1 to 10000 (default 1000, " \
+    "the library's AVROGEN_DEFAULT_MAX_DEPTH); deeper data is an error naming the limit"
+
 static const cli_option_doc schema_options[] = {
         {"-o, --output DIR",
          "write DIR/<fullname>.avsc for each record instead of printing; DIR is made if missing"},
@@ -60,6 +65,7 @@ static const cli_option_doc fingerprint_options[] = {
 static const cli_option_doc tojson_options[] = {
         {"--schema S", "the schema of the datums, or the one to print them as (required)"},
         {"--writer-schema W", "the datums were written with W: resolve each into S"},
+        {"--max-depth N", MAX_DEPTH_DOC},
         {NULL, NULL},
 };
 
@@ -77,12 +83,13 @@ static const cli_option_doc cat_options[] = {
         {"--seed K", "the seed of --sample's choices (default 1): the same seed picks the same "
                      "records"},
         {"--pretty", "indent the JSON, two spaces a level, as Python's json.dumps(indent=2)"},
+        {"--max-depth N", MAX_DEPTH_DOC},
         {NULL, NULL},
 };
 
 static const cli_option_doc head_options[] = {
         {"-n, --limit N", "how many records (default 10)"},
-        {"--schema S, --offset N, --sample RATE, --seed K, --pretty", "as for cat"},
+        {"--schema S, --offset N, --sample RATE, --seed K, --pretty, --max-depth N", "as for cat"},
         {NULL, NULL},
 };
 
@@ -108,6 +115,7 @@ static const cli_option_doc compat_options[] = {
 static const cli_option_doc concat_options[] = {
         {"--codec C", "the output's codec (default: the first file's); blocks in another codec "
                       "are recompressed"},
+        {"--max-depth N", "as for cat: the depth to which the datums are walked"},
         {NULL, NULL},
 };
 
@@ -117,12 +125,19 @@ static const cli_option_doc recodec_options[] = {
                       "to 22 (default: the codec's own)"},
         {"--block-size N", "uncompressed bytes after which a block ends (default 64000, what "
                            "Java and Python use)"},
+        {"--max-depth N", "as for cat: the depth to which the datums are walked"},
         {NULL, NULL},
 };
 
 static const cli_option_doc validate_options[] = {
         {"--schema S", "also check that S can read every record (spec: Schema Resolution): "
                        "the schemas resolve, and no record uses a symbol or branch S lacks"},
+        {"--max-depth N", "as for cat"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc repair_options[] = {
+        {"--max-depth N", "as for cat: a datum nested deeper is damage"},
         {NULL, NULL},
 };
 
@@ -181,7 +196,7 @@ const cli_command cli_commands[] = {
          "of CRC-64-AVRO in little-endian order (the single-object encoding's order), or the MD5 "
          "or SHA-256 digest.",
          fingerprint_options, "avrogen fingerprint order.avsc --algo sha256"},
-        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [FILE|-]",
+        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [--max-depth N] [FILE|-]",
          "binary datums to JSON lines",
          "Read binary-encoded datums written back to back from FILE (default: standard input) and "
          "print each in the Avro JSON encoding, one per line, the way Python's json.dumps prints "
@@ -246,7 +261,7 @@ const cli_command cli_commands[] = {
          write_options,
          "avrogen write --schema order.avsc --codec zstandard orders.jsonl "
          "orders.avro"},
-        {"concat", cmd_concat, "[--codec C] IN... OUT", "container files into one",
+        {"concat", cmd_concat, "[--codec C] [--max-depth N] IN... OUT", "container files into one",
          "Write the records of every IN (- reads standard input), in order, into one container "
          "file OUT with the first file's schema, user metadata and codec. The blocks of a file "
          "with the output's codec are copied as they are stored, not recompressed (each is "
@@ -257,12 +272,12 @@ const cli_command cli_commands[] = {
          "error naming the first difference (Event.score: double in a.avro, float in b.avro) "
          "and writes nothing.",
          concat_options, "avrogen concat day1.avro day2.avro day3.avro week.avro"},
-        {"recodec", cmd_recodec, "[--codec C] [--level L] [--block-size N] IN OUT",
+        {"recodec", cmd_recodec, "[--codec C] [--level L] [--block-size N] [--max-depth N] IN OUT",
          "the same records, another codec or block size",
          "Copy every record of IN (- reads standard input) into OUT, with IN's schema and user "
          "metadata, in blocks of another codec, level or size.",
          recodec_options, "avrogen recodec --codec zstandard --level 19 orders.avro small.avro"},
-        {"repair", cmd_repair, "IN OUT", "the intact blocks of a damaged file",
+        {"repair", cmd_repair, "[--max-depth N] IN OUT", "the intact blocks of a damaged file",
          "Copy every intact block of IN into OUT, as stored, and report what was dropped. A "
          "block is intact when its framing holds (count, size, sync marker), its payload "
          "decompresses and every datum in it decodes (UTF-8 included). After a damaged block "
@@ -273,8 +288,9 @@ const cli_command cli_commands[] = {
          "dropped range, dropped bytes FROM-TO (N records): WHY, and a summary: kept B blocks "
          "(R records); dropped D damaged blocks (N records, X bytes). A header that cannot be "
          "read is an error: without the schema and sync marker nothing can be recovered.",
-         no_options, "avrogen repair damaged.avro recovered.avro"},
-        {"validate", cmd_validate, "[--schema S] FILE...", "check every block and record",
+         repair_options, "avrogen repair damaged.avro recovered.avro"},
+        {"validate", cmd_validate, "[--schema S] [--max-depth N] FILE...",
+         "check every block and record",
          "Read every block and decode every record of each FILE (- reads standard input), as "
          "a reader would: framing, decompression, every datum against the schema, UTF-8, no "
          "bytes left over. Prints FILE: ok, N records in B blocks for each sound file, and for "

@@ -127,6 +127,26 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
 
 /* ---- container files ----------------------------------------------------------- */
 
+/* --max-depth: one setting for the whole run (a command reads with one limit). */
+static unsigned max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
+
+int cli_parse_max_depth(const char *cmd, const char *text)
+{
+    uint64_t v;
+    int rc = cli_parse_u64(cmd, "--max-depth", text, &v);
+    if (rc != 0)
+        return rc;
+    if (v == 0 || v > CLI_MAX_DEPTH)
+        return cli_usage("%s: --max-depth takes 1 to %u, not '%s'", cmd, CLI_MAX_DEPTH, text);
+    max_depth = (unsigned)v;
+    return 0;
+}
+
+unsigned cli_max_depth(void)
+{
+    return max_depth;
+}
+
 int cli_open_reader(const char *path, avrogen_ocf_reader **r)
 {
     avrogen_diag d;
@@ -134,7 +154,8 @@ int cli_open_reader(const char *path, avrogen_ocf_reader **r)
     /* A block may be as large as a datum may be: Python and Java write a
      * 64 MiB value as a block of 64 MiB and a few bytes, past the library's
      * default. The reader's buffer grows only as bytes arrive. */
-    const avrogen_ocf_reader_options opts = {.max_block_size = CLI_ARENA_BUDGET};
+    const avrogen_ocf_reader_options opts = {.max_block_size = CLI_ARENA_BUDGET,
+                                             .max_depth = max_depth};
     avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, &opts, r, &d)
                                                : avrogen_ocf_reader_open(path, &opts, r, &d);
     if (st != AVROGEN_OK)

@@ -104,6 +104,7 @@ struct avrogen_ocf_reader {
     size_t max_block;
     size_t max_header;
     uint64_t max_count;
+    unsigned max_depth; /* of the readers of datums */
 
     uint8_t sync[SYNC_SIZE];
     avrogen_schema *schema;
@@ -146,6 +147,14 @@ static AVROGEN_PRINTF(4, 5) avrogen_status
     vset_error(&r->err, &r->diag, s, offset, fmt, ap);
     va_end(ap);
     return r->err;
+}
+
+/* A reader of datums of r's blocks, with r's depth limit. */
+static void datums_init(const avrogen_ocf_reader *r, avrogen_reader *dst, const void *data,
+                        size_t len)
+{
+    avrogen_reader_init(dst, data, len);
+    dst->max_depth = r->max_depth;
 }
 
 static uint64_t rpos(const avrogen_ocf_reader *r)
@@ -494,7 +503,9 @@ static avrogen_status reader_new(const avrogen_ocf_reader_options *opts, avrogen
                                                                : AVROGEN_OCF_DEFAULT_MAX_HEADER;
     r->max_count = opts != NULL && opts->max_block_count != 0 ? opts->max_block_count
                                                               : AVROGEN_DEFAULT_MAX_ITEMS;
-    avrogen_reader_init(&r->cur, NULL, 0);
+    r->max_depth =
+            opts != NULL && opts->max_depth != 0 ? opts->max_depth : AVROGEN_DEFAULT_MAX_DEPTH;
+    datums_init(r, &r->cur, NULL, 0);
     return AVROGEN_OK;
 }
 
@@ -712,7 +723,7 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
                          "block at offset %" PRIu64 " claims %" PRId64 " objects in %zu bytes", at,
                          n, len);
         *count = (uint64_t)n;
-        avrogen_reader_init(block, data, len);
+        datums_init(r, block, data, len);
         return AVROGEN_OK;
     }
 }
@@ -833,7 +844,7 @@ static avrogen_status datum_reader(avrogen_ocf_reader *r, avrogen_reader *dr, si
     if (next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
         return r->err;
     *at = (size_t)(d.ptr - r->cur.start);
-    avrogen_reader_init(dr, d.ptr, d.len);
+    datums_init(r, dr, d.ptr, d.len);
     *got = true;
     return AVROGEN_OK;
 }
@@ -1318,7 +1329,7 @@ avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r, uint64_t *from, 
     memset(&r->diag, 0, sizeof r->diag);
     r->in_block = false;
     r->datums_left = 0;
-    avrogen_reader_init(&r->cur, NULL, 0);
+    datums_init(r, &r->cur, NULL, 0);
     if (r->block_end != 0) {
         /* The block's framing held (its marker matched): the next block follows it. */
     } else if (r->bad_sync_at >= rpos(r) && r->bad_sync_at - rpos(r) <= r->max_block &&

@@ -8,6 +8,13 @@ A linked list of 1000 nodes (AVROGEN_DEFAULT_MAX_DEPTH records that contain
 themselves) goes through fromjson, tojson, write and cat unchanged; 1001 nodes
 are refused by each with exit 1 and one error line naming the limit. (tojson
 refused more than 64 nodes before: two levels a node, limit 128.)
+
+--max-depth N (issue 12 item 4: the limit is configurable) on every command
+that reads binary data: a list of DEEP nodes, as a datum file and as a
+container file, is refused by tojson, cat, head, validate, concat and recodec
+at the default and at --max-depth DEEP-1 (repair drops its block), and read
+whole at --max-depth DEEP: the same JSON text, a copy that cat reads back, a
+repaired file that keeps the record. 0, 10001 and a word are usage errors.
 """
 import json
 import os
@@ -30,6 +37,70 @@ def binary(n):
         out.append(u)
         out.append(0x02 if i + 1 < n else 0x00)
     return bytes(out)
+
+
+DEEP = 3000
+
+
+def zigzag(n):
+    u, out = (n << 1) ^ (n >> 63), bytearray()
+    while u >= 0x80:
+        out.append((u & 0x7f) | 0x80)
+        u >>= 7
+    out.append(u)
+    return bytes(out)
+
+
+def container(schema, datum):
+    """An object container file (spec: Object Container Files) of one datum, null codec:
+    written here because the JSON side of every writer stops at the default depth."""
+    def string(b):
+        return zigzag(len(b)) + b
+    sync = bytes(range(16))
+    meta = zigzag(1) + string(b"avro.schema") + string(json.dumps(schema).encode()) + zigzag(0)
+    return b"Obj\x01" + meta + sync + zigzag(1) + zigzag(len(datum)) + datum + sync
+
+
+def max_depth_flag(avrogen, tmp, check):
+    data, js = binary(DEEP), text(DEEP)
+    schema, avro = os.path.join(tmp, "l.avsc"), os.path.join(tmp, "deep.avro")
+    datums = os.path.join(tmp, "deep.bin")
+    with open(avro, "wb") as f:
+        f.write(container(SCHEMA, data))
+    with open(datums, "wb") as f:
+        f.write(data)
+
+    def run(cmd, depth, *args):
+        flag = [] if depth is None else ["--max-depth", str(depth)]
+        return subprocess.run([avrogen, cmd] + flag + list(args), capture_output=True)
+
+    readers = [("tojson", ["--schema", schema, datums]), ("cat", [avro]), ("head", [avro]),
+               ("validate", [avro]), ("concat", [avro, os.path.join(tmp, "c.avro")]),
+               ("recodec", ["--codec", "deflate", avro, os.path.join(tmp, "r.avro")])]
+    for cmd, args in readers:
+        for depth in (None, DEEP - 1):
+            p = run(cmd, depth, *args)
+            err = p.stderr.decode()
+            check(p.returncode == 1 and "max_depth" in err and err.count("\n") == 1,
+                  f"{cmd} --max-depth {depth} of {DEEP} nodes: exit {p.returncode}, {err!r}")
+        p = run(cmd, DEEP, *args)
+        check(p.returncode == 0 and p.stderr == b"", f"{cmd} --max-depth {DEEP}: {p.stderr!r}")
+        if cmd in ("tojson", "cat", "head"):
+            check(p.stdout.decode() == js, f"{cmd} --max-depth {DEEP}: not the {DEEP} nodes")
+        if cmd in ("concat", "recodec"):
+            q = run("cat", DEEP, args[-1])
+            check(q.returncode == 0 and q.stdout.decode() == js, f"{cmd}'s output: {q.stderr!r}")
+    repaired = os.path.join(tmp, "fixed.avro")
+    for depth, kept in ((None, 0), (DEEP, 1)):
+        p = run("repair", depth, avro, repaired)
+        q = run("count", None, repaired)
+        check(p.returncode == 0 and q.stdout.decode() == f"{kept}\n",
+              f"repair --max-depth {depth}: kept {q.stdout!r}, {p.stdout!r}")
+    for bad in ("0", "10001", "deep"):
+        for cmd, args in readers:
+            p = subprocess.run([avrogen, cmd, "--max-depth", bad] + args, capture_output=True)
+            check(p.returncode == 2 and b"--max-depth" in p.stderr,
+                  f"{cmd} --max-depth {bad}: exit {p.returncode}, {p.stderr!r}")
 
 
 def text(n):
@@ -76,6 +147,7 @@ def main(avrogen):
             if ok:
                 p = subprocess.run([avrogen, "cat", avro], capture_output=True)
                 check(p.returncode == 0 and p.stdout.decode() == js, f"cat of {n} nodes: {p.stderr!r}")
+        max_depth_flag(avrogen, tmp, check)
     for f in failures:
         print("FAIL " + f)
     print(f"{len(failures)} failure(s)")

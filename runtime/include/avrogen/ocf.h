@@ -73,6 +73,8 @@ typedef struct avrogen_ocf_reader_options {
     size_t max_header_size;     /* largest header; 0: the default 16 MiB */
     uint64_t max_block_count;   /* most datums in one block; 0: AVROGEN_DEFAULT_MAX_ITEMS */
     const avrogen_alloc *alloc; /* NULL: libc; copied at open */
+    unsigned max_depth;         /* the max_depth of every reader of datums it sets up (the readers
+                                   of next_block included); 0: AVROGEN_DEFAULT_MAX_DEPTH */
 } avrogen_ocf_reader_options;
 
 typedef struct avrogen_ocf_writer avrogen_ocf_writer;
