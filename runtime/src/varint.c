@@ -370,54 +370,78 @@ TARGET_BMI2 static size_t size_ints_bmi2(const int32_t *v, size_t n)
 
 #define TARGET_AVX2 __attribute__((target("avx2")))
 
-/* 2^7k in every lane, offset by 2^63 (2^31) for signed compares; k a constant. */
-TARGET_AVX2 static inline __m256i below64(unsigned k)
-{
-    return _mm256_set1_epi64x((int64_t)((UINT64_C(1) << (7 * k)) ^ (UINT64_C(1) << 63)));
-}
-
+/* 2^7k in every lane, offset by 2^31 for signed compares; k a constant. */
 TARGET_AVX2 static inline __m256i below32(unsigned k)
 {
     return _mm256_set1_epi32((int32_t)((UINT32_C(1) << (7 * k)) ^ (UINT32_C(1) << 31)));
 }
 
+/* The bound u >= 2^lo_bits of the low halves of four longs and
+ * u >= 2^hi_bits of their high halves, as signed compares: the bound less
+ * one, offset by 2^31 like the halves (a bit count of 32: never). */
+TARGET_AVX2 static inline __m256i halves_at_least(unsigned lo_bits, unsigned hi_bits)
+{
+    int32_t lo = (int32_t)(lo_bits < 32 ? ((UINT32_C(1) << lo_bits) - 1) ^ (UINT32_C(1) << 31)
+                                        : INT32_MAX);
+    int32_t hi = (int32_t)(((UINT32_C(1) << hi_bits) - 1) ^ (UINT32_C(1) << 31));
+    return _mm256_set_epi32(hi, lo, hi, lo, hi, lo, hi, lo);
+}
+
 /*
- * With AVX2, four longs (eight ints) at a time: a varint takes 10 bytes less
- * one for each k in 1..9 with u < 2^7k (an int: 5 less one for k in 1..4),
- * which vector compares count, as -1 each (signed compares, so u and the
- * bounds are offset by 2^63, or 2^31).
+ * With AVX2, four longs at a time: a varint takes 1 byte more for each k in
+ * 1..9 with u >= 2^7k. For k = 5..9 that is a bound on the high half of u
+ * (2^3, 2^10, ... 2^31); for k = 1..4 one on the low half, which is counted
+ * as all ones when the high half is not 0. So five compares of eight 32-bit
+ * halves count the nine bounds, as -1 each (signed compares: the halves are
+ * offset by 2^31).
  */
-TARGET_AVX2 static size_t size_longs_avx2(const int64_t *v, size_t n)
+TARGET_AVX2 static inline __m256i count_bounds(__m256i acc, __m256i x)
 {
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
-    __m256i acc = zero;
-    size_t i = 0;
-    for (; n - i >= 4; i += 4) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(v + i));
-        /* zigzag: (x << 1) ^ (x >> 63), the arithmetic shift as a compare */
-        __m256i u = _mm256_xor_si256(_mm256_add_epi64(x, x), _mm256_cmpgt_epi64(zero, x));
-        u = _mm256_xor_si256(u, bias);
-        /* Written out: at -O2 a loop over the bounds costs more than the compares. */
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(1), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(2), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(3), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(4), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(5), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(6), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(7), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(8), u));
-        acc = _mm256_add_epi64(acc, _mm256_cmpgt_epi64(below64(9), u));
+    const __m256i low_halves = _mm256_set1_epi64x(INT64_C(0xffffffff));
+    /* zigzag: (x << 1) ^ (x >> 63), the arithmetic shift as a compare */
+    __m256i u = _mm256_xor_si256(_mm256_add_epi64(x, x), _mm256_cmpgt_epi64(zero, x));
+    /* all ones in the low half of each u whose high half is not 0 */
+    __m256i high_zero = _mm256_srli_epi64(_mm256_cmpeq_epi32(u, zero), 32);
+    u = _mm256_or_si256(u, _mm256_andnot_si256(high_zero, low_halves));
+    u = _mm256_xor_si256(u, _mm256_set1_epi32(INT32_MIN));
+    /* Written out: at -O2 a loop over the bounds costs more than the compares. */
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(7, 3)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(14, 10)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(21, 17)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(28, 24)));
+    return _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(32, 31)));
+}
+
+TARGET_AVX2 static size_t size_longs_avx2(const int64_t *v, size_t n)
+{
+    size_t total = n, i = 0;
+    while (n - i >= 4) {
+        /* A 32-bit lane drops by at most 5 for four longs: add them up every
+         * 2^24 longs, long before it could wrap. */
+        size_t stop = n - i > ((size_t)1 << 24) ? i + ((size_t)1 << 24) : n;
+        __m256i acc = _mm256_setzero_si256();
+        for (; stop - i >= 8; i += 8) {
+            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i)));
+            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i + 4)));
+        }
+        if (stop - i >= 4) {
+            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i)));
+            i += 4;
+        }
+        int32_t lanes[8];
+        _mm256_storeu_si256((__m256i *)(void *)lanes, acc);
+        int64_t above = 0;
+        for (int k = 0; k < 8; k++)
+            above -= lanes[k];
+        total += (size_t)above;
     }
-    int64_t lanes[4];
-    _mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-    /* The lanes hold minus the count of bounds above each value. */
-    size_t total = 10 * i - (size_t)(-(lanes[0] + lanes[1] + lanes[2] + lanes[3]));
     for (; i < n; i++)
-        total += varint_len_swar(avrogen_zigzag_encode(v[i]));
+        total += varint_len_swar(avrogen_zigzag_encode(v[i])) - 1;
     return total;
 }
 
+/* Eight ints at a time: 5 bytes less one for each k in 1..4 with u < 2^7k. */
 TARGET_AVX2 static size_t size_ints_avx2(const int32_t *v, size_t n)
 {
     const __m256i zero = _mm256_setzero_si256();

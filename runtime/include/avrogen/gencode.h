@@ -990,10 +990,21 @@ static inline uint8_t *avrogen_put_raw(uint8_t *p, const void *data, size_t n)
     return p + n;
 }
 
+/* The length of a string or bytes value (< 2^63), at most 10 bytes: its
+ * zigzag form is twice it, and most lengths are below 64 (one byte). */
+static inline uint8_t *avrogen_put_len(uint8_t *p, size_t len)
+{
+    if (AVROGEN_LIKELY(len < 64)) {
+        *p = (uint8_t)(len << 1);
+        return p + 1;
+    }
+    return avrogen_put_varint(p, (uint64_t)len << 1);
+}
+
 /* A string or bytes value: its length, then its `len` bytes (room: 10 + len). */
 static inline uint8_t *avrogen_put_bytes(uint8_t *p, const void *data, size_t len)
 {
-    return avrogen_put_raw(avrogen_put_long(p, (int64_t)len), data, len);
+    return avrogen_put_raw(avrogen_put_len(p, len), data, len);
 }
 
 /* The length of NUL-terminated s for a run; NULL is E_ARG (and 0). */
@@ -1024,7 +1035,7 @@ static inline void avrogen_write_cstring(avrogen_writer *w, const char *s)
     }
     size_t len = strlen(s);
     if (avrogen_writer_reserve(w, avrogen_size_bytes(len))) {
-        uint8_t *p = avrogen_put_varint(w->p, avrogen_zigzag_encode((int64_t)len));
+        uint8_t *p = avrogen_put_len(w->p, len);
         avrogen_copy(p, s, len);
         w->p = p + len;
     }
