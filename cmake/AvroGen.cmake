@@ -63,6 +63,8 @@
 #
 # The tool is the AvroGen::avrogen target (add_subdirectory or find_package), or
 # the AVROGEN_EXECUTABLE cache variable when set (a host avrogen for a cross build).
+# With the target, the generator module it loads (AvroGen::generator) is a
+# dependency too.
 #
 # With the Makefile generators, a generated .avro.c or .avro.h deleted by hand
 # comes back only with its manifest (<stem>.avsc.list) deleted too, or after
@@ -205,6 +207,16 @@ function(avro_generate target)
             set(avrogen_dep "${tool_aliased}")
         else()
             set(avrogen_dep AvroGen::avrogen)
+        endif()
+        # The generator itself is in the module avrogen loads for generate and
+        # header: a rebuilt or reinstalled module reruns them too.
+        if(TARGET AvroGen::generator)
+            get_target_property(module_aliased AvroGen::generator ALIASED_TARGET)
+            if(module_aliased)
+                list(APPEND avrogen_dep "${module_aliased}")
+            else()
+                list(APPEND avrogen_dep "$<TARGET_FILE:AvroGen::generator>")
+            endif()
         endif()
     else()
         message(FATAL_ERROR "avro_generate(${target}): no avrogen tool: use find_package(AvroGen) "

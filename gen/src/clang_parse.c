@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "annot.h"
+#include "exe_dir.h"
 #include "genutil.h"
 #include "parse.h"
 
@@ -891,16 +892,9 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
  */
 static char *annotate_include_dir(void)
 {
-#if defined(AVROGEN_INSTALLED_ANNOTATE_RELDIR) && defined(__linux__)
+#ifdef AVROGEN_INSTALLED_ANNOTATE_RELDIR
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe); /* not NUL-terminated */
-    char *slash = NULL;
-    if (n > 0 && (size_t)n < sizeof exe) {
-        exe[n] = '\0';
-        slash = strrchr(exe, '/');
-    }
-    if (slash) {
-        *slash = '\0';
+    if (exe_dir(exe, sizeof exe)) {
         char *dir = xasprintf("%s/%s", exe, AVROGEN_INSTALLED_ANNOTATE_RELDIR);
         char *probe = xasprintf("%s/avrogen/annotate.h", dir);
         struct stat st;

@@ -18,11 +18,13 @@
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE     2
 
+/* The verbs that parse C live in the generator module with libclang (generator.h); the
+ * binary's table runs them through cli_run_generator(). */
 /* Generator: gen/src/cmd_schema.c */
 int cmd_schema(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 
-/* C structs from a schema: gen/src/cmd_header.c */
+/* C structs from a schema, proven by the generator: gen/src/cmd_header.c */
 int cmd_header(int argc, char **argv);
 
 /* Data tools: gen/src/cmd_data.c */

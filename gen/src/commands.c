@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "generator.h"
 
 /* The readers' --max-depth (cli_parse_max_depth). */
 #define MAX_DEPTH_DOC                                                                          \
@@ -157,21 +158,21 @@ static const cli_option_doc random_options[] = {
 static const cli_option_doc no_options[] = {{NULL, NULL}};
 
 const cli_command cli_commands[] = {
-        {"schema", cmd_schema, "HEADER... [-o DIR] [--compat-with PATH] [-- CLANG_ARGS]",
+        {"schema", cli_run_generator, "HEADER... [-o DIR] [--compat-with PATH] [-- CLANG_ARGS]",
          "the .avsc schemas derived from annotated C structs",
          "Parse each HEADER with libclang, as the compiler would with CLANG_ARGS, and print the "
          "Avro schema of every annotated record (AVRO_RECORD) it defines, or write one .avsc file "
          "per record into DIR. Annotation mistakes are errors at the member, "
          "file:line:col: error: ..., and nothing is written.",
          schema_options, "avrogen schema include/order.h -- -Iinclude -std=c11"},
-        {"generate", cmd_generate,
+        {"generate", cli_run_generator,
          "HEADER... -o DIR [--depfile F] [--compat-with PATH] [-- CLANG_ARGS]",
          "C encoders and decoders for annotated structs",
          "Write HEADER.avro.h and HEADER.avro.c (encode, size, decode and the type descriptor of "
          "every annotated record) and the derived .avsc schemas into DIR. Outputs whose bytes "
          "did not change are left untouched. This is what avro_generate() runs in a CMake build.",
          generate_options, "avrogen generate include/order.h -o build/gen -- -Iinclude"},
-        {"header", cmd_header, "SCHEMA.avsc... [-o DIR] [--views] [--from-file FILE.avro]",
+        {"header", cli_run_generator, "SCHEMA.avsc... [-o DIR] [--views] [--from-file FILE.avro]",
          "annotated C structs for an existing record schema",
          "Write the annotated C header of each record SCHEMA (a file, - for standard input, or "
          "the JSON text): structs, enums and unions whose avrogen schema is SCHEMA again, "

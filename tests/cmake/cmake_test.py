@@ -185,7 +185,7 @@ def cmd_install(args):
     for f in ("bin/avrogen", "share/man/man1/avrogen.1", "include/avrogen/annotate.h", "include/avrogen/gencode.h",
               "include/avrogen/status.h"):
         check(os.path.isfile(os.path.join(args.prefix, f)), f + " is not installed")
-    for f in ("libavrogen.a", "libavrogen.so", "pkgconfig/avrogen.pc",
+    for f in ("libavrogen.a", "libavrogen.so", "avrogen/avrogen-generator.so", "pkgconfig/avrogen.pc",
               "pkgconfig/avrogen-static.pc", "cmake/AvroGen/AvroGenConfig.cmake", "cmake/AvroGen/AvroGenConfigVersion.cmake",
               "cmake/AvroGen/AvroGenTargets.cmake", "cmake/AvroGen/AvroGen.cmake"):
         check(os.path.exists(os.path.join(lib, f)), os.path.join(lib, f) + " is not installed")
@@ -226,6 +226,22 @@ def cmd_package(args):
     out = run([os.path.join(moved, "bin", "avrogen"), "schema", header], fail=True)
     check("the relocated package's annotate.h" in out,
           "a relocated avrogen did not use the annotate.h installed next to it")
+
+    # libclang is the generator module's dependency, not the binary's
+    # (tests/cli/startup_test.py checks what each verb maps); a relocated
+    # avrogen loads the module relocated with it.
+    module = os.path.join(libdir(moved), "avrogen", "avrogen-generator.so")
+    for f, wants in ((os.path.join(moved, "bin", "avrogen"), False), (module, True)):
+        needed = needed_libs(f)
+        if needed is not None:
+            check(any("clang" in n for n in needed) == wants,
+                  "%s: NEEDED %s" % (f, needed))
+    os.rename(module, module + ".away")
+    out = run([os.path.join(moved, "bin", "avrogen"), "schema", header], fail=True)
+    check("needs the generator module (libclang), which is not installed: no " in out and
+          module in out,
+          "a relocated avrogen without its module: " + out)
+    os.rename(module + ".away", module)
 
 
 def cmd_installed(args):
@@ -358,6 +374,14 @@ def cmd_incremental(args):
              link=False)
     check(t.mtimes() == before, "unchanged outputs got new timestamps after avrogen changed")
     t.noop("avrogen changed")
+
+    # The generator is in the module avrogen loads for generate: a new one reruns it too.
+    bump(os.path.join(libdir(prefix), "avrogen", "avrogen-generator.so"))
+    did = t.step("the generator module changed (same output)")
+    t.expect("the module changed", did, avrogen=True, **{"avro.c.o": False, "main.c.o": False},
+             link=False)
+    check(t.mtimes() == before, "unchanged outputs got new timestamps after the module changed")
+    t.noop("the generator module changed")
 
     edit(header, "#endif /* TELEMETRY_H */", "/* a comment avrogen ignores */\n"
          "#endif /* TELEMETRY_H */")
