@@ -340,6 +340,42 @@ static char *cap_msg(const struct gen *g, const struct model_type *t)
     return msg;
 }
 
+/* ---- holders -------------------------------------------------------------- */
+
+void ec_held_begin(struct gen *g, const struct model_type *t, struct held *h)
+{
+    h->inner = *t;
+    h->inner.holder_c_type = NULL;
+    h->ptr = ec_local(g, "h");
+    h->site.ptr = h->ptr;
+    h->site.rec = NULL;
+    h->value = xasprintf("%s->value", h->ptr);
+    ec_capture_begin(g, &h->body);
+    g->depth++;
+}
+
+void ec_held_end(struct gen *g, const struct model_type *t, const char *lv, bool writable,
+                 struct held *h)
+{
+    g->depth--;
+    ec_capture_end(g, &h->body);
+    if (h->body.text.len != 0) {
+        char *type = ec_unqualified(t->holder_c_type);
+        char *decl = ec_pointer_decl(type, h->ptr), *addr = ec_address_of(lv);
+        ec_scope_open(g);
+        ec_line(g, "%s%s = %s;", writable ? "" : "const ", decl, addr);
+        ec_put_body(g, &h->body.text);
+        ec_scope_close(g);
+        free(addr);
+        free(decl);
+        free(type);
+    } else {
+        textbuf_free(&h->body.text);
+    }
+    free(h->value);
+    free(h->ptr);
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static void write_value(struct gen *g, const struct model_type *t, const char *lv,
@@ -518,6 +554,13 @@ static void write_scalar_value(struct gen *g, const struct model_type *t, const 
 static void write_value(struct gen *g, const struct model_type *t, const char *lv,
                         const struct site *s)
 {
+    if (t->holder_c_type != NULL) {
+        struct held h;
+        ec_held_begin(g, t, &h);
+        write_value(g, &h.inner, h.value, &h.site);
+        ec_held_end(g, t, lv, false, &h);
+        return;
+    }
     char *v = ec_plain(lv);
     switch (t->storage) {
     case MODEL_STORAGE_NONE:
@@ -1076,6 +1119,14 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         free(v);
         return fixed;
     }
+    if (t->holder_c_type != NULL) {
+        struct held h;
+        ec_held_begin(g, t, &h);
+        c = size_value(g, &h.inner, h.value, &h.site);
+        ec_held_end(g, t, lv, false, &h);
+        free(v);
+        return c;
+    }
     switch (t->storage) {
     case MODEL_STORAGE_SCALAR:
         if (t->kind == AVROGEN_KIND_BYTES)
@@ -1495,6 +1546,13 @@ static void read_null_self(struct gen *g, const struct model_type *t, const char
 static void read_value(struct gen *g, const struct model_type *t, const char *lv,
                        const struct site *s, bool nonnull)
 {
+    if (t->holder_c_type != NULL) {
+        struct held h;
+        ec_held_begin(g, t, &h);
+        read_value(g, &h.inner, h.value, &h.site, nonnull);
+        ec_held_end(g, t, lv, true, &h);
+        return;
+    }
     char *v = ec_plain(lv);
     switch (t->storage) {
     case MODEL_STORAGE_NONE:

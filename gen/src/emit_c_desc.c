@@ -81,6 +81,8 @@ struct slot {
     bool zero_offset;       /* an array item or pointer target: offset 0 */
     enum model_scalar part; /* a member of TIME instant t: a scalar of this type; else NONE */
     const struct model_branch *branch; /* a branch of a tagged union, else NULL */
+    char *sibs; /* designator of the holder whose `value` the location is, with its '.'
+                   ("u.list."): where its count or tag is; NULL: in container itself */
 };
 
 /* A queued sub-array of descriptors: the children of one slot. */
@@ -173,6 +175,24 @@ static char *type_ref(const struct gen *g, const struct model_type *t)
     return xstrdup("NULL");
 }
 
+/* Slot s is a holder (model.h): describe its `value`, with the siblings beside it. */
+static void hold_slot(struct slot *s)
+{
+    if (s->zero_offset) {
+        /* An item or pointer target: the holder is the storage itself. */
+        s->container = s->t->holder_c_type;
+        free(s->path);
+        s->path = xstrdup("value");
+        s->zero_offset = false;
+        return;
+    }
+    free(s->sibs);
+    s->sibs = xasprintf("%s.", s->path);
+    char *path = xasprintf("%svalue", s->sibs);
+    free(s->path);
+    s->path = path;
+}
+
 /* The children of slot s, or 0 when it has none (*out set to a new array). */
 static size_t slot_children(const struct slot *s, struct slot **out)
 {
@@ -186,39 +206,43 @@ static size_t slot_children(const struct slot *s, struct slot **out)
         c = xcalloc(1, sizeof *c);
         c[0] = (struct slot){
                 t->items,          NULL, s->container, xasprintf("%s[0]", s->path), true,
-                MODEL_SCALAR_NONE, NULL};
+                MODEL_SCALAR_NONE, NULL, NULL};
     } else if (t->storage == MODEL_STORAGE_TIME && t->time_frac_member == NULL) {
         /* time_t: the seconds are the location itself. */
         n = 1;
         c = xcalloc(1, sizeof *c);
-        c[0] = (struct slot){t,   NULL, s->container, xstrdup(s->path), true, t->time_sec_scalar,
-                             NULL};
+        c[0] = (struct slot){t,    NULL, s->container, xstrdup(s->path), true, t->time_sec_scalar,
+                             NULL, NULL};
     } else if (t->storage == MODEL_STORAGE_TIME) {
         /* Members of the instant, at offsets inside it. */
         n = 2;
         c = xcalloc(2, sizeof *c);
-        c[0] = (struct slot){t,   NULL, t->c_type, xstrdup("tv_sec"), false, t->time_sec_scalar,
-                             NULL};
+        c[0] = (struct slot){t,    NULL, t->c_type, xstrdup("tv_sec"), false, t->time_sec_scalar,
+                             NULL, NULL};
         c[1] = (struct slot){
-                t, NULL, t->c_type, xstrdup(t->time_frac_member), false, t->time_frac_scalar, NULL};
+                t,    NULL, t->c_type, xstrdup(t->time_frac_member), false, t->time_frac_scalar,
+                NULL, NULL};
     } else if (t->kind == AVROGEN_KIND_MAP) {
         n = 2;
         c = xcalloc(2, sizeof *c);
-        c[0] = (struct slot){t->map_key,        NULL, t->entry_c_type, xstrdup("key"), false,
-                             MODEL_SCALAR_NONE, NULL};
-        c[1] = (struct slot){t->items,          NULL, t->entry_c_type, xstrdup("value"), false,
-                             MODEL_SCALAR_NONE, NULL};
+        c[0] = (struct slot){t->map_key,     NULL,  t->entry_c_type,
+                             xstrdup("key"), false, MODEL_SCALAR_NONE,
+                             NULL,           NULL};
+        c[1] = (struct slot){
+                t->items, NULL, t->entry_c_type, xstrdup("value"), false, MODEL_SCALAR_NONE,
+                NULL,     NULL};
     } else if (t->storage == MODEL_STORAGE_NULLABLE) {
         n = 1;
         c = xcalloc(1, sizeof *c);
         if (t->null_via == MODEL_NULL_VIA_PTR)
             c[0] = (struct slot){
                     t->items,          NULL, s->container, xasprintf("%s[0]", s->path), true,
-                    MODEL_SCALAR_NONE, NULL};
-        else
-            c[0] = (struct slot){
-                    t->items,          NULL, s->container, xstrdup(s->path), s->zero_offset,
-                    MODEL_SCALAR_NONE, NULL};
+                    MODEL_SCALAR_NONE, NULL, NULL};
+        else /* its count, if any, is where the nullable's would be */
+            c[0] = (struct slot){t->items,       NULL,
+                                 s->container,   xstrdup(s->path),
+                                 s->zero_offset, MODEL_SCALAR_NONE,
+                                 NULL,           s->sibs != NULL ? xstrdup(s->sibs) : NULL};
     } else if (t->storage == MODEL_STORAGE_TAGGED) {
         n = t->n_branches;
         c = xcalloc(n, sizeof *c);
@@ -227,8 +251,11 @@ static size_t slot_children(const struct slot *s, struct slot **out)
                     t->branches[i].type, t->branches[i].c_name,
                     s->container,        xasprintf("%s.%s", s->path, t->branches[i].c_name),
                     s->zero_offset,      MODEL_SCALAR_NONE,
-                    &t->branches[i]};
+                    &t->branches[i],     NULL};
     }
+    for (size_t i = 0; i < n; i++)
+        if (c[i].t != NULL && c[i].t->holder_c_type != NULL)
+            hold_slot(&c[i]);
     *out = c;
     return n;
 }
@@ -393,7 +420,9 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     const char *aux = counted                              ? t->count_c_name
                       : t->storage == MODEL_STORAGE_TAGGED ? t->tag_c_name
                                                            : NULL;
-    items[k++] = aux != NULL ? xasprintf("offsetof(%s, %s)", container, aux) : xstrdup("0");
+    items[k++] = aux != NULL
+                         ? xasprintf("offsetof(%s, %s%s)", container, s->sibs ? s->sibs : "", aux)
+                         : xstrdup("0");
     items[k++] =
             xstrdup(scalar_enum_name(counted                              ? t->count_scalar
                                      : t->storage == MODEL_STORAGE_TAGGED ? t->tag_scalar
@@ -423,8 +452,10 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
 
 static void free_slots(struct slot *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(s[i].path);
+        free(s[i].sibs);
+    }
     free(s);
 }
 
@@ -458,7 +489,7 @@ static void record_tables(struct gen *g, struct tables *tb, const struct model_r
             if (f->role != MODEL_FIELD_VALUE)
                 continue;
             struct slot s = {f->type, f->avro_name,      rec->c_type, f->c_name,
-                             false,   MODEL_SCALAR_NONE, NULL};
+                             false,   MODEL_SCALAR_NONE, NULL,        NULL};
             slot_init(g, tb, rec, &s);
         }
         textbuf_puts(&tb->init, "        },\n");

@@ -150,6 +150,22 @@ void ec_set_member(struct gen *g, const struct model_record *rec, const char *c_
 void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
                          const char *n);
 
+/* A holder location (model.h): its value, coded through a pointer to the
+ * struct, where the value's count or tag is. Between ec_held_begin and
+ * ec_held_end, code `inner` at lvalue `value` with site `site`; ec_held_end
+ * puts it in the scope `{ [const] H *h = &lv; ... }` (nothing if it is empty). */
+struct held {
+    struct model_type inner; /* t as the member `value` of the holder */
+    struct site site;        /* the holder: ptr is `ptr` */
+    char *ptr;               /* "h" */
+    char *value;             /* "h->value" */
+    struct capture body;
+};
+
+void ec_held_begin(struct gen *g, const struct model_type *t, struct held *h);
+void ec_held_end(struct gen *g, const struct model_type *t, const char *lv, bool writable,
+                 struct held *h);
+
 /* ---- emit_c_desc.c ------------------------------------------------------------------ */
 
 /* The descriptor tables and the public P_avro_type objects. */

@@ -1301,6 +1301,13 @@ static void resolve(struct ctx *c, const avrogen_node *w, const avrogen_node *rd
     struct gen *g = c->g;
     if (c->why != NULL)
         return;
+    if (t->holder_c_type != NULL) {
+        struct held h;
+        ec_held_begin(g, t, &h);
+        resolve(c, w, rd, &h.inner, h.value, &h.site, nonnull);
+        ec_held_end(g, t, lv, true, &h);
+        return;
+    }
     if (!holds(t, rd)) {
         give_up(c, xasprintf("the %s at %s does not hold the reader's %s",
                              model_storage_name(t->storage), lv, avrogen_node_name(rd)));

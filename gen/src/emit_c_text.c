@@ -57,6 +57,8 @@ char *ec_unqualified(const char *c_type)
 /* The C type a value of t is stored as, for declarations and casts. */
 char *ec_value_c_type(const struct model_type *t)
 {
+    if (t->holder_c_type != NULL)
+        return ec_unqualified(t->holder_c_type);
     if (t->storage == MODEL_STORAGE_STRUCT)
         return xstrdup(t->record->c_type);
     if (t->storage == MODEL_STORAGE_ENUM && t->enumeration->c_type != NULL)

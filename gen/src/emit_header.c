@@ -669,6 +669,7 @@ struct sbuild {
     const char *owner;   /* its C tag, the stem of derived names */
     const char *space;   /* the namespace its fixed types are named in */
     struct strset taken; /* member names */
+    unsigned nested;     /* map entries and holders it is inside of (and is) */
 };
 
 /* The C type of a plain value (a member, an array item, a union branch, a pointee). */
@@ -715,8 +716,11 @@ static void put_logical(struct textbuf *an, const avrogen_node *t)
  * False after reporting when t needs more than one C member (an array, a map,
  * a union) or has no C type at all.
  */
-static bool leaf_type(struct sbuild *sb, const avrogen_node *t, bool by_value, const char *path,
-                      struct leaf *l)
+static size_t holder_def(struct sbuild *sb, const char *stem, const avrogen_node *t,
+                         const char *path);
+
+static bool leaf_type(struct sbuild *sb, const avrogen_node *t, bool by_value, const char *stem,
+                      const char *path, struct leaf *l)
 {
     struct hdr *h = sb->h;
     memset(l, 0, sizeof *l);
@@ -800,22 +804,16 @@ static bool leaf_type(struct sbuild *sb, const avrogen_node *t, bool by_value, c
         add_dep(h, sb->def, d, true); /* ISO C has no forward-declared enums */
         break;
     }
-    case AVROGEN_KIND_NULL:
-        problem(h, path,
-                "null here has no C representation (only a union branch or a field "
-                "can be null)");
-        return false;
+    case AVROGEN_KIND_NULL: /* an array item (union branches and pointees never get here) */
     case AVROGEN_KIND_ARRAY:
     case AVROGEN_KIND_MAP:
-    case AVROGEN_KIND_UNION:
-        problem(h, path,
-                "%s inside an array or a union: the generator maps an Avro %s to C members "
-                "of a struct (a record field or a map entry's value), not to an array item or a "
-                "union member",
-                avrogen_kind_name(t->kind),
-                t->kind == AVROGEN_KIND_UNION ? "union (nullable or tagged)"
-                                              : "array or map (pointer + count)");
-        return false;
+    case AVROGEN_KIND_UNION: {
+        /* Its count or tag needs a struct: a holder (an item or a branch, never a pointee). */
+        size_t d = holder_def(sb, stem, t, path);
+        l->base = xstrdup(h->defs[d].tag);
+        add_dep(h, sb->def, d, by_value);
+        break;
+    }
     }
     return true;
 }
@@ -891,7 +889,7 @@ static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node
     char *tag = global_name(h, base);
     char *spelling = xasprintf("struct %s", tag);
     size_t di = new_def(h, spelling, true);
-    struct sbuild eb = {h, di, tag, sb->space, {NULL, 0}};
+    struct sbuild eb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
     strset_add(&eb.taken, "key");
     strset_add(&eb.taken, "value");
     struct textbuf body = TEXTBUF_INIT;
@@ -914,6 +912,40 @@ static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node
     return di;
 }
 
+/* The holder of an array, map or union that is an array item or a union branch:
+ * `struct <Owner>_<stem> { value [, its count or tag] }`. */
+static size_t holder_def(struct sbuild *sb, const char *stem, const avrogen_node *t,
+                         const char *path)
+{
+    struct hdr *h = sb->h;
+    char *base = join(sb->owner, stem);
+    char *tag = global_name(h, base);
+    char *spelling = xasprintf("struct %s", tag);
+    size_t di = new_def(h, spelling, true);
+    struct sbuild hb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
+    strset_add(&hb.taken, "value");
+    if (hb.nested > AVROGEN_MODEL_MAX_NESTED)
+        problem(h, path,
+                "arrays, maps and unions nested more than %d deep inside each other: the "
+                "generator refuses holders and map entries nested deeper (generated code "
+                "would nest its blocks past what C compilers take)",
+                AVROGEN_MODEL_MAX_NESTED);
+    struct textbuf body = TEXTBUF_INIT;
+    textbuf_printf(&body, "/* Holds %s. */\n", path);
+    textbuf_printf(&body, "struct %s {\n", tag);
+    put_member(&hb, &body, "value", t, NULL, path);
+    textbuf_puts(&body, "};\n");
+    size_t len;
+    char *text = textbuf_take(&body, &len);
+    textbuf_puts(&h->defs[di].text, text ? text : "");
+    free(text);
+    strset_free(&hb.taken);
+    free(spelling);
+    free(tag);
+    free(base);
+    return di;
+}
+
 /* A counted member: `T *cname AVRO_ARRAY(n_cname)` or `struct E *cname AVRO_MAP(n_cname)`,
  * then the count. `nullable` adds AVRO_NULLABLE (NULL is null). */
 static void put_counted(struct sbuild *sb, struct textbuf *b, const char *cname,
@@ -929,7 +961,9 @@ static void put_counted(struct sbuild *sb, struct textbuf *b, const char *cname,
     bool ok;
     if (t->kind == AVROGEN_KIND_ARRAY) {
         char *ipath = xasprintf("%s.items", path);
-        ok = leaf_type(sb, t->items, false, ipath, &l);
+        char *stem = join(cname, "item");
+        ok = leaf_type(sb, t->items, false, stem, ipath, &l);
+        free(stem);
         free(ipath);
         if (ok) {
             decl = declarator(&l, cname, true);
@@ -1025,7 +1059,9 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
         }
         char *bpath = xasprintf("%s[%zu]", path, i);
         struct leaf l;
-        ok = leaf_type(sb, t, true, bpath, &l);
+        char *bstem = join(cname, members[i]);
+        ok = leaf_type(sb, t, true, bstem, bpath, &l);
+        free(bstem);
         free(bpath);
         if (!ok)
             break;
@@ -1104,7 +1140,7 @@ static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
         bool self = v->kind == AVROGEN_KIND_STRING ||
                     (v->kind == AVROGEN_KIND_BYTES && v->logical != AVROGEN_LOGICAL_DECIMAL);
         struct leaf l;
-        bool ok = leaf_type(sb, v, false, vpath, &l);
+        bool ok = leaf_type(sb, v, false, cname, vpath, &l);
         free(vpath);
         if (!ok)
             return;
@@ -1127,7 +1163,7 @@ static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
         return;
     }
     struct leaf l;
-    if (!leaf_type(sb, t, true, path, &l))
+    if (!leaf_type(sb, t, true, cname, path, &l))
         return;
     char *decl = declarator(&l, cname, false);
     if (doc)
@@ -1167,7 +1203,7 @@ static void build_record(struct hdr *h, const avrogen_node *r)
 {
     struct named *nm = find_named(h, r);
     size_t di = nm->def;
-    struct sbuild sb = {h, di, nm->tag, r->namespace_, {NULL, 0}};
+    struct sbuild sb = {h, di, nm->tag, r->namespace_, {NULL, 0}, 0};
     /* The fields' own names first, so that counts and tags yield to them;
      * names that must change come after the ones that can stay. */
     char **cnames = xcalloc(r->n_fields ? r->n_fields : 1, sizeof *cnames);

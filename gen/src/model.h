@@ -113,8 +113,21 @@ enum model_scalar {
  * the member (so `char *names[4]` is ARRAY/C_ARRAY with items STRING/CSTRING).
  * PTR_COUNT, CAP_ARRAY and TAGGED need a sibling member (the count or the tag), so they
  * occur only directly on a member of a struct: a record field, a map entry's
- * `value`, or the `items` of a NULLABLE node whose null_via is SELF.
+ * `value`, a holder's `value`, or the `items` of a NULLABLE node whose null_via
+ * is SELF.
+ *
+ * A holder (holder_c_type set) is an unannotated struct of a member `value`
+ * and the count or tag `value` names, standing where one C location must hold
+ * an array, a map or a union: an array item (`struct row *rows AVRO_ARRAY(n)`
+ * with `struct row { double *value AVRO_ARRAY(n); size_t n; }`) or a union
+ * branch. It has no node of its own: the node of `value` stands for the item or
+ * branch, its holder_c_type says that the location is a struct of that type and
+ * the value its member `value`, where the count or tag is too.
  */
+/* Map entries and holders nested in one another at most this deep: generated
+ * code nests a few blocks a level, and C compilers take some 127 to 256. */
+#define AVROGEN_MODEL_MAX_NESTED 32
+
 enum model_storage {
     MODEL_STORAGE_NONE,
     MODEL_STORAGE_SCALAR,
@@ -201,6 +214,10 @@ struct model_type {
     /* MAP only. */
     struct model_type *map_key; /* the entry's `key`: CSTRING, CHAR_ARRAY or STR_VIEW */
     char *entry_c_type;         /* the entry struct, e.g. "struct tag" */
+
+    /* An array item or union branch held in a holder struct of this type (the
+     * location is the struct, this node describes its member `value`), or NULL. */
+    char *holder_c_type;
 
     /* PTR_COUNT, CAP_ARRAY: the sibling integer member holding the element count. */
     char *count_c_name;

@@ -192,6 +192,7 @@ void free_type(struct model_type *t)
     free_type(t->items);
     free_type(t->map_key);
     free(t->entry_c_type);
+    free(t->holder_c_type);
     free(t->count_c_name);
     free(t->count_c_type);
     free(t->tag_c_name);

@@ -30,7 +30,7 @@ struct builder {
     struct diag *d;
     struct model *m;
     struct decl_info *info;
-    const struct cdecl **entries; /* map entry structs being mapped, innermost last */
+    const struct cdecl **entries; /* map entry and holder structs being mapped, innermost last */
     size_t n_entries;
 };
 
@@ -78,6 +78,8 @@ struct sibling {
 struct roles {
     enum model_field_role *role;
     size_t *serves;
+    struct sibling *sib; /* roles_claim: per member, its count or tag */
+    size_t n;
 };
 
 /* model_common.c */
@@ -140,6 +142,10 @@ struct model_type *map_counted_pointer(const struct site *s, const struct ctype 
 struct model_type *map_padded(const struct site *s, const struct ctype *t); /* char[N] */
 bool report_unused_padded(const struct site *s); /* AVRO_PADDED that no char[N] took */
 
+/* model_holder.c: a struct of `value` and its count or tag, as an item or branch */
+bool is_holder_struct(const struct ctype *t);
+struct model_type *map_holder(const struct site *s, const struct ctype *t);
+
 /* model_time.c */
 bool is_time_struct(const struct ctype *t); /* struct timespec, struct timeval */
 bool is_time_t(const struct ctype *t);
@@ -159,6 +165,12 @@ bool check_tag_range(struct builder *b, const struct model_type *u);
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);
 void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
                   struct sibling *sib);
+/* assign_roles for every member of owner, into arrays r owns (roles_fini). */
+void roles_claim(struct builder *b, const struct cdecl *owner, struct roles *r);
+void roles_fini(struct roles *r);
+/* Whether map entry or holder t may be mapped inside the ones being mapped
+ * (b->entries): not itself, not past AVROGEN_MODEL_MAX_NESTED; else reported. */
+bool may_nest(const struct site *s, const struct ctype *t, const char *what);
 struct model_type *map_map(const struct site *s, const struct ctype *t);
 struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
                               struct member_annots *ma, const char *what, const char *fixed_base,

@@ -263,6 +263,8 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
             return NULL; /* annotated, but its annotation was reported as wrong */
         } else if (is_time_struct(t)) {
             n = map_time(s, t, lf);
+        } else if (!top && is_holder_struct(t)) {
+            return map_holder(s, t); /* an array, map or union as an item or branch */
         } else {
             error_unannotated(s, t);
             return NULL;
@@ -347,6 +349,14 @@ struct model_type *map_nullable(const struct site *s, const struct ctype *t, str
     }
     if (!items)
         return NULL;
+    if (items->holder_c_type) {
+        diag_error(b->d, &at,
+                   "%s '%s' points to holder '%s'; AVRO_NULLABLE goes on the holder's own "
+                   "'value' member, or on a pointer member with AVRO_ARRAY or AVRO_MAP",
+                   s->what, s->member->name, items->holder_c_type);
+        free_type(items);
+        return NULL;
+    }
     if (items->kind == AVROGEN_KIND_UNION) {
         diag_error(b->d, &at, "%s '%s': AVRO_NULLABLE cannot wrap a union", s->what,
                    s->member->name);

@@ -98,6 +98,19 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
                 member_ok = false;
             }
         }
+        if (bt && bt->holder_c_type && bt->kind == AVROGEN_KIND_UNION) {
+            diag_error(b->d, &um->loc,
+                       "union member '%s' holds a union; an Avro union cannot be a branch of "
+                       "another (spec: Unions)",
+                       um->name);
+            member_ok = false;
+        } else if (bt && bt->holder_c_type && bt->kind == AVROGEN_KIND_NULL) {
+            diag_error(b->d, &um->loc,
+                       "union member '%s' holds a null; a null branch is a member with "
+                       "AVRO_FIELD(type = \"null\")",
+                       um->name);
+            member_ok = false;
+        }
         if (bt) {
             const char *key = branch_key(bt);
             for (size_t j = 0; j < n->n_branches; j++) {
@@ -239,6 +252,48 @@ void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
     }
 }
 
+void roles_claim(struct builder *b, const struct cdecl *owner, struct roles *r)
+{
+    r->n = owner->n_members;
+    r->role = xcalloc(r->n, sizeof *r->role);
+    r->serves = xcalloc(r->n, sizeof *r->serves);
+    r->sib = xcalloc(r->n, sizeof *r->sib);
+    assign_roles(b, owner, r, r->sib);
+}
+
+void roles_fini(struct roles *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        sibling_fini(&r->sib[i]);
+    free(r->sib);
+    free(r->role);
+    free(r->serves);
+}
+
+bool may_nest(const struct site *s, const struct ctype *t, const char *what)
+{
+    struct builder *b = s->b;
+    struct model_loc at = member_loc(s);
+    if (b->n_entries >= AVROGEN_MODEL_MAX_NESTED) {
+        diag_error(b->d, &at,
+                   "%s '%s': arrays, maps and unions nested more than %d deep (map entries and "
+                   "holders inside each other); generated code would nest its blocks past what C "
+                   "compilers take",
+                   s->what, s->member->name, AVROGEN_MODEL_MAX_NESTED);
+        return false;
+    }
+    for (size_t i = 0; i < b->n_entries; i++) {
+        if (b->entries[i] == t->decl) {
+            diag_error(b->d, &at,
+                       "%s '%s': %s '%s' contains itself; Avro needs a named record for "
+                       "recursion",
+                       s->what, s->member->name, what, t->spelling);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* A map: `struct e *f AVRO_MAP(n)`, e having members key and value. */
 struct model_type *map_map(const struct site *s, const struct ctype *t)
 {
@@ -254,15 +309,8 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
     }
     const struct cdecl *ed = e->decl;
     size_t ki = 0, vi = 0;
-    for (size_t i = 0; i < b->n_entries; i++) {
-        if (b->entries[i] == ed) {
-            diag_error(b->d, &at,
-                       "%s '%s': map entry '%s' contains itself; Avro needs a named record for "
-                       "recursion",
-                       s->what, s->member->name, e->spelling);
-            return NULL;
-        }
-    }
+    if (!may_nest(s, e, "map entry"))
+        return NULL;
     const struct cmember *km = find_member(ed, "key", &ki);
     const struct cmember *vm = find_member(ed, "value", &vi);
     if (!km || !vm) {
@@ -272,15 +320,11 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
         return NULL;
     }
 
-    size_t n = ed->n_members;
-    enum model_field_role *role = xcalloc(n, sizeof *role);
-    size_t *serves = xcalloc(n, sizeof *serves);
-    struct sibling *sib = xcalloc(n, sizeof *sib);
-    struct roles r = {role, serves};
     unsigned errors = b->d->errors;
-    assign_roles(b, ed, &r, sib);
-    for (size_t i = 0; i < n; i++) {
-        if (i != ki && i != vi && !(role[i] != MODEL_FIELD_VALUE && serves[i] == vi)) {
+    struct roles r;
+    roles_claim(b, ed, &r);
+    for (size_t i = 0; i < r.n; i++) {
+        if (i != ki && i != vi && !(r.role[i] != MODEL_FIELD_VALUE && r.serves[i] == vi)) {
             diag_error(b->d, &ed->members[i].loc,
                        "map entry '%s' may only have members 'key' and 'value' (and the count "
                        "or tag of 'value'); '%s' is neither",
@@ -307,8 +351,8 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
         b->entries = xappend(b->entries, b->n_entries, sizeof *b->entries);
         b->entries[b->n_entries++] = ed;
         char *vbase = xasprintf("%s_value", s->fixed_base);
-        key = map_member(b, ed, ki, &kma, "map key", s->fixed_base, s->space, &sib[ki]);
-        value = map_member(b, ed, vi, &vma, "map value", vbase, s->space, &sib[vi]);
+        key = map_member(b, ed, ki, &kma, "map key", s->fixed_base, s->space, &r.sib[ki]);
+        value = map_member(b, ed, vi, &vma, "map value", vbase, s->space, &r.sib[vi]);
         free(vbase);
         b->n_entries--;
         if (key && (key->kind != AVROGEN_KIND_STRING || key->logical != AVROGEN_LOGICAL_NONE)) {
@@ -320,11 +364,7 @@ struct model_type *map_map(const struct site *s, const struct ctype *t)
     }
     member_annots_fini(&kma);
     member_annots_fini(&vma);
-    for (size_t i = 0; i < n; i++)
-        sibling_fini(&sib[i]);
-    free(sib);
-    free(role);
-    free(serves);
+    roles_fini(&r);
     if (!key || !value || b->d->errors != errors) {
         free_type(key);
         free_type(value);

@@ -248,12 +248,12 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
 {
     bool ok = true;
     size_t n = d->n_members;
-    enum model_field_role *role = xcalloc(n, sizeof *role);
-    size_t *serves = xcalloc(n, sizeof *serves);
-    struct sibling *sib = xcalloc(n, sizeof *sib);
-    struct roles roles = {role, serves};
     unsigned errors = b->d->errors;
-    assign_roles(b, d, &roles, sib);
+    struct roles roles;
+    roles_claim(b, d, &roles);
+    const enum model_field_role *role = roles.role;
+    const size_t *serves = roles.serves;
+    struct sibling *sib = roles.sib;
 
     r->fields = xcalloc(n ? n : 1, sizeof *r->fields);
     r->n_fields = n;
@@ -320,10 +320,6 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
         }
         member_annots_fini(&ma);
     }
-    for (size_t i = 0; i < n; i++)
-        sibling_fini(&sib[i]);
-    free(sib);
-    free(role);
-    free(serves);
+    roles_fini(&roles);
     return ok && b->d->errors == errors;
 }

@@ -49,6 +49,7 @@ CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
+CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 
@@ -60,6 +61,7 @@ static const cg_case cases[] = {
         CG_CASE(amount),     CG_CASE(shape),     CG_CASE(nf5_record), CG_CASE(nic_stats),
         CG_CASE(input_ev),   CG_CASE(gps_fix),   CG_CASE(nic_queues), CG_CASE(mqtt_msg),
         CG_CASE(utmp_entry), CG_CASE(mp_object), CG_CASE(ev_value),   CG_CASE(packed_status),
+        CG_CASE(hd_grid),
 };
 
 static int failures;

@@ -22,6 +22,7 @@ CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
+CG_ADAPTERS(hd_grid, struct hd_grid)
 
 static void fill_flow(void *p)
 {
@@ -280,6 +281,47 @@ static void fill_iphdr(void *p)
     v->daddr = 0xffffffffu;
 }
 
+/* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
+ * nullable names, three levels of arrays, a capacity array of arrays, a map of
+ * matrices and interop.avsc's union branch of an array of bytes. */
+static double hd_r0[] = {1.5, -2.0}, hd_r2[] = {0.25};
+static struct hd_row hd_rows[] = {{hd_r0, 2}, {NULL, 0}, {hd_r2, 1}};
+static struct hd_tag hd_t0[] = {{"a", 1}, {"b", -1}};
+static hd_tags_t hd_labels[] = {{hd_t0, 2}, {NULL, 0}};
+static struct hd_name hd_names[] = {{"x"}, {NULL}};
+static struct hd_plane hd_cube[] = {{hd_rows, 2}};
+static struct hd_series hd_series_map[] = {{"m", hd_rows + 2, 1}};
+static uint8_t hd_b0[] = {0, 0xff};
+static avrogen_bytes hd_blobs[] = {{hd_b0, 2}, {NULL, 0}};
+static struct hd_null hd_gaps[3];
+
+static void fill_holders(void *p)
+{
+    struct hd_grid *v = p;
+    v->rows = hd_rows;
+    v->n_rows = 3;
+    v->labels = hd_labels;
+    v->n_labels = 2;
+    v->cells[0].kind = HD_TEXT;
+    v->cells[0].value.text = "t";
+    v->cells[1].kind = HD_INT;
+    v->cells[1].value.i = INT64_MIN;
+    v->names = hd_names;
+    v->n_names = 2;
+    v->cube = hd_cube;
+    v->n_cube = 1;
+    v->spare[0].value = hd_r2;
+    v->spare[0].n = 1;
+    v->n_spare = 1;
+    v->series = hd_series_map;
+    v->n_series = 1;
+    v->gaps = hd_gaps;
+    v->n_gaps = 3;
+    v->kind = 2;
+    v->u.list.value = hd_blobs;
+    v->u.list.n = 2;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -342,5 +384,11 @@ const shape_answer shape_answers[] = {
          "\"frag_off\": 0, \"ttl\": 64, \"protocol\": 6, \"check\": 65535, "
          "\"saddr\": 16777343, \"daddr\": 4294967295}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
+        {"holders", CG_CASE(hd_grid), fill_holders,
+         "{\"rows\": [[1.5, -2.0], [], [0.25]], \"labels\": [{\"a\": 1, \"b\": -1}, {}], "
+         "\"cells\": [{\"string\": \"t\"}, {\"long\": -9223372036854775808}], "
+         "\"names\": [{\"string\": \"x\"}, null], \"cube\": [[[1.5, -2.0], []]], "
+         "\"spare\": [[0.25]], \"series\": {\"m\": [[0.25]]}, \"gaps\": [null, null, null], "
+         "\"u\": {\"array\": [\"\\u0000\\u00ff\", \"\"]}}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -77,6 +77,7 @@ CG_ADAPTERS(utmp_entry, struct utmp_entry)
 CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
+CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 
@@ -90,7 +91,7 @@ static const cg_case cases[] = {
         CG_CASE(group),     CG_CASE(inotify_event), CG_CASE(sys_report),    CG_CASE(utmp),
         CG_CASE(iphdr),     CG_CASE(session),       CG_CASE(session_mid),   CG_CASE(input_ev),
         CG_CASE(gps_fix),   CG_CASE(nic_queues),    CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
-        CG_CASE(mp_object), CG_CASE(ev_value),      CG_CASE(packed_status),
+        CG_CASE(mp_object), CG_CASE(ev_value),      CG_CASE(packed_status), CG_CASE(hd_grid),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

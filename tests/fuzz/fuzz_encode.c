@@ -59,6 +59,7 @@ CG_ADAPTERS(sheet, struct sheet)
 CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(narrow, struct narrow)
 CG_ADAPTERS(wide, struct wide)
+CG_ADAPTERS(hd_grid, struct hd_grid)
 
 /* Keep the order: the seeds in corpus/encode start with these indexes. */
 static const cg_case cases[] = {
@@ -66,9 +67,13 @@ static const cg_case cases[] = {
         CG_CASE(drawing), CG_CASE(node),      CG_CASE(dnode),       CG_CASE(tree),
         CG_CASE(company), CG_CASE(arrays),    CG_CASE(maps),        CG_CASE(shape),
         CG_CASE(sheet),   CG_CASE(nic_stats), CG_CASE(narrow),      CG_CASE(wide),
+        CG_CASE(hd_grid), /* 16: holders */
 };
-#define N_CASES     (sizeof cases / sizeof *cases)
-#define DEPTH_SHIFT 4 /* byte 0: case in the low 4 bits, max_depth above */
+#define N_CASES (sizeof cases / sizeof *cases)
+/* Byte 0: the case in bits 0-3 and 7 (so the first 16 cases' seeds keep their
+ * meaning), max_depth in bits 4-6. */
+#define CASE_OF(b)  ((size_t)(((unsigned)(b)&15u) | (((unsigned)(b) >> 7) << 4)) % N_CASES)
+#define DEPTH_OF(b) (((unsigned)(b) >> 4) & 7u)
 
 static avrogen_schema *schemas[N_CASES];
 static avrogen_arena a_in, a_back, a_val;
@@ -242,8 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         setup();
     if (size < 2)
         return 0;
-    size_t which = (data[0] & ((1u << DEPTH_SHIFT) - 1)) % N_CASES;
-    unsigned depth_pick = data[0] >> DEPTH_SHIFT;
+    size_t which = CASE_OF(data[0]);
+    unsigned depth_pick = DEPTH_OF(data[0]);
     unsigned max_depth = depth_pick < 7 ? depth_pick : AVROGEN_DEFAULT_MAX_DEPTH;
     const cg_case *c = &cases[which];
     const avrogen_type *t = c->type;

@@ -114,6 +114,8 @@ ENCODER(gps_fix, struct gps_fix)
 ENCODER(mp_object, struct mp_object)
 ENCODER(ev_value, struct ev_value)
 ENCODER(packed_status, struct packed_status)
+ENCODER(hd_grid, struct hd_grid)
+ENCODER(aot_holders, struct aot_holders)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -184,6 +186,10 @@ static const pair pairs[] = {
         OWN(mp_object),  /* AVRO_TAG: several values per branch */
         OWN(ev_value),
         OWN(packed_status), /* bit-fields */
+        /* holders: arrays, maps and unions as array items and union branches (issue 14) */
+        OWN(hd_grid), /* 34 */
+        OWN(aot_holders),
+        EARLIER("aot_holders_v0.avsc", aot_holders),
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

@@ -54,6 +54,14 @@
  *    otherwise a plain long of seconds). An instant the unit cannot hold in
  *    64 bits is an encode error; a coarser unit floors.
  *
+ *  - Holders: an array, map or union as an array item or a union branch (one C
+ *    location, no room for a count or tag beside it) is a struct of a member
+ *    `value` and the count or tag it names, with no annotation, like a map
+ *    entry without its key. Its Avro type is its value's:
+ *        struct row { double *value AVRO_ARRAY(n); size_t n; };
+ *        struct row *rows AVRO_ARRAY(n_rows);   // array of arrays of doubles
+ *        union { bool b; double d; struct row list; } u AVRO_UNION(kind);
+ *    (`struct maybe { char *value AVRO_NULLABLE; }` items: ["null","string"].)
  *  - A C11 anonymous struct member's fields are the record's fields. A member
  *    whose struct type has no tag (`struct { int32_t sec, usec; } tv;`) makes
  *    that type a record named <Record>_<member>; AVRO_RECORD(...) on it is

@@ -132,4 +132,38 @@ struct AVRO_RECORD(namespace = "aot") aot_twice {
     struct aot_point again AVRO_FIELD(aliases = ["at"]);
 };
 
+/* Holders (issue 14): arrays and unions as array items and union branches,
+ * written with ints where the reader has longs and doubles. */
+struct aot_hrow {
+    double *value AVRO_ARRAY(n); /* earlier: array of int */
+    size_t n;
+};
+
+struct aot_hlongs {
+    int64_t *value AVRO_ARRAY(n); /* earlier: array of int */
+    uint32_t n;
+};
+
+struct aot_hcell {
+    int8_t kind;
+    union {
+        int32_t none AVRO_FIELD(type = "null");
+        int64_t number;
+        char *text;
+    } value AVRO_UNION(kind); /* earlier: ["null", "int", "string"] */
+};
+
+struct AVRO_RECORD(namespace = "aot") aot_holders {
+    struct aot_hrow *rows AVRO_ARRAY(n_rows);
+    size_t n_rows;
+    struct aot_hcell *cells AVRO_ARRAY(n_cells);
+    size_t n_cells;
+    int kind;
+    union {
+        bool flag;
+        double number;
+        struct aot_hlongs list;
+    } u AVRO_UNION(kind); /* earlier: ["boolean", "double", {"type": "array", "items": "int"}] */
+};
+
 #endif /* CG_AOT_H */

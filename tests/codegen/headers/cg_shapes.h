@@ -211,4 +211,83 @@ struct AVRO_RECORD(namespace = "cg.shapes") packed_status {
     long level : 20;             /* an int */
 };
 
+/* Holders (issue 14): an unannotated struct of `value` and its count or tag
+ * puts an array, a map or a union where one C location must be: an array
+ * item (a jagged matrix, a list of maps, of unions, of nullable strings) or a
+ * union branch (interop.avsc's ["boolean", "double", {"type": "array", ...}]). */
+struct hd_row {
+    double *value AVRO_ARRAY(n);
+    size_t n;
+};
+
+struct hd_tag {
+    char *key;
+    int64_t value;
+};
+
+typedef struct hd_tags {
+    struct hd_tag *value AVRO_MAP(count);
+    uint32_t count;
+} hd_tags_t;
+
+enum hd_kind { HD_NONE, HD_INT, HD_TEXT };
+
+struct hd_cell {
+    enum hd_kind kind;
+    union {
+        char none AVRO_FIELD(type = "null");
+        int64_t i;
+        char *text;
+    } value AVRO_UNION(kind);
+};
+
+struct hd_name {
+    char *value AVRO_NULLABLE;
+};
+
+struct hd_plane {
+    struct hd_row *value AVRO_ARRAY(n_rows);
+    uint16_t n_rows;
+};
+
+struct hd_bytes {
+    avrogen_bytes *value AVRO_ARRAY(n);
+    size_t n;
+};
+
+struct hd_null {
+    char value AVRO_FIELD(type = "null");
+};
+
+struct hd_series {
+    char *key;
+    struct hd_row *value AVRO_ARRAY(n);
+    size_t n;
+};
+
+struct AVRO_RECORD(namespace = "cg.shapes") hd_grid {
+    struct hd_row *rows AVRO_ARRAY(n_rows);
+    size_t n_rows;
+    hd_tags_t *labels AVRO_ARRAY(n_labels);
+    size_t n_labels;
+    struct hd_cell cells[2];
+    struct hd_name *names AVRO_ARRAY(n_names);
+    int32_t n_names;
+    struct hd_plane *cube AVRO_ARRAY(n_cube);
+    size_t n_cube;
+    struct hd_row spare[3] AVRO_ARRAY(n_spare);
+    uint8_t n_spare;
+    struct hd_series *series AVRO_MAP(n_series);
+    size_t n_series;
+    struct hd_null *gaps AVRO_ARRAY(n_gaps);
+    size_t n_gaps;
+    int kind;
+    union {
+        bool flag;
+        double number;
+        struct hd_bytes list;
+        hd_tags_t labels;
+    } u AVRO_UNION(kind);
+};
+
 #endif /* CG_SHAPES_H */
