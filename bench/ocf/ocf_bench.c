@@ -26,10 +26,15 @@
  *                directly, at the writer's defaults (raw deflate level 6,
  *                windowBits -15, memLevel 8; zstd level 3 via ZSTD_compress2)
  *
- * Each figure is the median of --runs runs, timed with CLOCK_MONOTONIC; the
- * in-memory encode and decode a file row is held to are run again beside each
- * of its runs (interleaved), so that both sides of a ratio see the same load.
- * -c CODEC runs one codec only. Files
+ * Each phase is timed twice, by the wall clock (CLOCK_MONOTONIC) and by the
+ * process's CPU time (CLOCK_PROCESS_CPUTIME_ID: user + system, so the
+ * kernel's copy from the page cache counts and time the machine gave other
+ * processes does not); two tables print the medians of --runs runs. The
+ * baselines a file row is held to (in-memory encode and decode, the codec
+ * alone) run again in each round beside the file runs, and each ratio is the
+ * median, with quartiles, of the rounds' own ratios, so that both sides of a
+ * ratio saw the same load. -c CODEC runs one codec only; --loop runs one or
+ * two phases alone (loop_phases). Files
  * go to --dir (default /tmp), so they live in the page cache: this measures
  * the container and the codec, not a disk. The records come from a pool of
  * 4096 deterministic Orders (splitmix64; customer and product names from small
@@ -37,7 +42,7 @@
  * pool[i % 4096] with its own id.
  *
  *     ocf_bench [-n records] [-r runs] [-b block_size] [-d dir] [-c codec] [--keep]
- *               [--files-only]
+ *               [--files-only] [--loop PHASE[,PHASE]]
  *
  * --files-only writes the three files (null, deflate, zstandard) and stops:
  * bench/ocf/cli_run measures the command line on them (cli_bench.c).
@@ -305,11 +310,28 @@ static uint64_t digest(const struct order *o)
 
 /* ---- timing ---------------------------------------------------------------------- */
 
-static double now_ms(void)
+/* A phase's cost: wall-clock time and the process's CPU time (user + system), in ms. */
+typedef struct span {
+    double wall, cpu;
+} span;
+
+static double ts_ms(const struct timespec *ts)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return (double)ts->tv_sec * 1e3 + (double)ts->tv_nsec / 1e6;
+}
+
+static span clock_now(void)
+{
+    struct timespec w, c;
+    clock_gettime(CLOCK_MONOTONIC, &w);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    return (span){ts_ms(&w), ts_ms(&c)};
+}
+
+static span clock_since(span t0)
+{
+    span t = clock_now();
+    return (span){t.wall - t0.wall, t.cpu - t0.cpu};
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -339,21 +361,21 @@ static avrogen_writer mem;     /* the in-memory encoding, kept */
 static uint32_t *datum_len;    /* each datum's size, to cut blocks as the writer does */
 static uint64_t expect_digest; /* of every record, to check each read */
 
-static double mem_encode(void)
+static span mem_encode(void)
 {
-    double t = now_ms();
+    span t = clock_now();
     avrogen_writer_reset(&mem);
     for (size_t i = 0; i < n_records; i++)
         encode(&mem, &pool[i % POOL], (int64_t)i + 100000);
-    t = now_ms() - t;
+    t = clock_since(t);
     if (mem.err != AVROGEN_OK)
         die("in-memory encode", avrogen_status_str(mem.err));
     return t;
 }
 
-static double mem_decode(void)
+static span mem_decode(void)
 {
-    double t = now_ms();
+    span t = clock_now();
     avrogen_reader r;
     avrogen_reader_init(&r, avrogen_writer_data(&mem), avrogen_writer_len(&mem));
     struct order o;
@@ -363,18 +385,18 @@ static double mem_decode(void)
             die("in-memory decode", r.err_msg);
         h += digest(&o);
     }
-    t = now_ms() - t;
+    t = clock_since(t);
     if (h != expect_digest || avrogen_reader_remaining(&r) != 0)
         die("in-memory decode", "digest mismatch");
     return t;
 }
 
-static double file_write(const char *path, const char *codec)
+static span file_write(const char *path, const char *codec)
 {
     avrogen_diag d;
     avrogen_ocf_writer *w;
     avrogen_ocf_writer_options opts = {.codec = codec, .block_size = block_size};
-    double t = now_ms();
+    span t = clock_now();
     if (avrogen_ocf_writer_open(path, order_schema, sizeof order_schema - 1, &opts, &w, &d))
         die(path, d.msg);
     for (size_t i = 0; i < n_records; i++) {
@@ -384,14 +406,14 @@ static double file_write(const char *path, const char *codec)
     }
     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
         die(path, d.msg);
-    return now_ms() - t;
+    return clock_since(t);
 }
 
-static double file_read(const char *path)
+static span file_read(const char *path)
 {
     avrogen_diag d;
     avrogen_ocf_reader *r;
-    double t = now_ms();
+    span t = clock_now();
     if (avrogen_ocf_reader_open(path, NULL, &r, &d) != AVROGEN_OK)
         die(path, d.msg);
     uint64_t count, h = 0, seen = 0;
@@ -408,20 +430,20 @@ static double file_read(const char *path)
     if (avrogen_ocf_reader_error(r, &d) != AVROGEN_OK)
         die(path, d.msg);
     avrogen_ocf_reader_close(r);
-    t = now_ms() - t;
+    t = clock_since(t);
     if (h != expect_digest || seen != n_records)
         die(path, "digest mismatch");
     return t;
 }
 
 /* The container alone: the pre-encoded datums copied in (avrogen_ocf_writer_write). */
-static double file_write_bytes(const char *path, const char *codec)
+static span file_write_bytes(const char *path, const char *codec)
 {
     avrogen_diag d;
     avrogen_ocf_writer *w;
     avrogen_ocf_writer_options opts = {.codec = codec, .block_size = block_size};
     const uint8_t *data = avrogen_writer_data(&mem);
-    double t = now_ms();
+    span t = clock_now();
     if (avrogen_ocf_writer_open(path, order_schema, sizeof order_schema - 1, &opts, &w, &d))
         die(path, d.msg);
     for (size_t i = 0, off = 0; i < n_records; off += datum_len[i++])
@@ -429,15 +451,15 @@ static double file_write_bytes(const char *path, const char *codec)
             break;
     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
         die(path, d.msg);
-    return now_ms() - t;
+    return clock_since(t);
 }
 
 /* The container alone: every block handed back (decompressed), no datum decoded. */
-static double file_read_blocks(const char *path)
+static span file_read_blocks(const char *path)
 {
     avrogen_diag d;
     avrogen_ocf_reader *r;
-    double t = now_ms();
+    span t = clock_now();
     if (avrogen_ocf_reader_open(path, NULL, &r, &d) != AVROGEN_OK)
         die(path, d.msg);
     uint64_t count, seen = 0, bytes = 0;
@@ -449,7 +471,7 @@ static double file_read_blocks(const char *path)
     if (avrogen_ocf_reader_error(r, &d) != AVROGEN_OK)
         die(path, d.msg);
     avrogen_ocf_reader_close(r);
-    t = now_ms() - t;
+    t = clock_since(t);
     if (seen != n_records || bytes == 0)
         die(path, "block count mismatch");
     return t;
@@ -486,15 +508,52 @@ static size_t *packed_start;
 static uint8_t *unpacked; /* one block */
 static size_t unpacked_cap;
 
-static double codec_compress(const char *codec, size_t *total_out)
+/*
+ * The in-memory datums block by block through a buffer of one block (each of
+ * the writer's blocks copied in with memcpy, then decoded there, as the file
+ * reader decodes a "null" block in the buffer read(2) filled), or the copies
+ * alone. --loop copydecode minus --loop copy is the decode from a buffer in
+ * the cache, against --loop decode, the decode in place from a buffer of the
+ * whole 140 MB.
+ */
+static span mem_blocks(bool decode_them)
+{
+    const uint8_t *data = avrogen_writer_data(&mem);
+    struct order o;
+    uint64_t h = 0;
+    size_t rec = 0;
+    span t = clock_now();
+    for (size_t b = 0; b < n_blocks; b++) {
+        size_t len = block_start[b + 1] - block_start[b];
+        memcpy(unpacked, data + block_start[b], len);
+        if (!decode_them) {
+            h += len + unpacked[len / 2];
+            continue;
+        }
+        avrogen_reader r;
+        avrogen_reader_init(&r, unpacked, len);
+        while (avrogen_reader_remaining(&r) != 0) {
+            if (!decode(&r, &o))
+                die("in-memory decode by blocks", r.err_msg);
+            h += digest(&o);
+            rec++;
+        }
+    }
+    t = clock_since(t);
+    if (decode_them ? h != expect_digest || rec != n_records : h == 0)
+        die("in-memory decode by blocks", "digest mismatch");
+    return t;
+}
+
+static span codec_compress(const char *codec, size_t *total_out)
 {
     const uint8_t *data = avrogen_writer_data(&mem);
     size_t out = 0;
-    double t;
+    span t;
     if (strcmp(codec, "deflate") == 0) {
         z_stream zs;
         memset(&zs, 0, sizeof zs);
-        t = now_ms();
+        t = clock_now();
         if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
             Z_OK)
             die("deflateInit2", NULL);
@@ -511,9 +570,9 @@ static double codec_compress(const char *codec, size_t *total_out)
             out = (size_t)(zs.next_out - packed);
         }
         deflateEnd(&zs);
-        t = now_ms() - t;
+        t = clock_since(t);
     } else {
-        t = now_ms();
+        t = clock_now();
         ZSTD_CCtx *cctx = ZSTD_createCCtx();
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZSTD_CLEVEL_DEFAULT);
         for (size_t b = 0; b < n_blocks; b++) {
@@ -526,22 +585,22 @@ static double codec_compress(const char *codec, size_t *total_out)
             out += rc;
         }
         ZSTD_freeCCtx(cctx);
-        t = now_ms() - t;
+        t = clock_since(t);
     }
     packed_start[n_blocks] = out;
     *total_out = out;
     return t;
 }
 
-static double codec_decompress(const char *codec)
+static span codec_decompress(const char *codec)
 {
     const uint8_t *data = avrogen_writer_data(&mem);
-    double t;
+    span t;
     uint64_t check = 0;
     if (strcmp(codec, "deflate") == 0) {
         z_stream zs;
         memset(&zs, 0, sizeof zs);
-        t = now_ms();
+        t = clock_now();
         if (inflateInit2(&zs, -15) != Z_OK)
             die("inflateInit2", NULL);
         for (size_t b = 0; b < n_blocks; b++) {
@@ -555,9 +614,9 @@ static double codec_decompress(const char *codec)
             check += unpacked[0] + (size_t)(zs.next_out - unpacked);
         }
         inflateEnd(&zs);
-        t = now_ms() - t;
+        t = clock_since(t);
     } else {
-        t = now_ms();
+        t = clock_now();
         ZSTD_DCtx *dctx = ZSTD_createDCtx();
         for (size_t b = 0; b < n_blocks; b++) {
             size_t rc = ZSTD_decompressDCtx(dctx, unpacked, unpacked_cap, packed + packed_start[b],
@@ -567,7 +626,7 @@ static double codec_decompress(const char *codec)
             check += unpacked[0] + rc;
         }
         ZSTD_freeDCtx(dctx);
-        t = now_ms() - t;
+        t = clock_since(t);
     }
     uint64_t want = 0;
     for (size_t b = 0; b < n_blocks; b++)
@@ -581,38 +640,189 @@ static double codec_decompress(const char *codec)
 
 enum { MAX_RUNS = 99 };
 
+/* The timed phases of one codec; run k of each ran in round k, beside the others. */
+enum phase {
+    WRITE,
+    READ,
+    WRITE_BYTES,
+    READ_BLOCKS,
+    ENCODE,     /* in-memory */
+    DECODE,     /* in-memory */
+    COMPRESS,   /* codec alone */
+    DECOMPRESS, /* codec alone */
+    N_PHASES,
+    NONE = -1
+};
+
+static span times[3][N_PHASES][MAX_RUNS]; /* [codec][phase][run] */
+static int runs = 5;
+
 struct row {
-    const char *codec, *op;
-    double ms, base_ms, base2_ms; /* file; codec alone (or in-memory); codec + in-memory */
+    int codec;
+    const char *op;
+    enum phase file, base, base2; /* baseline A = base; B = base + base2 (run by run) */
     double target;
 };
 
-static void print_row(const struct row *r, double mb)
+static double pick(span s, bool cpu)
 {
-    if (r->base_ms <= 0) {
-        printf("| %-9s | %-11s | %8.1f | %7.1f | %9s | %7s | %9s | %7s | %6s | %s |\n", r->codec,
-               r->op, r->ms, mb / (r->ms / 1e3), "-", "-", "-", "-", "-", "-");
+    return cpu ? s.cpu : s.wall;
+}
+
+/* Lower quartile, median and upper quartile of v[0..n), sorted in place. */
+typedef struct spread {
+    double q1, med, q3;
+} spread;
+
+static spread spread_of(double *v, int n)
+{
+    double med = median(v, n); /* sorts */
+    return (spread){v[n / 4], med, v[(3 * n) / 4]};
+}
+
+/* The median of phase p's runs. */
+static double median_of(int c, enum phase p, bool cpu)
+{
+    double v[MAX_RUNS];
+    for (int k = 0; k < runs; k++)
+        v[k] = pick(times[c][p][k], cpu);
+    return median(v, runs);
+}
+
+/* Run by run, file / (base + base2): the ratio each round saw. */
+static spread paired_ratio(int c, enum phase file, enum phase base, enum phase base2, bool cpu)
+{
+    double v[MAX_RUNS];
+    for (int k = 0; k < runs; k++) {
+        double b = pick(times[c][base][k], cpu);
+        if (base2 != NONE)
+            b += pick(times[c][base2][k], cpu);
+        v[k] = pick(times[c][file][k], cpu) / b;
+    }
+    return spread_of(v, runs);
+}
+
+static const char *const codecs[] = {"null", "deflate", "zstandard"};
+
+static void print_row(const struct row *r, double mb, bool cpu)
+{
+    double ms = median_of(r->codec, r->file, cpu);
+    printf("| %-9s | %-11s | %8.1f | %7.1f ", codecs[r->codec], r->op, ms, mb / (ms / 1e3));
+    if (r->base == NONE) {
+        printf("| %9s | %17s | %9s | %17s | %6s | %s |\n", "-", "-", "-", "-", "-", "-");
         return;
     }
-    double ratio = r->ms / r->base_ms;
-    if (r->base2_ms > 0) {
-        double ratio2 = r->ms / r->base2_ms;
-        printf("| %-9s | %-11s | %8.1f | %7.1f | %9.1f | %7.2f | %9.1f | %7.2f | %5.1fx | %s / %s "
-               "|\n",
-               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, r->base2_ms, ratio2,
-               r->target, ratio <= r->target ? "yes" : "no", ratio2 <= r->target ? "yes" : "no");
-    } else {
-        printf("| %-9s | %-11s | %8.1f | %7.1f | %9.1f | %7.2f | %9s | %7s | %5.1fx | %s |\n",
-               r->codec, r->op, r->ms, mb / (r->ms / 1e3), r->base_ms, ratio, "-", "-", r->target,
-               ratio <= r->target ? "yes" : "no");
+    spread a = paired_ratio(r->codec, r->file, r->base, NONE, cpu);
+    printf("| %9.1f | %4.2f [%4.2f, %4.2f] ", median_of(r->codec, r->base, cpu), a.med, a.q1, a.q3);
+    if (r->base2 == NONE) {
+        printf("| %9s | %17s | %5.1fx | %s |\n", "-", "-", r->target,
+               a.med <= r->target ? "yes" : "no");
+        return;
     }
+    spread b = paired_ratio(r->codec, r->file, r->base, r->base2, cpu);
+    printf("| %9.1f | %4.2f [%4.2f, %4.2f] | %5.1fx | %s / %s |\n",
+           median_of(r->codec, r->base, cpu) + median_of(r->codec, r->base2, cpu), b.med, b.q1,
+           b.q3, r->target, a.med <= r->target ? "yes" : "no", b.med <= r->target ? "yes" : "no");
+}
+
+static void print_table(const struct row *rows, int n_rows, double mb, bool cpu)
+{
+    printf("%s, ms: medians of the runs; each ratio is the median [quartiles] of the runs' "
+           "own ratios, the file run against the baselines run beside it.\n\n",
+           cpu ? "CPU time of the process (user + system)" : "Wall-clock time");
+    printf("| codec     | op          |  file ms |    MB/s | base A ms | ratio A [q1, q3]  | "
+           "base B ms | ratio B [q1, q3]  | target | met? (A / B) |\n");
+    printf("|-----------|-------------|---------:|--------:|----------:|------------------:|"
+           "----------:|------------------:|-------:|--------------|\n");
+    for (int i = 0; i < n_rows; i++)
+        print_row(&rows[i], mb, cpu);
+    printf("\n");
+}
+
+static bool phase_named(const char *name, size_t len, const char *want)
+{
+    return strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+static span run_phase(const char *name, size_t len, const char *path)
+{
+    if (phase_named(name, len, "decode"))
+        return mem_decode();
+    if (phase_named(name, len, "copy"))
+        return mem_blocks(false);
+    if (phase_named(name, len, "copydecode"))
+        return mem_blocks(true);
+    if (phase_named(name, len, "read"))
+        return file_read(path);
+    return file_read_blocks(path);
+}
+
+/*
+ * --loop PHASE[,PHASE]: only those phases (decode: in memory; copy and
+ * copydecode: mem_blocks; read, blocks: the file of -c's codec, written
+ * once first), in turn, `runs` rounds; with
+ * two, also the rounds' ratios of the second to the first. For perf record
+ * and perf stat (whose figures then hold the setup, one encode and decode,
+ * too), and for a null read against the decode with nothing else between.
+ */
+static int loop_phases(const char *list, const char *path, const char *codec)
+{
+    static span t[2][MAX_RUNS];
+    const char *names[2];
+    size_t lens[2];
+    int n = 0;
+    bool on_file = false;
+    for (const char *p = list; n < 2;) {
+        size_t len = strcspn(p, ",");
+        bool in_mem = phase_named(p, len, "decode") || phase_named(p, len, "copy") ||
+                      phase_named(p, len, "copydecode");
+        if (!in_mem && !phase_named(p, len, "read") && !phase_named(p, len, "blocks")) {
+            fprintf(stderr, "ocf_bench: --loop takes one or two of decode, copy, copydecode, "
+                            "read, blocks\n");
+            return 2;
+        }
+        on_file |= !in_mem;
+        names[n] = p;
+        lens[n++] = len;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    if (on_file)
+        file_write(path, codec);
+    for (int k = 0; k < runs; k++)
+        for (int i = 0; i < n; i++)
+            t[i][k] = run_phase(names[i], lens[i], path);
+    if (on_file)
+        remove(path);
+    for (int i = 0; i < n; i++) {
+        double w[MAX_RUNS], c[MAX_RUNS];
+        for (int k = 0; k < runs; k++) {
+            w[k] = t[i][k].wall;
+            c[k] = t[i][k].cpu;
+        }
+        printf("%.*s (%s): median of %d runs %.1f ms wall, %.1f ms CPU\n", (int)lens[i], names[i],
+               codec, runs, median(w, runs), median(c, runs));
+    }
+    if (n == 2) {
+        double w[MAX_RUNS], c[MAX_RUNS];
+        for (int k = 0; k < runs; k++) {
+            w[k] = t[1][k].wall / t[0][k].wall;
+            c[k] = t[1][k].cpu / t[0][k].cpu;
+        }
+        spread sw = spread_of(w, runs), sc = spread_of(c, runs);
+        printf("%.*s / %.*s, median [quartiles] of the rounds' ratios: wall %.3f [%.3f, %.3f], "
+               "CPU %.3f [%.3f, %.3f]\n",
+               (int)lens[1], names[1], (int)lens[0], names[0], sw.med, sw.q1, sw.q3, sc.med, sc.q1,
+               sc.q3);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int runs = 5;
     const char *dir = "/tmp";
-    const char *only = NULL;
+    const char *only = NULL, *loop = NULL;
     bool keep = false, files_only = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
@@ -625,6 +835,8 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--loop") == 0 && i + 1 < argc)
+            loop = argv[++i];
         else if (strcmp(argv[i], "--keep") == 0)
             keep = true;
         else if (strcmp(argv[i], "--files-only") == 0)
@@ -632,7 +844,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: %s [-n records] [-r runs] [-b block_size] [-d dir] [-c codec] "
-                    "[--keep] [--files-only]\n",
+                    "[--keep] [--files-only] [--loop PHASE[,PHASE]]\n",
                     argv[0]);
             return 2;
         }
@@ -645,7 +857,6 @@ int main(int argc, char **argv)
     make_pool();
     if (files_only) {
         /* Just the files, for bench/ocf/cli_bench: the same records every row measures. */
-        static const char *const codecs[] = {"null", "deflate", "zstandard"};
         for (int c = 0; c < 3; c++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/ocf_bench_%s.avro", dir, codecs[c]);
@@ -692,6 +903,12 @@ int main(int argc, char **argv)
     /* Touch every page once, so that no codec-alone run pays the first faults. */
     memset(packed, 0, packed_cap);
 
+    if (loop != NULL) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/ocf_bench_%s.avro", dir, only != NULL ? only : "null");
+        return loop_phases(loop, path, only != NULL ? only : "null");
+    }
+
     printf("# ocf_bench: %zu Order records, %.1f MB encoded (%.0f B/record), %zu blocks of "
            ">= %zu B, median of %d runs\n\n",
            n_records, mb, (double)bytes / (double)n_records, n_blocks, block_size, runs);
@@ -699,16 +916,15 @@ int main(int argc, char **argv)
     double t[MAX_RUNS];
     double enc_ms, dec_ms;
     for (int k = 0; k < runs; k++)
-        t[k] = mem_encode();
+        t[k] = mem_encode().wall;
     enc_ms = median(t, runs);
     for (int k = 0; k < runs; k++)
-        t[k] = mem_decode();
+        t[k] = mem_decode().wall;
     dec_ms = median(t, runs);
     printf("in-memory encode %.1f ms (%.0f MB/s), decode %.1f ms (%.0f MB/s)\n", enc_ms,
            mb / (enc_ms / 1e3), dec_ms, mb / (dec_ms / 1e3));
     fflush(stdout);
 
-    static const char *const codecs[] = {"null", "deflate", "zstandard"};
     struct row rows[12];
     int n_rows = 0;
     size_t file_size[3], packed_size[3] = {bytes, 0, 0};
@@ -717,18 +933,22 @@ int main(int argc, char **argv)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/ocf_bench_%s.avro", dir, codecs[c]);
-        double w[MAX_RUNS], r[MAX_RUNS], wb[MAX_RUNS], rb[MAX_RUNS], me[MAX_RUNS], md[MAX_RUNS];
-        /* The in-memory baselines again beside each file run: on a loaded
-         * machine a ratio of medians taken minutes apart says little. */
+        span(*tc)[MAX_RUNS] = times[c];
+        /* Every baseline runs again beside each file run, in the same round:
+         * on a shared machine a ratio of medians taken minutes apart says
+         * little, the ratio of one round's runs more. */
         for (int k = 0; k < runs; k++) {
-            wb[k] = file_write_bytes(path, codecs[c]);
-            rb[k] = file_read_blocks(path);
-            me[k] = mem_encode();
-            w[k] = file_write(path, codecs[c]);
-            md[k] = mem_decode();
-            r[k] = file_read(path);
+            tc[WRITE_BYTES][k] = file_write_bytes(path, codecs[c]);
+            tc[READ_BLOCKS][k] = file_read_blocks(path);
+            tc[ENCODE][k] = mem_encode();
+            tc[WRITE][k] = file_write(path, codecs[c]);
+            tc[DECODE][k] = mem_decode();
+            tc[READ][k] = file_read(path);
+            if (c != 0) {
+                tc[COMPRESS][k] = codec_compress(codecs[c], &packed_size[c]);
+                tc[DECOMPRESS][k] = codec_decompress(codecs[c]);
+            }
         }
-        double enc_c = median(me, runs), dec_c = median(md, runs);
         FILE *f = fopen(path, "rb");
         if (f == NULL || fseek(f, 0, SEEK_END) != 0)
             die(path, "cannot size");
@@ -736,32 +956,23 @@ int main(int argc, char **argv)
         fclose(f);
         if (!keep)
             remove(path);
-        struct row *rw = &rows[n_rows++], *rr = &rows[n_rows++];
-        struct row *rwb = &rows[n_rows++], *rrb = &rows[n_rows++];
-        *rw = (struct row){codecs[c], "write", median(w, runs), enc_c, 0, 1.2};
-        *rr = (struct row){codecs[c], "read", median(r, runs), dec_c, 0, 1.2};
-        /* null: the bytes-only rows against a plain copy would say little; no baseline. */
-        *rwb = (struct row){codecs[c], "write bytes", median(wb, runs), 0, 0, 0};
-        *rrb = (struct row){codecs[c], "read blocks", median(rb, runs), 0, 0, 0};
-        if (c != 0) {
-            double cw[MAX_RUNS], cr[MAX_RUNS];
-            for (int k = 0; k < runs; k++) {
-                cw[k] = codec_compress(codecs[c], &packed_size[c]);
-                cr[k] = codec_decompress(codecs[c]);
-            }
-            rw->base_ms = median(cw, runs);
-            rr->base_ms = median(cr, runs);
-            rw->base2_ms = rw->base_ms + enc_c;
-            rr->base2_ms = rr->base_ms + dec_c;
-            rw->target = rr->target = 1.3;
-            rwb->base_ms = rw->base_ms;
-            rrb->base_ms = rr->base_ms;
-            rwb->target = rrb->target = 1.3;
+        if (c == 0) {
+            /* null: the bytes-only rows against a plain copy would say little; no baseline. */
+            rows[n_rows++] = (struct row){c, "write", WRITE, ENCODE, NONE, 1.2};
+            rows[n_rows++] = (struct row){c, "read", READ, DECODE, NONE, 1.2};
+            rows[n_rows++] = (struct row){c, "write bytes", WRITE_BYTES, NONE, NONE, 0};
+            rows[n_rows++] = (struct row){c, "read blocks", READ_BLOCKS, NONE, NONE, 0};
+        } else {
+            rows[n_rows++] = (struct row){c, "write", WRITE, COMPRESS, ENCODE, 1.3};
+            rows[n_rows++] = (struct row){c, "read", READ, DECOMPRESS, DECODE, 1.3};
+            rows[n_rows++] = (struct row){c, "write bytes", WRITE_BYTES, COMPRESS, NONE, 1.3};
+            rows[n_rows++] = (struct row){c, "read blocks", READ_BLOCKS, DECOMPRESS, NONE, 1.3};
         }
         printf("%s: file %.1f MB, codec-alone output %.1f MB (%.2fx), write %.1f ms, read %.1f "
                "ms\n",
                codecs[c], (double)file_size[c] / 1e6, (double)packed_size[c] / 1e6,
-               (double)bytes / (double)packed_size[c], rw->ms, rr->ms);
+               (double)bytes / (double)packed_size[c], median_of(c, WRITE, false),
+               median_of(c, READ, false));
         fflush(stdout);
     }
 
@@ -769,12 +980,8 @@ int main(int argc, char **argv)
            "encode (write) / decode (read). deflate, zstandard: baseline A = the codec alone on "
            "the same blocks; baseline B = codec alone + in-memory encode / decode.\n\n",
            mb);
-    printf("| codec     | op          |  file ms |    MB/s | base A ms | ratio A | base B ms | "
-           "ratio B | target | met? (A / B) |\n");
-    printf("|-----------|-------------|---------:|--------:|----------:|--------:|----------:|"
-           "--------:|-------:|--------------|\n");
-    for (int i = 0; i < n_rows; i++)
-        print_row(&rows[i], mb);
+    print_table(rows, n_rows, mb, false);
+    print_table(rows, n_rows, mb, true);
 
     avrogen_writer_fini(&mem);
     free(datum_len);
