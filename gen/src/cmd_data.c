@@ -5,6 +5,7 @@
  * command-line contract of DESIGN.md.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,71 @@ static int write_all(const void *data, size_t len)
     return 0;
 }
 
+/*
+ * Concatenated datums from a stream, in a window that holds at least the datum
+ * being decoded: a datum cut by the window's end fails with E_TRUNCATED and is
+ * decoded again once more input is in (the window doubling while one datum
+ * fills it), so memory is bounded by the largest datum, not by the input.
+ */
+struct datum_stream {
+    FILE *in;
+    const char *name;
+    uint8_t *buf;
+    size_t cap, len, pos; /* buf[pos..len) is read and not yet decoded */
+    uint64_t base;        /* input offset of buf[0] */
+    bool eof;
+};
+
+/* The window first read, and the bytes left in it below which it is topped up. */
+#define DATUM_WINDOW ((size_t)1 << 20)
+#define DATUM_LOW    ((size_t)64 << 10)
+/* No datum may be larger than a container block may (CLI_ARENA_BUDGET). */
+#define DATUM_MAX CLI_ARENA_BUDGET
+
+/* Make `want` bytes (at most DATUM_MAX) unread in the window, or all that is left. */
+static int stream_fill(struct datum_stream *s, size_t want)
+{
+    size_t have = s->len - s->pos;
+    if (have >= want || s->eof)
+        return 0;
+    memmove(s->buf, s->buf + s->pos, have);
+    s->base += s->pos;
+    s->len = have;
+    s->pos = 0;
+    if (want > s->cap) {
+        size_t cap = s->cap * 2 > want ? s->cap * 2 : want;
+        cap = cap < DATUM_MAX ? cap : DATUM_MAX;
+        uint8_t *p = realloc(s->buf, cap);
+        if (p == NULL)
+            return cli_error("%s: out of memory reading a datum of more than %zu bytes", s->name,
+                             have);
+        s->buf = p;
+        s->cap = cap;
+    }
+    size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->in);
+    s->len += got;
+    if (s->len < s->cap) {
+        if (ferror(s->in))
+            return cli_error("%s: %s", s->name, strerror(errno));
+        s->eof = true;
+    }
+    return 0;
+}
+
+/* The bytes left in the stream, counted (for an input that should have none). */
+static int stream_count_rest(struct datum_stream *s, size_t *n)
+{
+    *n = s->len - s->pos;
+    while (!s->eof) {
+        s->pos = s->len;
+        int rc = stream_fill(s, 1);
+        if (rc != 0)
+            return rc;
+        *n += s->len - s->pos;
+    }
+    return 0;
+}
+
 int cmd_tojson(int argc, char **argv)
 {
     struct data_args args;
@@ -199,11 +265,16 @@ int cmd_tojson(int argc, char **argv)
         }
     }
 
-    size_t len;
-    char *data = cli_slurp(args.input, &len);
-    if (data == NULL) {
+    struct datum_stream in = {.name = args.input, .cap = DATUM_WINDOW};
+    in.in = strcmp(args.input, "-") == 0 ? stdin : fopen(args.input, "rb");
+    if (in.in == NULL) {
         rc = cli_error("%s: %s", args.input, strerror(errno));
         goto out_free_resolver;
+    }
+    in.buf = malloc(in.cap);
+    if (in.buf == NULL) {
+        rc = cli_error("%s: out of memory", args.input);
+        goto out_close;
     }
     const avrogen_node *type = avrogen_schema_root(reader);
     avrogen_arena arena;
@@ -212,31 +283,45 @@ int cmd_tojson(int argc, char **argv)
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
     out.max_depth = cli_max_depth(); /* the JSON of what was read */
-    avrogen_reader r;
-    avrogen_reader_init(&r, data, len);
-    r.max_depth = cli_max_depth();
     size_t index = 0;
     /* A datum file holds one datum or more. When datums take no bytes (null,
      * an empty record) there is nothing to delimit them: the empty input is
      * exactly one, as Python's and Java's readers return, and any byte is
      * too many. */
     bool empty = cli_datum_is_empty(writer != NULL ? avrogen_schema_root(writer) : type);
-    if (len == 0 && !empty)
+    rc = stream_fill(&in, DATUM_WINDOW);
+    size_t extra;
+    if (rc == 0 && in.len == 0 && !empty)
         rc = cli_error("%s: no datum in input", args.input);
-    else if (len != 0 && empty)
+    else if (rc == 0 && in.len != 0 && empty && (rc = stream_count_rest(&in, &extra)) == 0)
         rc = cli_error("%s: %zu byte%s of input, but the datums of this schema take zero bytes",
-                       args.input, len, len == 1 ? "" : "s");
-    while (rc == 0 && (index == 0 || avrogen_reader_remaining(&r) != 0)) {
+                       args.input, extra, extra == 1 ? "" : "s");
+    while (rc == 0 && (index == 0 || in.pos != in.len)) {
         avrogen_value v;
         avrogen_arena_reset(&arena);
-        size_t at = avrogen_reader_offset(&r);
+        avrogen_reader r;
+        avrogen_reader_init(&r, in.buf + in.pos, in.len - in.pos);
+        r.max_depth = cli_max_depth();
+        uint64_t at = in.base + in.pos;
         avrogen_status st = res != NULL ? avrogen_resolver_decode(res, &r, &v, &arena)
                                         : avrogen_value_decode(&r, type, &v, &arena);
+        if (st == AVROGEN_E_TRUNCATED && !in.eof) {
+            /* Cut by the window's end: decode it again with more of the input. */
+            size_t have = in.len - in.pos;
+            if (have >= DATUM_MAX)
+                rc = cli_error("%s: datum %zu (at byte %" PRIu64 ") is larger than %zu bytes",
+                               args.input, index, at, DATUM_MAX);
+            else
+                rc = stream_fill(&in, have + 1);
+            continue;
+        }
         if (st != AVROGEN_OK) {
-            rc = cli_error("%s: datum %zu (at byte %zu): %s at byte %zu", args.input, index, at,
-                           r.err_msg != NULL ? r.err_msg : avrogen_status_str(r.err), r.err_offset);
+            rc = cli_error("%s: datum %zu (at byte %" PRIu64 "): %s at byte %" PRIu64, args.input,
+                           index, at, r.err_msg != NULL ? r.err_msg : avrogen_status_str(r.err),
+                           at + r.err_offset);
             break;
         }
+        in.pos += avrogen_reader_offset(&r);
         avrogen_writer_reset(&out);
         if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
             rc = cli_error("%s: datum %zu: %s", args.input, index,
@@ -247,12 +332,17 @@ int cmd_tojson(int argc, char **argv)
         if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
             break;
         index++;
+        if (in.len - in.pos < DATUM_LOW)
+            rc = stream_fill(&in, DATUM_WINDOW);
     }
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
     avrogen_writer_fini(&out);
     avrogen_arena_fini(&arena);
-    free(data);
+    free(in.buf);
+out_close:
+    if (in.in != stdin)
+        fclose(in.in);
 out_free_resolver:
     avrogen_resolver_free(res);
 out_free_schemas:

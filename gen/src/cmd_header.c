@@ -36,14 +36,11 @@ static int load_text(const struct input *in, char **text, size_t *len, const cha
 {
     *label = in->arg;
     if (in->container) {
+        /* Opened as every verb opens one (only its header is read here). */
         avrogen_ocf_reader *r;
-        avrogen_diag d;
-        memset(&d, 0, sizeof d);
-        avrogen_status st = strcmp(in->arg, "-") == 0
-                                    ? avrogen_ocf_reader_open_file(stdin, NULL, &r, &d)
-                                    : avrogen_ocf_reader_open(in->arg, NULL, &r, &d);
-        if (st != AVROGEN_OK)
-            return cli_error("%s: %s", in->arg, d.msg[0] ? d.msg : avrogen_status_str(st));
+        int rc = cli_open_reader(in->arg, &r);
+        if (rc != 0)
+            return rc;
         avrogen_bytes schema;
         bool found = avrogen_ocf_reader_meta_get(r, "avro.schema", &schema);
         *text = found ? xstrndup((const char *)schema.ptr, schema.len) : NULL;

@@ -19,6 +19,7 @@ usage: cli_test.py AVROGEN
 import io
 import json
 import os
+import random
 import sys
 import tempfile
 
@@ -102,6 +103,43 @@ def test_tojson_fromjson(tmp):
                 check(p.returncode == 1 and err.startswith("avrogen: error: ")
                       and err.count("\n") == 1 and f"datum {whole}" in err,
                       f"tojson case {i} cut {cut} (inside datum {whole}): exit {p.returncode} {err!r}")
+
+
+def test_tojson_streams(tmp):
+    """tojson reads its input through a window (1 MiB, doubled while one datum fills it), not
+    whole: datums the window's end cuts, and datums of 1 and 3 MiB, print as Python's encoder
+    wrote them; from a file and from a pipe; a datum cut short past the first window is one
+    error line with its own absolute byte offset, after every datum before it."""
+    text = json.dumps({"type": "record", "name": "Blob", "fields": [
+        {"name": "id", "type": "long"}, {"name": "b", "type": "bytes"}]})
+    schema = avro.schema.parse(text)
+    rnd = random.Random(13)
+    sizes = ([rnd.randrange(0, 70000) for _ in range(40)] + [3 << 20, 5, (1 << 20) + 3, 0]
+             + [rnd.randrange(0, 200000) for _ in range(20)])
+    datums = [{"id": i * 7919, "b": rnd.randbytes(n)} for i, n in enumerate(sizes)]
+    data = encode(schema, datums)
+    ends = [len(encode(schema, datums[:k + 1])) for k in range(len(datums))]
+    check(len(data) > 6 << 20 and ends[39] < 3 << 20 and ends[40] > 4 << 20,
+          f"the input spans several windows: {len(data)} bytes")
+    want = "".join(json.dumps(avro_json(schema, d)) + "\n" for d in datums)
+    schema_path = os.path.join(tmp, "blob.avsc")
+    data_path = os.path.join(tmp, "blobs.bin")
+    with open(schema_path, "w") as f:
+        f.write(text)
+    with open(data_path, "wb") as f:
+        f.write(data)
+    for how, args, stdin in (("file", [data_path], None), ("pipe", [], data)):
+        p = run(["tojson", "--schema", schema_path] + args, stdin=stdin)
+        check(p.returncode == 0 and p.stderr == b"", f"tojson from a {how}: {p.stderr!r}")
+        check(p.stdout.decode() == want, f"tojson from a {how} prints Python's datums")
+    lines = want.splitlines(keepends=True)
+    for k in (40, 42, len(datums) - 1):  # 3 MiB, 1 MiB + 3, the last
+        cut = ends[k] - 2
+        p = run(["tojson", "--schema", schema_path], stdin=data[:cut])
+        line = one_error_line(p, f"tojson cut inside datum {k}")
+        check(f"datum {k} (at byte {ends[k - 1]})" in line,
+              f"the error names datum {k} at byte {ends[k - 1]}: {line}")
+        check(p.stdout.decode() == "".join(lines[:k]), f"the {k} datums before it are printed")
 
 
 def test_files(tmp):
@@ -192,6 +230,7 @@ if __name__ == "__main__":
     clitest.AVROGEN = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         test_tojson_fromjson(tmp)
+        test_tojson_streams(tmp)
         test_files(tmp)
         test_contract(tmp)
     sys.exit(clitest.summary("cli"))

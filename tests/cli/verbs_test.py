@@ -583,8 +583,9 @@ def peak_rss_mib(args, stdin=None):
 
 
 def test_bounded_memory(tmp):
-    """Every verb streams: on a 63 MiB file of blocks up to 130 KB, none uses more than 24 MiB
-    over what the program takes to start (libclang and all)."""
+    """Every verb streams: on a 63 MiB file of blocks up to 130 KB (and tojson and fromjson on
+    the same records as 63 MiB of datums and of JSON lines), none uses more than 24 MiB over what
+    the program takes to start (libclang and all)."""
     schema = json.dumps({"type": "record", "name": "Blob", "fields": [
         {"name": "id", "type": "long"}, {"name": "b", "type": "bytes"}]})
     out = os.path.join(tmp, "mem-out.avro")
@@ -606,6 +607,23 @@ def test_bounded_memory(tmp):
                   f"{args[0]} of a {size >> 20} MiB {codec} file: {rss - base:.0f} MiB over "
                   f"the start (exit {status})")
         os.unlink(path)
+    # The same records as concatenated datums and as JSON lines: tojson and fromjson stream too.
+    datums, lines = os.path.join(tmp, "mem.bin"), os.path.join(tmp, "mem.jsonl")
+    for fmt, path in (("datums", datums), ("json", lines)):
+        status, _ = peak_rss_mib(["random", "--schema", schema, "--count", "2000", "--seed", "5",
+                                  "--max-length", "65536", "--format", fmt, path])
+        check(status == 0 and os.path.getsize(path) > 60 << 20,
+              f"random --format {fmt}: {os.path.getsize(path)} bytes")
+    for args, piped in ((["tojson", "--schema", schema, datums], None),
+                        (["tojson", "--schema", schema], datums),
+                        (["fromjson", "--schema", schema, lines], None)):
+        with open(piped or os.devnull, "rb") as f:
+            status, rss = peak_rss_mib(args, stdin=f)
+        what = f"{args[0]} {'from a pipe' if piped else 'of a file'}"
+        check(status == 0 and rss - base < 24,
+              f"{what}: {rss - base:.0f} MiB over the start (exit {status})")
+    os.unlink(datums)
+    os.unlink(lines)
     os.unlink(out)
 
 
