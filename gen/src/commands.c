@@ -509,7 +509,14 @@ void cli_print_man(FILE *out)
     }
     fputs(".SH EXIT STATUS\n.TP\n.B 0\nsuccess\n.TP\n.B 1\nbad input: one line "
           "\\(lqavrogen: error: ...\\(rq on standard error, naming the file and the line or "
-          "byte offset\n.TP\n.B 2\nbad usage (unknown command or option, missing argument)\n"
+          "byte offset\n.TP\n.B 2\nbad usage (unknown command or option, missing argument), or "
+          "for schema, generate and header, a generator module that is missing or does not load "
+          "(see FILES)\n"
+          ".SH FILES\n.TP\n.I LIBDIR/avrogen/avrogen\\-generator.so\n"
+          "The generator and libclang, which only schema, generate and header load (every "
+          "other command starts without them). It is found relative to the avrogen executable: "
+          "beside it (a build tree), else where the package installs it, so a moved "
+          "installation keeps working.\n"
           ".SH SEE ALSO\nThe Apache Avro specification, https://avro.apache.org/docs/; "
           "the avrogen README and docs/DESIGN.md.\n",
           out);

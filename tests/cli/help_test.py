@@ -95,7 +95,7 @@ def test_man_page(man_page):
     m = subprocess.run(["man", "-E", "ascii", "-l", man_page], capture_output=True, env=env)
     check(m.returncode == 0, f"man -l: {m.stderr!r}")
     plain = re.sub(rb".\x08", b"", m.stdout).decode("ascii", "replace")
-    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS"):
+    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS", "FILES"):
         check(re.search(rf"^{section}$", plain, re.M), f"man page section {section}")
     return words(plain)
 

@@ -7,8 +7,9 @@
 1. Every verb `avrogen --help` lists runs once, successfully, with the
    dynamic loader tracing the files it maps (glibc's LD_DEBUG=files). schema,
    generate and header must map the generator module and libclang; every other
-   verb must map neither. A verb this test has no command line for is a
-   failure, so a new verb gets checked too.
+   verb must map neither, nor must --help, --version, `help generate`,
+   `generate --help` and `help --man`. A verb this test has no command line
+   for is a failure, so a new verb gets checked too.
 2. The binary copied alone into a folder (no module beside it): the data
    verbs still run; schema, generate and header each exit 2 with one
    "avrogen: error:" line naming the module's paths, and write nothing.
@@ -123,6 +124,13 @@ def test_which_verbs_load_libclang(d):
                   f"{verb}: the generator module and libclang were not loaded: {files}")
         else:
             check(not clang, f"{verb} loaded {clang}")
+    # Help, even a generator verb's, is the binary's own.
+    for args in (["--help"], ["--version"], ["help", "generate"], ["generate", "--help"],
+                 ["help", "--man"]):
+        p, files = mapped_files(AVROGEN, args, d)
+        clang = sorted({f for f in files if is_libclang(f)})
+        check(p.returncode == 0 and any(os.path.basename(f).startswith("libc.so") for f in files)
+              and not clang, f"avrogen {' '.join(args)}: exit {p.returncode}, loaded {clang}")
 
 
 def test_module_missing_or_broken(d):
