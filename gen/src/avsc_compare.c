@@ -36,16 +36,6 @@ static bool differ(struct cmp *c, const char *path, const char *what, const char
     return false;
 }
 
-static bool same_aliases(const char *const *a, size_t na, const char *const *b, size_t nb)
-{
-    if (na != nb)
-        return false;
-    for (size_t i = 0; i < na; i++)
-        if (strcmp(a[i], b[i]) != 0)
-            return false;
-    return true;
-}
-
 static char *aliases_text(const char *const *a, size_t n)
 {
     char *s = xstrdup("[");
@@ -79,7 +69,7 @@ static bool cmp_named(struct cmp *c, const avrogen_node *a, const avrogen_node *
 {
     if (!same_str(a->doc, b->doc))
         return differ(c, path, "doc", a->doc, b->doc);
-    if (!same_aliases(a->aliases, a->n_aliases, b->aliases, b->n_aliases)) {
+    if (!strings_equal(a->aliases, a->n_aliases, b->aliases, b->n_aliases)) {
         char *x = aliases_text(a->aliases, a->n_aliases);
         char *y = aliases_text(b->aliases, b->n_aliases);
         differ(c, path, "aliases", x, y);
@@ -102,7 +92,7 @@ static bool cmp_named(struct cmp *c, const avrogen_node *a, const avrogen_node *
         bool ok = true;
         if (!same_str(fa->doc, fb->doc)) {
             ok = differ(c, fpath, "doc", fa->doc, fb->doc);
-        } else if (!same_aliases(fa->aliases, fa->n_aliases, fb->aliases, fb->n_aliases)) {
+        } else if (!strings_equal(fa->aliases, fa->n_aliases, fb->aliases, fb->n_aliases)) {
             char *x = aliases_text(fa->aliases, fa->n_aliases);
             char *y = aliases_text(fb->aliases, fb->n_aliases);
             ok = differ(c, fpath, "aliases", x, y);

@@ -750,46 +750,35 @@ static bool leaf_type(struct sbuild *sb, const avrogen_node *t, bool by_value, c
         break;
     case AVROGEN_KIND_BYTES:
         if (t->logical == AVROGEN_LOGICAL_DECIMAL) {
-            if (t->precision > 18) {
-                problem(h, path,
-                        "bytes with decimal(%d, %d) needs more than 64 bits: the generator holds "
-                        "a decimal on bytes in an int64_t (precision 1..18); use a fixed type "
-                        "for wider decimals",
-                        t->precision, t->scale);
-                return false;
-            }
-            l->base = xstrdup("int64_t");
+            /* Up to 18 digits an int64_t; wider, the unscaled value's bytes as they are. */
+            l->base = xstrdup(t->precision > 18 ? "avrogen_bytes" : "int64_t");
             put_logical(&l->an, t);
         } else {
             l->base = xstrdup("avrogen_bytes");
         }
         break;
     case AVROGEN_KIND_FIXED:
-        if (t->doc || t->n_aliases) {
-            problem(h, path,
-                    "fixed '%s' has %s, which AVRO_FIXED_NAME cannot carry (it takes a name "
-                    "only)",
-                    t->fullname, t->doc ? "a doc" : "aliases");
-            return false;
-        }
         if (t->size == 0) {
             problem(h, path, "fixed '%s' has size 0, and C has no zero-length arrays", t->fullname);
             return false;
         }
         l->base = xstrdup("uint8_t");
         l->arr = t->size;
-        if (t->namespace_ && sb->space && strcmp(t->namespace_, sb->space) == 0)
-            textbuf_printf(&l->an, " AVRO_FIXED_NAME(%s)", t->name);
-        else if (t->namespace_ || !sb->space)
-            textbuf_printf(&l->an, " AVRO_FIXED_NAME(%s)", t->fullname);
-        else {
-            problem(h, path,
-                    "fixed '%s' is in the null namespace, inside namespace '%s': "
-                    "AVRO_FIXED_NAME names a fixed in the record's namespace or by a full name, "
-                    "never in the null namespace",
-                    t->fullname, sb->space);
-            return false;
+        /* The name in the record's namespace, a full name, or in the null
+         * namespace inside another; then its doc and aliases. */
+        bool here = t->namespace_ && sb->space && strcmp(t->namespace_, sb->space) == 0;
+        textbuf_printf(&l->an, " AVRO_FIXED_NAME(%s", here ? t->name : t->fullname);
+        if (!t->namespace_ && sb->space)
+            textbuf_puts(&l->an, ", namespace = \"\"");
+        if (t->doc) {
+            textbuf_puts(&l->an, ", doc = ");
+            put_json_string(&l->an, t->doc);
         }
+        if (t->n_aliases) {
+            textbuf_puts(&l->an, ", aliases = ");
+            put_aliases(&l->an, (const char *const *)t->aliases, t->n_aliases);
+        }
+        textbuf_putc(&l->an, ')');
         put_logical(&l->an, t);
         break;
     case AVROGEN_KIND_RECORD: {
@@ -1138,7 +1127,8 @@ static void put_member(struct sbuild *sb, struct textbuf *b, const char *cname,
         }
         /* Strings and byte views hold their own null; anything else is a pointer. */
         bool self = v->kind == AVROGEN_KIND_STRING ||
-                    (v->kind == AVROGEN_KIND_BYTES && v->logical != AVROGEN_LOGICAL_DECIMAL);
+                    (v->kind == AVROGEN_KIND_BYTES &&
+                     (v->logical != AVROGEN_LOGICAL_DECIMAL || v->precision > 18));
         struct leaf l;
         bool ok = leaf_type(sb, v, false, cname, vpath, &l);
         free(vpath);

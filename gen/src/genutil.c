@@ -78,6 +78,16 @@ void *xappend(void *v, size_t n, size_t size)
     return v;
 }
 
+bool strings_equal(const char *const *a, size_t na, const char *const *b, size_t nb)
+{
+    if (na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return false;
+    return true;
+}
+
 static size_t ptr_slot(const void *a, const void *b, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)a * UINT64_C(0x9e3779b97f4a7c15);

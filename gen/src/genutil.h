@@ -34,6 +34,9 @@ char *xasprintf(const char *fmt, ...)
  */
 void *xappend(void *v, size_t n, size_t size);
 
+/* Whether the string lists a[0, na) and b[0, nb) are equal, in order. */
+bool strings_equal(const char *const *a, size_t na, const char *const *b, size_t nb);
+
 /*
  * A map from pointers to sizes (open addressing, grown at half full), for
  * lookups that would otherwise scan an array per use and make the generator

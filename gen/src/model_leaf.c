@@ -4,6 +4,7 @@
  * AVRO_FIXED_NAME attach to the innermost type that can carry them, and the
  * fixed types they create share one namespace with records and enums.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,12 +111,14 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
         bool scalar64 = n->storage == MODEL_STORAGE_SCALAR &&
                         (n->scalar == MODEL_SCALAR_I64 || n->scalar == MODEL_SCALAR_U64);
         bool fixed = n->kind == AVROGEN_KIND_FIXED;
-        if (!scalar64 && !fixed) {
+        /* The unscaled value's bytes as they are on the wire, any precision. */
+        bool view = n->storage == MODEL_STORAGE_BYTES_VIEW;
+        if (!scalar64 && !fixed && !view) {
             if (n->kind != AVROGEN_KIND_ARRAY) {
                 char *tm = type_for_message(t);
                 diag_error(d, &lf->decimal->loc,
                            "AVRO_DECIMAL does not apply to %s '%s' of type %s; it needs int64_t, "
-                           "uint64_t (bytes) or uint8_t[N] (fixed)",
+                           "uint64_t, avrogen_bytes (bytes) or uint8_t[N] (fixed)",
                            s->what, s->member->name, tm);
                 free(tm);
                 lf->decimal_used = true;
@@ -126,10 +129,18 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
         /* Precision caps: every value of that many digits fits the C storage, but
          * for uint64_t, whose 20 digits hold all of its values (UINT64_MAX has 20
          * digits): a 20-digit decimal above it is refused on decode. */
-        int max_p = n->scalar == MODEL_SCALAR_I64 ? 18
+        int max_p = view                            ? INT_MAX
+                    : n->scalar == MODEL_SCALAR_I64 ? 18
                     : n->scalar == MODEL_SCALAR_U64
                             ? 20
                             : (int)((double)(8 * n->c_len - 1) * 0.30102999566398120);
+        if (p < 1 && view) {
+            diag_error(d, &lf->decimal->loc,
+                       "AVRO_DECIMAL(%d, %d): precision must be at least 1 (spec: a positive "
+                       "integer)",
+                       p, sc);
+            return;
+        }
         if (p < 1 || p > max_p) {
             diag_error(d, &lf->decimal->loc,
                        "AVRO_DECIMAL(%d, %d): precision must be 1..%d for %s '%s' of type '%s'", p,
@@ -187,13 +198,70 @@ bool name_taken(struct builder *b, const char *fullname, const struct model_loc 
     return true;
 }
 
+/* The options after AVRO_FIXED_NAME's name (`AVRO_FIXED_NAME(MD5, doc = "...",
+ * aliases = [...], namespace = "")`) into nm; false after reporting. */
+static bool fixed_options(struct builder *b, const struct cannot *a, const char *text, bool full,
+                          struct model_name *nm)
+{
+    static const char *const known[] = {"doc", "aliases", "namespace", NULL};
+    char *copy = xstrdup(text);
+    struct cannot sub = {a->kind, copy, a->loc};
+    struct annot_options o;
+    if (!annot_parse_options(&sub, b->d, &o)) {
+        free(copy);
+        return false;
+    }
+    bool ok = check_known(b, &sub, &o, known, "doc, aliases, namespace");
+    const struct annot_option *space_opt = annot_find(&o, "namespace");
+    const char *ns = space_opt && space_opt->type == ANNOT_JSON_NULL
+                             ? ""
+                             : string_option(b, &sub, &o, "namespace", &ok);
+    const char *doc = string_option(b, &sub, &o, "doc", &ok);
+    if (ns && full) {
+        diag_error(b->d, &a->loc,
+                   "AVRO_FIXED_NAME: '%s' is already a full name; drop the namespace option",
+                   nm->fullname);
+        ok = false;
+    } else if (ns && !is_dotted_name(ns, true)) {
+        diag_error(b->d, &a->loc, "AVRO_FIXED_NAME: namespace \"%s\" is not a valid Avro namespace",
+                   ns);
+        ok = false;
+    }
+    if (ok && ns) {
+        char *name = xstrdup(nm->name);
+        free_name(nm);
+        memset(nm, 0, sizeof *nm);
+        name_set(nm, name, ns);
+        nm->null_space = nm->space == NULL;
+        free(name);
+    }
+    if (ok && doc)
+        nm->doc = xstrdup(doc);
+    if (ok)
+        alias_option(b, &sub, &o, true, &nm->aliases, &nm->n_aliases, &ok);
+    annot_options_free(&o);
+    free(copy);
+    return ok;
+}
+
 struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t size)
 {
     struct builder *b = s->b;
     char *name = NULL;
+    const char *options = NULL; /* the text after the name */
     if (lf->fixed_name) {
         lf->fixed_used = true;
-        name = annot_parse_token(lf->fixed_name, b->d);
+        const char *text = lf->fixed_name->text;
+        const char *comma = strchr(text, ',');
+        if (comma) {
+            struct cannot head = *lf->fixed_name;
+            head.text = xstrndup(text, (size_t)(comma - text));
+            name = annot_parse_token(&head, b->d);
+            free(head.text);
+            options = comma + 1;
+        } else {
+            name = annot_parse_token(lf->fixed_name, b->d);
+        }
         if (name && !is_dotted_name(name, false)) {
             diag_error(b->d, &lf->fixed_name->loc,
                        "AVRO_FIXED_NAME(%s): not a valid Avro name ([A-Za-z_][A-Za-z0-9_]*, "
@@ -205,17 +273,32 @@ struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t si
     }
     if (!name)
         name = xstrdup(s->fixed_base);
+    bool full = strchr(name, '.') != NULL;
     struct model_name nm = {0};
     name_set(&nm, name, s->space);
     free(name);
+    if (options && !fixed_options(b, lf->fixed_name, options, full, &nm)) {
+        free_name(&nm);
+        return NULL;
+    }
     struct model *m = b->m;
     for (size_t i = 0; i < m->n_fixeds; i++) {
         struct model_fixed *f = m->fixeds[i];
         if (strcmp(f->name.fullname, nm.fullname) == 0) {
+            struct model_loc at = member_loc(s);
             if (f->size != size) {
-                struct model_loc at = member_loc(s);
                 diag_error(b->d, &at, "fixed '%s' has size %llu here but %llu elsewhere",
                            nm.fullname, (unsigned long long)size, (unsigned long long)f->size);
+                diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
+            } else if (options &&
+                       ((nm.doc == NULL) != (f->name.doc == NULL) ||
+                        (nm.doc && strcmp(nm.doc, f->name.doc) != 0) ||
+                        !strings_equal((const char *const *)nm.aliases, nm.n_aliases,
+                                       (const char *const *)f->name.aliases, f->name.n_aliases))) {
+                diag_error(b->d, &at,
+                           "fixed '%s' has another doc or other aliases here than where it is "
+                           "first used; give them once",
+                           nm.fullname);
                 diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
             }
             free_name(&nm);
@@ -245,7 +328,7 @@ bool report_unused_leaf(const struct site *s, const struct leaf *lf)
     if (lf->decimal && !lf->decimal_used) {
         diag_error(d, &lf->decimal->loc,
                    "AVRO_DECIMAL does not apply to %s '%s' of type '%s'; it needs int64_t, "
-                   "uint64_t (bytes) or uint8_t[N] (fixed)",
+                   "uint64_t, avrogen_bytes (bytes) or uint8_t[N] (fixed)",
                    s->what, s->member->name, s->member->type->spelling);
         ok = false;
     }

@@ -50,18 +50,19 @@ CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(hd_grid, struct hd_grid)
+CG_ADAPTERS(wide_money, struct wide_money)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 
 static const cg_case cases[] = {
-        CG_CASE(prims),      CG_CASE(logicals),  CG_CASE(texts),      CG_CASE(maybe_texts),
-        CG_CASE(palette),    CG_CASE(cg_point),  CG_CASE(cg_money),   CG_CASE(segment),
-        CG_CASE(drawing),    CG_CASE(node),      CG_CASE(tree),       CG_CASE(company),
-        CG_CASE(person),     CG_CASE(item),      CG_CASE(arrays),     CG_CASE(maps),
-        CG_CASE(amount),     CG_CASE(shape),     CG_CASE(nf5_record), CG_CASE(nic_stats),
-        CG_CASE(input_ev),   CG_CASE(gps_fix),   CG_CASE(nic_queues), CG_CASE(mqtt_msg),
-        CG_CASE(utmp_entry), CG_CASE(mp_object), CG_CASE(ev_value),   CG_CASE(packed_status),
-        CG_CASE(hd_grid),
+        CG_CASE(prims),      CG_CASE(logicals),   CG_CASE(texts),      CG_CASE(maybe_texts),
+        CG_CASE(palette),    CG_CASE(cg_point),   CG_CASE(cg_money),   CG_CASE(segment),
+        CG_CASE(drawing),    CG_CASE(node),       CG_CASE(tree),       CG_CASE(company),
+        CG_CASE(person),     CG_CASE(item),       CG_CASE(arrays),     CG_CASE(maps),
+        CG_CASE(amount),     CG_CASE(shape),      CG_CASE(nf5_record), CG_CASE(nic_stats),
+        CG_CASE(input_ev),   CG_CASE(gps_fix),    CG_CASE(nic_queues), CG_CASE(mqtt_msg),
+        CG_CASE(utmp_entry), CG_CASE(mp_object),  CG_CASE(ev_value),   CG_CASE(packed_status),
+        CG_CASE(hd_grid),    CG_CASE(wide_money),
 };
 
 static int failures;

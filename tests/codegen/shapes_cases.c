@@ -23,6 +23,7 @@ CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(hd_grid, struct hd_grid)
+CG_ADAPTERS(wide_money, struct wide_money)
 
 static void fill_flow(void *p)
 {
@@ -322,6 +323,19 @@ static void fill_holders(void *p)
     v->u.list.n = 2;
 }
 
+/* 10^38 - 1 cents and -(2^64 - 1): decimals no int64_t holds. */
+static const uint8_t wide_amount[] = {0x4b, 0x3b, 0x4c, 0xa8, 0x5a, 0x86, 0xc4, 0x7a,
+                                      0x09, 0x8a, 0x22, 0x3f, 0xff, 0xff, 0xff, 0xff};
+static const uint8_t wide_change[] = {0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+static void fill_wide_money(void *p)
+{
+    struct wide_money *v = p;
+    v->amount = (avrogen_bytes){wide_amount, sizeof wide_amount};
+    v->change = (avrogen_bytes){wide_change, sizeof wide_change};
+    memcpy(v->id, "ledger-1", 8);
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -384,6 +398,11 @@ const shape_answer shape_answers[] = {
          "\"frag_off\": 0, \"ttl\": 64, \"protocol\": 6, \"check\": 65535, "
          "\"saddr\": 16777343, \"daddr\": 4294967295}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
+        {"wide decimals", CG_CASE(wide_money), fill_wide_money,
+         "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "
+         "\"change\": {\"bytes\": "
+         "\"\\u00ff\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0001\"}, "
+         "\"id\": \"ledger-1\"}"},
         {"holders", CG_CASE(hd_grid), fill_holders,
          "{\"rows\": [[1.5, -2.0], [], [0.25]], \"labels\": [{\"a\": 1, \"b\": -1}, {}], "
          "\"cells\": [{\"string\": \"t\"}, {\"long\": -9223372036854775808}], "

@@ -65,7 +65,9 @@ def to_json(s, v):
         return us // 1000 if lt == "time-millis" else us
     if isinstance(v, decimal.Decimal):
         scale = s.get_prop("scale") or 0
-        unscaled = int(v.scaleb(scale))
+        # In a context as precise as the decimal: the default 28 digits would round.
+        prec = max(28, s.get_prop("precision") or 0)
+        unscaled = int(v.scaleb(scale, context=decimal.Context(prec=prec)))
         n = max(1, (unscaled.bit_length() + 8) // 8)
         return unscaled.to_bytes(n, "big", signed=True).decode("latin-1")
     if isinstance(v, bytes):

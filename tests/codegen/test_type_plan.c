@@ -88,6 +88,7 @@ CG_ADAPTERS(mp_object, struct mp_object)
 CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(hd_grid, struct hd_grid)
+CG_ADAPTERS(wide_money, struct wide_money)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
 CG_ADAPTERS(rich, struct rich)
@@ -156,6 +157,7 @@ static const cg_case readers[] = {
         CG_CASE(ev_value),
         CG_CASE(packed_status),
         CG_CASE(hd_grid),
+        CG_CASE(wide_money),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

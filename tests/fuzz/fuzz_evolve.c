@@ -116,6 +116,7 @@ ENCODER(ev_value, struct ev_value)
 ENCODER(packed_status, struct packed_status)
 ENCODER(hd_grid, struct hd_grid)
 ENCODER(aot_holders, struct aot_holders)
+ENCODER(wide_money, struct wide_money)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -190,6 +191,7 @@ static const pair pairs[] = {
         OWN(hd_grid), /* 34 */
         OWN(aot_holders),
         EARLIER("aot_holders_v0.avsc", aot_holders),
+        OWN(wide_money), /* decimals past 18 digits on bytes, a fixed with a doc */
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

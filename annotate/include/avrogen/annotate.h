@@ -49,6 +49,11 @@
  *    first len bytes; `char *s AVRO_STRING(len)` is text of len bytes, not
  *    NUL-terminated, `void *p AVRO_BYTES(len)` bytes. `char id[N] AVRO_PADDED`
  *    is NUL-padded text whose N bytes may all be text.
+ *  - AVRO_DECIMAL(p, s) on int64_t / uint64_t is bytes with up to 18 (20)
+ *    digits; on avrogen_bytes any precision, the view holding the unscaled
+ *    value's big-endian two's-complement bytes as they are on the wire.
+ *    AVRO_FIXED_NAME(Name, doc = "...", aliases = ["..."], namespace = "")
+ *    names a uint8_t[N] fixed and gives it a doc, aliases or the null namespace.
  *  - struct timespec / struct timeval are long timestamp-nanos / -micros;
  *    AVRO_LOGICAL(timestamp-millis) etc. picks the unit (also on a time_t,
  *    otherwise a plain long of seconds). An instant the unit cannot hold in
@@ -139,7 +144,7 @@ typedef struct avrogen_bytes {
 #define AVRO_BYTES(len_field)          AVROGEN_ANNOTATE("bytes", #len_field)
 #define AVRO_LOGICAL(type)             AVROGEN_ANNOTATE("logical", #type)
 #define AVRO_DECIMAL(precision, scale) AVROGEN_ANNOTATE("decimal", #precision "," #scale)
-#define AVRO_FIXED_NAME(name)          AVROGEN_ANNOTATE("fixed_name", #name)
+#define AVRO_FIXED_NAME(...)           AVROGEN_ANNOTATE("fixed_name", #__VA_ARGS__)
 
 /*
  * Out of line: a typedef of the annotated type under a fresh name, carrying the
@@ -176,7 +181,7 @@ typedef struct avrogen_bytes {
 #define AVRO_BYTES(len_field)
 #define AVRO_LOGICAL(type)
 #define AVRO_DECIMAL(precision, scale)
-#define AVRO_FIXED_NAME(name)
+#define AVRO_FIXED_NAME(...)
 
 /* A file-scope declaration that may repeat and declares nothing usable: it
  * swallows the marker's `;` without a -Wpedantic "extra ';'" warning. */

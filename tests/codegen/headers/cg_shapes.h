@@ -290,4 +290,13 @@ struct AVRO_RECORD(namespace = "cg.shapes") hd_grid {
     } u AVRO_UNION(kind);
 };
 
+/* Decimals wider than 18 digits on bytes (issue 14): the unscaled value's
+ * big-endian two's-complement bytes, as they are on the wire; a fixed type
+ * with a doc and aliases. */
+struct AVRO_RECORD(namespace = "cg.shapes") wide_money {
+    avrogen_bytes amount AVRO_DECIMAL(38, 2);
+    avrogen_bytes change AVRO_DECIMAL(20, 0) AVRO_NULLABLE;
+    uint8_t id[8] AVRO_FIXED_NAME(LedgerId, doc = "a ledger id", aliases = ["Id"]);
+};
+
 #endif /* CG_SHAPES_H */

@@ -11,6 +11,7 @@ struct AVRO_RECORD(namespace = null) bare { int32_t x; };
 struct AVRO_RECORD(namespace = "x") inner {
     enum plain e;                  /* defined here, in the null namespace */
     struct bare b;
+    uint8_t code[4] AVRO_FIXED_NAME(Code, namespace = ""); /* a fixed too */
 };
 
 struct AVRO_RECORD() outer {       /* the null namespace: refers to plain by its name */

@@ -4,13 +4,15 @@
 /* The layout the generator saw; a mismatch means this file is stale. */
 AVROGEN_STATIC_ASSERT(sizeof(struct bare) == 4, "struct bare changed size: rerun avrogen");
 AVROGEN_LAYOUT(struct bare, x, 0, 4);
-AVROGEN_STATIC_ASSERT(sizeof(struct inner) == 8, "struct inner changed size: rerun avrogen");
+AVROGEN_STATIC_ASSERT(sizeof(struct inner) == 12, "struct inner changed size: rerun avrogen");
 AVROGEN_LAYOUT(struct inner, e, 0, 4);
 AVROGEN_LAYOUT(struct inner, b, 4, 4);
-AVROGEN_STATIC_ASSERT(sizeof(struct outer) == 16, "struct outer changed size: rerun avrogen");
-AVROGEN_LAYOUT(struct outer, s, 0, 8);
-AVROGEN_LAYOUT(struct outer, again, 8, 4);
-AVROGEN_LAYOUT(struct outer, b2, 12, 4);
+AVROGEN_LAYOUT(struct inner, code, 8, 4);
+AVROGEN_LAYOUT(struct inner, code[0], 8, 1);
+AVROGEN_STATIC_ASSERT(sizeof(struct outer) == 20, "struct outer changed size: rerun avrogen");
+AVROGEN_LAYOUT(struct outer, s, 0, 12);
+AVROGEN_LAYOUT(struct outer, again, 12, 4);
+AVROGEN_LAYOUT(struct outer, b2, 16, 4);
 
 /* enum plain <-> Avro enum plain: symbol i is the i-th enumerator below. */
 static int32_t plain_avro_index(enum plain e)
@@ -85,7 +87,7 @@ avrogen_status bare_avro_decode(avrogen_reader *r, struct bare *v, avrogen_arena
 /* struct inner <-> Avro record x.inner */
 static size_t inner_avro_measure(const struct inner *v)
 {
-    size_t n = 1;
+    size_t n = 5;
 
     n += bare_avro_measure(&v->b);
     return n;
@@ -95,12 +97,14 @@ static void inner_avro_write(avrogen_writer *w, const struct inner *v)
 {
     plain_avro_write(w, v->e);
     bare_avro_write(w, &v->b);
+    avrogen_write_raw(w, v->code, sizeof v->code);
 }
 
 static void inner_avro_read(avrogen_reader *r, struct inner *v, avrogen_arena *a)
 {
     v->e = plain_avro_read(r);
     bare_avro_read(r, &v->b, a);
+    avrogen_read_fixed(r, v->code, sizeof v->code);
 }
 
 size_t inner_avro_size(const struct inner *v)
@@ -212,6 +216,15 @@ const char inner_avro_schema[] = "{\n"
                                  "          }\n"
                                  "        ]\n"
                                  "      }\n"
+                                 "    },\n"
+                                 "    {\n"
+                                 "      \"name\": \"code\",\n"
+                                 "      \"type\": {\n"
+                                 "        \"type\": \"fixed\",\n"
+                                 "        \"name\": \"Code\",\n"
+                                 "        \"namespace\": \"\",\n"
+                                 "        \"size\": 4\n"
+                                 "      }\n"
                                  "    }\n"
                                  "  ]\n"
                                  "}\n";
@@ -252,6 +265,15 @@ const char outer_avro_schema[] = "{\n"
                                  "                }\n"
                                  "              ]\n"
                                  "            }\n"
+                                 "          },\n"
+                                 "          {\n"
+                                 "            \"name\": \"code\",\n"
+                                 "            \"type\": {\n"
+                                 "              \"type\": \"fixed\",\n"
+                                 "              \"name\": \"Code\",\n"
+                                 "              \"namespace\": \"\",\n"
+                                 "              \"size\": 4\n"
+                                 "            }\n"
                                  "          }\n"
                                  "        ]\n"
                                  "      }\n"
@@ -275,8 +297,9 @@ static const struct {
     avrogen_type plain_enum;
     const char *plain_symbols[2];
     int64_t plain_values[2];
+    avrogen_type fixed0;
     avrogen_field_desc bare_fields[1];
-    avrogen_field_desc inner_fields[2];
+    avrogen_field_desc inner_fields[3];
     avrogen_field_desc outer_fields[3];
 } bare_avro_tables = {
         /* plain_enum: enum plain */
@@ -284,6 +307,8 @@ static const struct {
          bare_avro_tables.plain_symbols, bare_avro_tables.plain_values, 2, NULL, NULL, 0},
         {"A", "B"},
         {PLAIN_A, PLAIN_B},
+        /* fixed0 */
+        {AVROGEN_KIND_FIXED, "Code", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
         /* bare_fields: struct bare */
         {
                 {"x", offsetof(struct bare, x), AVROGEN_SIZEOF_MEMBER(struct bare, x),
@@ -300,6 +325,10 @@ static const struct {
                  AVROGEN_KIND_RECORD, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_STRUCT,
                  AVROGEN_SCALAR_NONE, 0, 0, 0, AVROGEN_SCALAR_NONE, 0, false, NULL, 0,
                  &bare_avro_type, NULL},
+                {"code", offsetof(struct inner, code), AVROGEN_SIZEOF_MEMBER(struct inner, code),
+                 AVROGEN_KIND_FIXED, AVROGEN_LOGICAL_NONE, AVROGEN_STORAGE_C_ARRAY,
+                 AVROGEN_SCALAR_NONE, 4, AVROGEN_SIZEOF_MEMBER(struct inner, code[0]), 0,
+                 AVROGEN_SCALAR_NONE, 0, false, NULL, 0, &bare_avro_tables.fixed0, NULL},
         },
         /* outer_fields: struct outer */
         {
@@ -350,7 +379,8 @@ static const char inner_avro_canonical[] =
         "{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
         "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
         "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}}]}";
+        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
+        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}";
 
 /* inner_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
@@ -367,7 +397,7 @@ const avrogen_type inner_avro_type = {
         INNER_AVRO_FINGERPRINT,
         sizeof(struct inner),
         bare_avro_tables.inner_fields,
-        2,
+        3,
         NULL,
         NULL,
         0,
@@ -381,7 +411,8 @@ static const char outer_avro_canonical[] =
         "\"type\":{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
         "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
         "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}}]}},{\"name\":\"again\","
+        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
+        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}},{\"name\":\"again\","
         "\"type\":\"plain\"},{\"name\":\"b2\",\"type\":\"bare\"}]}";
 
 /* outer_avro_decode for code holding the struct as void * (avrogen_decode_as). */

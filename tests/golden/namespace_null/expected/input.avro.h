@@ -41,7 +41,7 @@ AVROGEN_NODISCARD avrogen_status bare_avro_decode(avrogen_reader *r, struct bare
 
 /* struct inner: Avro record x.inner */
 extern const char inner_avro_schema[];
-#define INNER_AVRO_FINGERPRINT UINT64_C(0xdd40632d7ff6bda3)
+#define INNER_AVRO_FINGERPRINT UINT64_C(0xccea4de4f93cb8c3)
 extern const avrogen_type inner_avro_type;
 size_t inner_avro_size(const struct inner *v);
 AVROGEN_NODISCARD avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v);
@@ -50,7 +50,7 @@ AVROGEN_NODISCARD avrogen_status inner_avro_decode(avrogen_reader *r, struct inn
 
 /* struct outer: Avro record outer */
 extern const char outer_avro_schema[];
-#define OUTER_AVRO_FINGERPRINT UINT64_C(0xf91cfb445ea8473d)
+#define OUTER_AVRO_FINGERPRINT UINT64_C(0x446d1ee3c57ad702)
 extern const avrogen_type outer_avro_type;
 size_t outer_avro_size(const struct outer *v);
 AVROGEN_NODISCARD avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v);
