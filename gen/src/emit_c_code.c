@@ -1418,14 +1418,15 @@ static void read_array(struct gen *g, const struct model_type *t, const char *lv
     bool is_map = t->kind == AVROGEN_KIND_MAP;
     char *elem = is_map ? ec_unqualified(t->entry_c_type) : ec_value_c_type(t->items);
     char *items = ec_local(g, "items"), *n = ec_local(g, "n"), *cap = ec_local(g, "cap"),
-         *blk = ec_local(g, "b");
+         *blk = ec_local(g, "b"), *end = ec_local(g, "end");
     char *decl = ec_pointer_decl(elem, items);
     char *cast = ec_pointer_cast(elem);
     uint64_t min = is_map ? 1 + min_size(g, t->items) : min_size(g, t->items);
     ec_scope_open(g);
     ec_line(g, "%s = NULL;", decl);
     ec_line(g, "size_t %s = 0, %s = 0, %s;", n, cap, blk);
-    ec_line(g, "while ((%s = avrogen_read_block_count(r)) != 0) {", blk);
+    ec_line(g, "const uint8_t *%s = NULL;", end);
+    ec_line(g, "while ((%s = avrogen_read_block(r, &%s)) != 0) {", blk, end);
     g->indent++;
     ec_line(g, "%s = %savrogen_read_grow(r, a, %s, %s, &%s, %s, sizeof *%s, %" PRIu64 ");", items,
             cast, items, n, cap, blk, items, min);
@@ -1449,6 +1450,7 @@ static void read_array(struct gen *g, const struct model_type *t, const char *lv
     g->used_a = true;
     free(cast);
     free(decl);
+    free(end);
     free(blk);
     free(cap);
     free(n);
@@ -1462,13 +1464,14 @@ static void read_array(struct gen *g, const struct model_type *t, const char *lv
 static void read_cap_array(struct gen *g, const struct model_type *t, const char *lv,
                            const struct site *s)
 {
-    char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
+    char *n = ec_local(g, "n"), *blk = ec_local(g, "b"), *end = ec_local(g, "end");
     char *what = xasprintf("more than %" PRIu64 " items", t->c_len);
     char *msg = ec_member_msg(g, what);
     ec_scope_open(g);
     ec_line(g, "size_t %s = 0, %s;", n, blk);
-    ec_line(g, "while ((%s = avrogen_read_cap_block(r, %s, %" PRIu64 ", %s)) != 0) {", blk, n,
-            t->c_len, msg);
+    ec_line(g, "const uint8_t *%s = NULL;", end);
+    ec_line(g, "while ((%s = avrogen_read_cap_block(r, &%s, %s, %" PRIu64 ", %s)) != 0) {", blk,
+            end, n, t->c_len, msg);
     g->indent++;
     read_items(g, t, lv, n, blk);
     ec_line(g, "%s += %s;", n, blk);
@@ -1478,6 +1481,7 @@ static void read_cap_array(struct gen *g, const struct model_type *t, const char
     ec_scope_close(g);
     free(msg);
     free(what);
+    free(end);
     free(blk);
     free(n);
 }
@@ -1502,17 +1506,19 @@ static void read_cap_bytes(struct gen *g, const struct model_type *t, const char
 
 static void read_c_array(struct gen *g, const struct model_type *t, const char *lv)
 {
-    char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
+    char *n = ec_local(g, "n"), *blk = ec_local(g, "b"), *end = ec_local(g, "end");
     ec_scope_open(g);
     ec_line(g, "size_t %s = 0, %s;", n, blk);
-    ec_line(g, "while ((%s = avrogen_read_exact_block(r, %s, %" PRIu64 ")) != 0) {", blk, n,
-            t->c_len);
+    ec_line(g, "const uint8_t *%s = NULL;", end);
+    ec_line(g, "while ((%s = avrogen_read_exact_block(r, &%s, %s, %" PRIu64 ")) != 0) {", blk, end,
+            n, t->c_len);
     g->indent++;
     read_items(g, t, lv, n, blk);
     ec_line(g, "%s += %s;", n, blk);
     g->indent--;
     ec_line(g, "}");
     ec_scope_close(g);
+    free(end);
     free(blk);
     free(n);
 }

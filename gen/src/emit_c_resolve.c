@@ -654,20 +654,20 @@ static void skip(struct ctx *c, const avrogen_node *w)
             /* Items of no bytes holding records: charged a block at a time. */
             textbuf_free(&item.text);
             char *per = size_literal(w->items->zero_records);
-            ec_line(g, "for (size_t %s; (%s = avrogen_read_block_count(r)) != 0;)", b, b);
+            ec_line(g, "for (size_t %s; (%s = avrogen_skip_block(r, %s)) != 0;)", b, b, per);
             ec_line(g, "    if (!avrogen_reader_charge_items(r, %s, %s))", b, per);
             ec_line(g, "        break;");
             free(per);
         } else if (item.text.len == 0) {
             /* Items of no bytes: the block counts alone (the item budget bounds them). */
             textbuf_free(&item.text);
-            ec_line(g, "while (avrogen_read_block_count(r) != 0)");
+            ec_line(g, "while (avrogen_skip_block(r, 0) != 0)");
             ec_line(g, "    continue;");
         } else {
             /* Items of at least a byte: a count the rest of the input cannot
              * hold fails before any item is read, as avrogen_skip (which the
              * plans and the generic resolver skip with) fails it. */
-            ec_line(g, "for (size_t %s; (%s = avrogen_read_block_count(r)) != 0;) {", b, b);
+            ec_line(g, "for (size_t %s; (%s = avrogen_skip_block(r, 0)) != 0;) {", b, b);
             g->indent++;
             ec_line(g, "if (%s > avrogen_reader_remaining(r)) {", b);
             g->indent++;
@@ -1112,12 +1112,13 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
 {
     struct gen *g = c->g;
     char *v = ec_plain(lv);
-    char *n = ec_local(g, "n"), *blk = ec_local(g, "b");
+    char *n = ec_local(g, "n"), *blk = ec_local(g, "b"), *end = ec_local(g, "end");
     if (t->storage == MODEL_STORAGE_C_ARRAY) {
         ec_scope_open(g);
         ec_line(g, "size_t %s = 0, %s;", n, blk);
-        ec_line(g, "while ((%s = avrogen_read_exact_block(r, %s, %" PRIu64 ")) != 0) {", blk, n,
-                t->c_len);
+        ec_line(g, "const uint8_t *%s = NULL;", end);
+        ec_line(g, "while ((%s = avrogen_read_exact_block(r, &%s, %s, %" PRIu64 ")) != 0) {", blk,
+                end, n, t->c_len);
         g->indent++;
         item_loop(c, w, rd, t, v, n, blk);
         ec_line(g, "%s += %s;", n, blk);
@@ -1130,8 +1131,9 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
         char *msg = ec_member_msg(g, what);
         ec_scope_open(g);
         ec_line(g, "size_t %s = 0, %s;", n, blk);
-        ec_line(g, "while ((%s = avrogen_read_cap_block(r, %s, %" PRIu64 ", %s)) != 0) {", blk, n,
-                t->c_len, msg);
+        ec_line(g, "const uint8_t *%s = NULL;", end);
+        ec_line(g, "while ((%s = avrogen_read_cap_block(r, &%s, %s, %" PRIu64 ", %s)) != 0) {", blk,
+                end, n, t->c_len, msg);
         g->indent++;
         item_loop(c, w, rd, t, v, n, blk);
         ec_line(g, "%s += %s;", n, blk);
@@ -1151,7 +1153,8 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
         ec_scope_open(g);
         ec_line(g, "%s = NULL;", decl);
         ec_line(g, "size_t %s = 0, %s = 0, %s;", n, cap, blk);
-        ec_line(g, "while ((%s = avrogen_read_block_count(r)) != 0) {", blk);
+        ec_line(g, "const uint8_t *%s = NULL;", end);
+        ec_line(g, "while ((%s = avrogen_read_block(r, &%s)) != 0) {", blk, end);
         g->indent++;
         ec_line(g, "%s = %savrogen_read_grow(r, a, %s, %s, &%s, %s, sizeof *%s, %" PRIu64 ");",
                 items, cast, items, n, cap, blk, items, min);
@@ -1179,6 +1182,7 @@ static void resolve_array(struct ctx *c, const avrogen_node *w, const avrogen_no
         give_up(c, xasprintf("an %s stored as %s", avrogen_kind_name(t->kind),
                              model_storage_name(t->storage)));
     }
+    free(end);
     free(blk);
     free(n);
     free(v);

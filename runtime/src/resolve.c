@@ -653,10 +653,11 @@ static bool grow(avrogen_reader *r, avrogen_arena *a, void **slots, size_t *cap,
     return true;
 }
 
-/* Block count of the next array/map block, refusing counts the input cannot hold. */
-static size_t next_block(avrogen_reader *r, bool zero)
+/* Block count of the next array/map block (*end: avrogen_read_block's), refusing
+ * counts the input cannot hold. */
+static size_t next_block(avrogen_reader *r, const uint8_t **end, bool zero)
 {
-    size_t n = avrogen_read_block_count(r);
+    size_t n = avrogen_read_block(r, end);
     if (n != 0 && !zero && n > avrogen_reader_remaining(r)) {
         avrogen_reader_fail(r, AVROGEN_E_TRUNCATED, "block count runs past the end of the input");
         return 0;
@@ -714,7 +715,8 @@ static void run_array(avrogen_reader *r, const plan *p, avrogen_value *out, runn
     bool zero = p->zero_items;
     avrogen_value_array *arr = &out->array;
     size_t n;
-    while (r->err == AVROGEN_OK && (n = next_block(r, zero)) != 0) {
+    const uint8_t *end = NULL;
+    while (r->err == AVROGEN_OK && (n = next_block(r, &end, zero)) != 0) {
         size_t need;
         if (!avrogen_size_add(arr->count, n, &need)) {
             avrogen_reader_fail(r, AVROGEN_E_LIMIT, "too many items");
@@ -734,7 +736,8 @@ static void run_map(avrogen_reader *r, const plan *p, avrogen_value *out, runner
     avrogen_value_map *m = &out->map;
     size_t n;
     /* spec §Maps: every key takes at least its length byte. */
-    while (r->err == AVROGEN_OK && (n = next_block(r, false)) != 0) {
+    const uint8_t *end = NULL;
+    while (r->err == AVROGEN_OK && (n = next_block(r, &end, false)) != 0) {
         size_t need;
         if (!avrogen_size_add(m->count, n, &need)) {
             avrogen_reader_fail(r, AVROGEN_E_LIMIT, "too many entries");

@@ -218,7 +218,8 @@ static NOINLINE void read_list(avrogen_reader *r, const op *o, char *base, avrog
 {
     char *items = NULL;
     size_t n = 0, cap = 0, block;
-    while ((block = avrogen_read_block_count(r)) != 0) {
+    const uint8_t *end = NULL;
+    while ((block = avrogen_read_block(r, &end)) != 0) {
         items = avrogen_read_grow(r, a, items, n, &cap, block, o->len, o->n);
         if (items == NULL)
             break;
@@ -340,7 +341,8 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         break;
     case OP_CAP_ARRAY: {
         size_t done = 0, block;
-        while ((block = avrogen_read_cap_block(r, done, o->n, o->msg)) != 0) {
+        const uint8_t *end = NULL;
+        while ((block = avrogen_read_cap_block(r, &end, done, o->n, o->msg)) != 0) {
             read_items(r, o, loc + done * o->len, block, a);
             done += block;
         }
@@ -518,7 +520,8 @@ static ALWAYS_INLINE void run(avrogen_reader *r, const op *o, char *base, avroge
                 break;
             case OP_C_ARRAY: {
                 size_t done = 0, block;
-                while ((block = avrogen_read_exact_block(r, done, o->n)) != 0) {
+                const uint8_t *end = NULL;
+                while ((block = avrogen_read_exact_block(r, &end, done, o->n)) != 0) {
                     read_items(r, o, loc + done * o->len, block, a);
                     done += block;
                 }

@@ -755,7 +755,7 @@ static avrogen_str read_str(decoder *d)
  * its absolute value is the count; *size receives that size (checked against
  * the input), or SIZE_MAX for a block written without one. Every item is charged
  * to the per-datum budget, which is what bounds blocks of zero-byte items. This
- * is avrogen_read_block_count keeping the size, which decode checks and skip
+ * is avrogen_read_block keeping the size, which decode checks and skip
  * uses to jump.
  */
 static size_t read_block(avrogen_reader *r, size_t *size)

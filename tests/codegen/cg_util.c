@@ -1029,3 +1029,52 @@ out:
     free(back);
     return ok;
 }
+
+/*
+ * The encoding of v (of type t) with every array and map block written with a
+ * negative count and its byte size (spec: Arrays, Maps), and the size of block
+ * `lie` (numbered in the order blocks begin, from 0; -1 for none) off by
+ * `delta`. *blocks counts the blocks.
+ */
+avrogen_status cg_encode_sized(avrogen_writer *w, const avrogen_value *v, const avrogen_node *t,
+                               long lie, int64_t delta, long *blocks)
+{
+    avrogen_status st = AVROGEN_OK;
+    switch (t->kind) {
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < t->n_fields && st == AVROGEN_OK; i++)
+            st = cg_encode_sized(w, &v->fields[i], t->fields[i].type, lie, delta, blocks);
+        return st;
+    case AVROGEN_KIND_UNION:
+        avrogen_write_long(w, (int64_t)v->branch.index);
+        return cg_encode_sized(w, v->branch.value, t->branches[v->branch.index], lie, delta,
+                               blocks);
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP: {
+        bool map = t->kind == AVROGEN_KIND_MAP;
+        size_t n = map ? v->map.count : v->array.count;
+        if (n != 0) {
+            long me = (*blocks)++;
+            avrogen_writer items;
+            avrogen_writer_init_growable(&items, NULL);
+            for (size_t i = 0; i < n && st == AVROGEN_OK; i++) {
+                if (map) {
+                    const avrogen_map_entry *e = &v->map.entries[i];
+                    avrogen_write_string(&items, e->key.ptr, e->key.len);
+                    st = cg_encode_sized(&items, &e->value, t->items, lie, delta, blocks);
+                } else {
+                    st = cg_encode_sized(&items, &v->array.items[i], t->items, lie, delta, blocks);
+                }
+            }
+            avrogen_write_long(w, -(int64_t)n);
+            avrogen_write_long(w, (int64_t)avrogen_writer_len(&items) + (me == lie ? delta : 0));
+            avrogen_write_raw(w, avrogen_writer_data(&items), avrogen_writer_len(&items));
+            avrogen_writer_fini(&items);
+        }
+        avrogen_write_long(w, 0);
+        return st != AVROGEN_OK ? st : w->err;
+    }
+    default:
+        return avrogen_value_encode(w, v);
+    }
+}

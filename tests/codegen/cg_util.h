@@ -97,4 +97,13 @@ avrogen_status cg_encode_json(const avrogen_type *t, const char *json, avrogen_w
 /* True when all `size` bytes at p are zero. */
 bool cg_all_zero(const void *p, size_t size);
 
+/*
+ * v's binary encoding (of type t) with every array and map block written with
+ * a negative count and its byte size (spec: Arrays, Maps), the size of block
+ * `lie` (numbered in the order blocks begin, from 0; -1 for none) off by
+ * `delta`; *blocks counts the blocks. Returns the first failure, or w->err.
+ */
+avrogen_status cg_encode_sized(avrogen_writer *w, const avrogen_value *v, const avrogen_node *t,
+                               long lie, int64_t delta, long *blocks);
+
 #endif /* CG_UTIL_H */

@@ -421,6 +421,199 @@ START_TEST(test_vs_resolver)
 }
 END_TEST
 
+/* ---- blocks that give their byte size ------------------------------------------------ */
+
+/* How one decoder ended: its status, the reader's offset, error offset and message. */
+typedef struct ending {
+    const char *who;
+    avrogen_status st;
+    size_t at; /* where it stopped: the end on success, err_offset on error */
+    const char *msg;
+} ending;
+
+static ending ended(const char *who, avrogen_status st, const avrogen_reader *r)
+{
+    ending e = {who, st, st == AVROGEN_OK ? avrogen_reader_offset(r) : r->err_offset,
+                st == AVROGEN_OK ? "" : (r->err_msg != NULL ? r->err_msg : "")};
+    return e;
+}
+
+static uint64_t sized_ok, sized_refused, sized_blocks, sized_at_block;
+
+/*
+ * Every decoder of the datum at bytes (written with w for record c), and in
+ * its own schema the generic decoder: the same status, offset and message.
+ */
+static avrogen_status decode_all(const cg_case *c, const avrogen_schema *w,
+                                 const avrogen_schema *own, const avrogen_type_decoder *dec,
+                                 const avrogen_resolver *res, const avrogen_type_plan *plan,
+                                 const uint8_t *bytes, size_t len, const char *what)
+{
+    ending e[5];
+    size_t n = 0;
+    void *v = malloc(c->type->size);
+    ck_assert_ptr_nonnull(v);
+    avrogen_reader r;
+    free(input);
+    input = exact_copy(bytes, len);
+    bool direct = avrogen_schema_fingerprint64(w) == avrogen_schema_fingerprint64(own);
+
+    avrogen_arena_reset(&decoded);
+    avrogen_reader_init(&r, input, len);
+    e[n++] = direct ? ended("P_avro_decode", c->decode(&r, v, &decoded), &r)
+                    : ended("the ahead-of-time decoder", dec->decode(&r, v, &decoded), &r);
+    avrogen_arena_reset(&decoded);
+    avrogen_reader_init(&r, input, len);
+    e[n++] = ended("the type plan", avrogen_type_plan_decode(plan, &r, v, &decoded), &r);
+    avrogen_value gv;
+    avrogen_arena values; /* not `arena`: it holds the datum's value */
+    avrogen_arena_init(&values, NULL);
+    avrogen_reader_init(&r, input, len);
+    e[n++] = ended("the generic resolver", avrogen_resolver_decode(res, &r, &gv, &values), &r);
+    avrogen_arena_reset(&decoded);
+    avrogen_reader_init(&r, input, len);
+    e[n++] = ended(
+            "avrogen_decode_as",
+            avrogen_decode_as(c->type, NULL, avrogen_schema_fingerprint64(w), w, &r, v, &decoded),
+            &r);
+    if (direct) {
+        avrogen_arena_reset(&values);
+        avrogen_reader_init(&r, input, len);
+        e[n++] = ended("avrogen_value_decode",
+                       avrogen_value_decode(&r, avrogen_schema_root(own), &gv, &values), &r);
+    }
+    /* A block size that is wrong fails every decoder there, alike. Past a
+     * writer-only block skipped by a wrong size, the bytes are read out of
+     * step: the struct decoders still agree, the generic ones need not (they
+     * have no C types to refuse values with). */
+    bool at_block = e[0].st != AVROGEN_OK &&
+                    (strcmp(e[0].msg, "block size does not match its items") == 0 ||
+                     strcmp(e[0].msg, "block size runs past the end of the input") == 0);
+    for (size_t i = 1; i < n; i++) {
+        bool generic = i == 2 || i == 4;
+        if (generic && e[0].st != AVROGEN_OK && !at_block)
+            continue;
+        bool same = e[i].st == e[0].st && e[i].at == e[0].at &&
+                    (!at_block || strcmp(e[i].msg, e[0].msg) == 0);
+        ck_assert_msg(same, "%s: %s: %s at %zu (%s), %s: %s at %zu (%s)", what, e[0].who,
+                      avrogen_status_str(e[0].st), e[0].at, e[0].msg, e[i].who,
+                      avrogen_status_str(e[i].st), e[i].at, e[i].msg);
+    }
+    if (at_block)
+        sized_at_block++;
+    if (e[0].st == AVROGEN_OK)
+        sized_ok++;
+    else
+        sized_refused++;
+    avrogen_arena_fini(&values);
+    free(v);
+    return e[0].st;
+}
+
+/* Random datums of w for record c, their blocks sized right and wrong, through decode_all. */
+static void block_sizes(const cg_case *c, const char *file, uint64_t seed)
+{
+    avrogen_schema *own = parse_text(c->type->schema);
+    avrogen_schema *w = file != NULL ? parse_file(file) : parse_text(c->type->schema);
+    const char *label = file != NULL ? file : c->name;
+    const avrogen_node *wroot = avrogen_schema_root(w);
+    const avrogen_type_decoder *dec = find_decoder(c->type, avrogen_schema_fingerprint64(w));
+    ck_assert(dec != NULL || file == NULL);
+    avrogen_resolver *res = NULL;
+    avrogen_type_plan *plan = NULL;
+    avrogen_diag why;
+    ck_assert_int_eq(avrogen_resolver_new(wroot, avrogen_schema_root(own), NULL, &res, &why),
+                     AVROGEN_OK);
+    ck_assert_int_eq(avrogen_type_plan_new(wroot, c->type, NULL, &plan, &why), AVROGEN_OK);
+    static const int64_t deltas[] = {-1, 1, 1 << 20};
+    cg_rng g = {seed};
+    uint64_t blocks_before = sized_blocks;
+    for (int d = 0; d < 40; d++) {
+        avrogen_arena_reset(&arena);
+        avrogen_value v;
+        if (file != NULL) {
+            random_value(&g, &v, wroot, 0, false);
+        } else {
+            /* A struct within its C types, as its own encoder writes it. */
+            void *s = calloc(1, c->type->size);
+            ck_assert_ptr_nonnull(s);
+            cg_fill(&g, c->type, s, &arena, 2);
+            avrogen_writer sw;
+            avrogen_writer_init_growable(&sw, NULL);
+            ck_assert_int_eq(c->encode(&sw, s), AVROGEN_OK);
+            avrogen_reader sr;
+            avrogen_reader_init(&sr, avrogen_writer_data(&sw), avrogen_writer_len(&sw));
+            ck_assert_int_eq(avrogen_value_decode(&sr, wroot, &v, &arena), AVROGEN_OK);
+            avrogen_writer_fini(&sw);
+            free(s);
+        }
+        long blocks = 0;
+        avrogen_writer bw;
+        avrogen_writer_init_growable(&bw, NULL);
+        ck_assert_int_eq(cg_encode_sized(&bw, &v, wroot, -1, 0, &blocks), AVROGEN_OK);
+        /* Sizes that are right: skip jumps every block to the end. */
+        size_t len = avrogen_writer_len(&bw);
+        uint8_t *bytes = exact_copy(avrogen_writer_data(&bw), len);
+        avrogen_writer_fini(&bw);
+        avrogen_reader r;
+        avrogen_reader_init(&r, bytes, len);
+        ck_assert_int_eq(avrogen_skip(&r, wroot), AVROGEN_OK);
+        ck_assert_uint_eq(avrogen_reader_offset(&r), len);
+        char what[128];
+        snprintf(what, sizeof what, "%s datum %d, sizes right", label, d);
+        avrogen_status base = decode_all(c, w, own, dec, res, plan, bytes, len, what);
+        free(bytes);
+        if (base != AVROGEN_OK)
+            continue; /* refused for its values (C types), alike: no sizes to compare */
+        sized_blocks += (uint64_t)blocks;
+        for (long b = 0; b < blocks; b++) {
+            for (size_t k = 0; k < sizeof deltas / sizeof *deltas; k++) {
+                long again = 0;
+                avrogen_writer_init_growable(&bw, NULL);
+                ck_assert_int_eq(cg_encode_sized(&bw, &v, wroot, b, deltas[k], &again), AVROGEN_OK);
+                snprintf(what, sizeof what, "%s datum %d, block %ld size %+lld", label, d, b,
+                         (long long)deltas[k]);
+                decode_all(c, w, own, dec, res, plan, avrogen_writer_data(&bw),
+                           avrogen_writer_len(&bw), what);
+                avrogen_writer_fini(&bw);
+            }
+        }
+    }
+    printf("%s: %llu sized blocks\n", label, (unsigned long long)(sized_blocks - blocks_before));
+    avrogen_type_plan_free(plan);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(w);
+    avrogen_schema_free(own);
+}
+
+/*
+ * Blocks that give their byte size (issue 12): every decoder (generated, ahead
+ * of time, type plan, generic resolver, avrogen_decode_as and, in the record's
+ * own schema, the generic decoder) reads a block whose items fill its size
+ * exactly, and refuses one whose size is a byte short, a byte long or past the
+ * end of the input with the same status, offset and message (the generated
+ * decoder read the items and ignored the size). Writer-only arrays are jumped
+ * by their size, as avrogen_skip jumps them. Each record in its own schema,
+ * and each earlier schema with an ahead-of-time decoder.
+ */
+START_TEST(test_block_sizes)
+{
+    sized_ok = sized_refused = sized_blocks = sized_at_block = 0;
+    for (size_t i = 0; i < N_CASES; i++)
+        block_sizes(&cases[i], NULL, 0x3c6ef372fe94f82bu + i);
+    for (size_t i = 0; i < N_EARLIER; i++)
+        if (earlier[i].decoder)
+            block_sizes(earlier[i].reader, earlier[i].file, 0xa54ff53a5f1d36f1u + i);
+    printf("block sizes: %llu blocks, %llu datums read alike, %llu refused alike (%llu at the "
+           "block)\n",
+           (unsigned long long)sized_blocks, (unsigned long long)sized_ok,
+           (unsigned long long)sized_refused, (unsigned long long)sized_at_block);
+    ck_assert_uint_gt(sized_blocks, 400);
+    ck_assert_uint_gt(sized_at_block, 1200);
+    ck_assert_uint_gt(sized_ok, 400);
+}
+END_TEST
+
 /* ---- known answers ------------------------------------------------------------------ */
 
 /* The JSON datum `json` written with earlier schema `file`, decoded by the
@@ -970,6 +1163,7 @@ static Suite *aot_suite(void)
     tcase_add_test(tc, test_depth);
     tcase_add_test(tc, test_default_items);
     tcase_add_test(tc, test_skip_truncated);
+    tcase_add_test(tc, test_block_sizes);
     tcase_add_test(tc, test_corruption);
     suite_add_tcase(s, tc);
     return s;

@@ -6,7 +6,9 @@
  * get random structs (tests/codegen/cg_util.c's cg_fill, which keeps within
  * the C types of both sides) encoded by generated code; the earlier schemas
  * of tests/codegen/earlier get Avro JSON datums encoded by the generic
- * runtime. Deterministic: rerunning it rewrites the same files.
+ * runtime, and each of those once more with every array and map block giving
+ * its byte size (negative counts, spec: Arrays), which every decoder checks
+ * and every skip jumps. Deterministic: rerunning it rewrites the same files.
  *
  *     .build/fuzz/tests/fuzz/fuzz_evolve_seeds tests/codegen/earlier tests/fuzz/corpus/evolve
  *
@@ -131,12 +133,13 @@ static const char node_in_union[] =
         "\"fields\": [{\"name\": \"value\", \"type\": \"int\"}, "
         "{\"name\": \"next\", \"type\": [\"null\", \"aot_node\"]}]}]";
 
-static void put(const char *dir, unsigned index, unsigned n, const uint8_t *p, size_t len)
+static void put(const char *dir, unsigned index, unsigned n, const char *kind, const uint8_t *p,
+                size_t len)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/pair%02u-%u", dir, index & 0x7fu, n);
+    snprintf(path, sizeof path, "%s/pair%02u-%s%u", dir, index & 0x7fu, kind, n);
     if (index & 0x80u)
-        snprintf(path, sizeof path, "%s/pair%02u-tight-%u", dir, index & 0x7fu, n);
+        snprintf(path, sizeof path, "%s/pair%02u-tight-%s%u", dir, index & 0x7fu, kind, n);
     FILE *f = fopen(path, "wb");
     uint8_t head = (uint8_t)index;
     if (f == NULL || fwrite(&head, 1, 1, f) != 1 || fwrite(p, 1, len, f) != len || fclose(f) != 0) {
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (avrogen_writer_len(&w) <= MAX_SEED)
-                put(out, random_pairs[i].index, n++, avrogen_writer_data(&w),
+                put(out, random_pairs[i].index, n++, "", avrogen_writer_data(&w),
                     avrogen_writer_len(&w));
             avrogen_writer_fini(&w);
         }
@@ -203,7 +206,13 @@ int main(int argc, char **argv)
         }
         n = json_pairs[i].index == last ? n + 1 : 0;
         last = json_pairs[i].index;
-        put(out, last, n, avrogen_writer_data(&w), avrogen_writer_len(&w));
+        put(out, last, n, "", avrogen_writer_data(&w), avrogen_writer_len(&w));
+        avrogen_writer_fini(&w);
+        long blocks = 0;
+        avrogen_writer_init_growable(&w, NULL);
+        if (cg_encode_sized(&w, &val, avrogen_schema_root(s), -1, 0, &blocks) == AVROGEN_OK &&
+            blocks != 0)
+            put(out, last, n, "sized-", avrogen_writer_data(&w), avrogen_writer_len(&w));
         avrogen_writer_fini(&w);
         avrogen_schema_free(s);
     }

@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 4
+#define AVROGEN_GENCODE_ABI 5
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -710,13 +710,28 @@ static inline avrogen_str avrogen_read_string(avrogen_reader *r)
 }
 
 /*
- * The next block count of an array or map, 0 at the end (or on error).
- * spec: a negative count is followed by the block's size in bytes; its absolute
- * value is the count. Every item is charged to the per-datum budget, which is
- * what bounds blocks of zero-byte items (null, empty records, fixed(0)).
+ * The next block count of an array or map being decoded, 0 at the end (or on
+ * error). spec (Arrays, Maps): a negative count is followed by the block's size
+ * in bytes; its absolute value is the count, and the block's items take exactly
+ * that many bytes. *end is the caller's, NULL before the first block: it keeps
+ * where a block that gave its size ends, and the next call checks that its
+ * items ended there. The rules, errors and offsets are the generic decoder's
+ * (runtime/src/value.c), so every decoder agrees: a negative size is E_INVALID,
+ * a size past the end of the input E_TRUNCATED (at the byte after the size), a
+ * block whose items end elsewhere E_INVALID "block size does not match its
+ * items" (at the byte where they end). Every item is charged to the per-datum
+ * budget, which is what bounds blocks of zero-byte items (null, empty records,
+ * fixed(0)).
  */
-static inline size_t avrogen_read_block_count(avrogen_reader *r)
+static inline size_t avrogen_read_block(avrogen_reader *r, const uint8_t **end)
 {
+    if (AVROGEN_UNLIKELY(*end != NULL)) {
+        if (r->p != *end && r->err == AVROGEN_OK) {
+            avrogen_reader_fail(r, AVROGEN_E_INVALID, "block size does not match its items");
+            return 0;
+        }
+        *end = NULL;
+    }
     int64_t n = avrogen_read_size_long(r);
     if (AVROGEN_UNLIKELY(n < 0)) {
         if (n == INT64_MIN) {
@@ -725,10 +740,18 @@ static inline size_t avrogen_read_block_count(avrogen_reader *r)
         }
         n = -n;
         int64_t size = avrogen_read_size_long(r);
+        if (r->err != AVROGEN_OK)
+            return 0;
         if (size < 0) {
             avrogen_reader_fail(r, AVROGEN_E_INVALID, "negative block size");
             return 0;
         }
+        if ((uint64_t)size > (uint64_t)(r->end - r->p)) {
+            avrogen_reader_fail(r, AVROGEN_E_TRUNCATED,
+                                "block size runs past the end of the input");
+            return 0;
+        }
+        *end = r->p + size;
     }
     if (AVROGEN_UNLIKELY((uint64_t)n > r->items_left)) {
         avrogen_reader_fail(r, AVROGEN_E_LIMIT, "block count exceeds the reader's item budget");
@@ -736,6 +759,39 @@ static inline size_t avrogen_read_block_count(avrogen_reader *r)
     }
     r->items_left -= (size_t)n;
     return r->err == AVROGEN_OK ? (size_t)n : 0;
+}
+
+/*
+ * avrogen_read_block for code that reads a block's items without checking
+ * them against its size (the benches' hand-written decoders): decoders use
+ * avrogen_read_block.
+ */
+static inline size_t avrogen_read_block_count(avrogen_reader *r)
+{
+    const uint8_t *end = NULL;
+    return avrogen_read_block(r, &end);
+}
+
+/*
+ * The next block of an array or map being skipped: the count of a block to
+ * walk item by item, 0 at the end (or on error). A block that gives its byte
+ * size is jumped over whole, as avrogen_skip jumps it (the size is there so
+ * that a reader can skip the block: spec, Arrays); its items are charged to the
+ * budget all the same, and `zero_records` more each (items that take no bytes
+ * but hold records: avrogen_reader_charge_items), so skipping stops where
+ * avrogen_skip stops.
+ */
+static inline size_t avrogen_skip_block(avrogen_reader *r, size_t zero_records)
+{
+    for (;;) {
+        const uint8_t *end = NULL;
+        size_t n = avrogen_read_block(r, &end);
+        if (n == 0 || end == NULL)
+            return n;
+        if (zero_records != 0 && !avrogen_reader_charge_items(r, n, zero_records))
+            return 0;
+        r->p = end;
+    }
 }
 
 /* spec: arrays and maps are written as one block of all items, then a 0 block. */
@@ -1654,12 +1710,13 @@ static inline void *avrogen_read_grow(avrogen_reader *r, avrogen_arena *a, void 
 
 /*
  * The next block of an array stored in T[n], of which `done` items are read:
- * its item count, 0 at the end. An array with more or fewer than n items in
- * all is E_INVALID.
+ * its item count, 0 at the end (*end as for avrogen_read_block). An array with more or fewer than n
+ * items in all is E_INVALID.
  */
-static inline size_t avrogen_read_exact_block(avrogen_reader *r, size_t done, size_t n)
+static inline size_t avrogen_read_exact_block(avrogen_reader *r, const uint8_t **end, size_t done,
+                                              size_t n)
 {
-    size_t block = avrogen_read_block_count(r);
+    size_t block = avrogen_read_block(r, end);
     if (block == 0) {
         if (done != n && r->err == AVROGEN_OK)
             avrogen_reader_fail(r, AVROGEN_E_INVALID, "fewer array items than its C array holds");
@@ -1935,13 +1992,14 @@ static inline void avrogen_write_cap_bytes(avrogen_writer *w, const void *data, 
 
 /*
  * The next block of an array read into a C array of capacity cap, of which
- * `done` items are read: its item count, 0 at the end. More than cap items in
+ * `done` items are read: its item count, 0 at the end (*end as for
+ * avrogen_read_block). More than cap items in
  * all is E_LIMIT with `msg`, before any of them is stored.
  */
-static inline size_t avrogen_read_cap_block(avrogen_reader *r, size_t done, size_t cap,
-                                            const char *msg)
+static inline size_t avrogen_read_cap_block(avrogen_reader *r, const uint8_t **end, size_t done,
+                                            size_t cap, const char *msg)
 {
-    size_t block = avrogen_read_block_count(r);
+    size_t block = avrogen_read_block(r, end);
     if (AVROGEN_UNLIKELY(block > cap - done)) {
         avrogen_reader_fail(r, AVROGEN_E_LIMIT, msg);
         return 0;

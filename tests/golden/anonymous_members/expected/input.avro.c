@@ -411,7 +411,8 @@ static void session_avro_read(avrogen_reader *r, struct session *v, avrogen_aren
     session_tv_avro_read(r, &v->tv, a);
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 session_at_avro_read(r, &v->at[i], a);
             n += b;
@@ -442,7 +443,8 @@ static void session_avro_read(avrogen_reader *r, struct session *v, avrogen_aren
     {
         int64_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int64_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

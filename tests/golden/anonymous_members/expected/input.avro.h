@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 4
+#if AVROGEN_GENCODE_ABI != 5
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 

@@ -217,7 +217,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     {
         struct line *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct line *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 11);
             if (items == NULL)
                 break;
@@ -230,7 +231,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 4)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 4)) != 0) {
             avrogen_read_longs(r, &v->counters[n], b);
             n += b;
         }
@@ -238,7 +240,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     {
         struct order_tag *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct order_tag *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                           2);
             if (items == NULL)
@@ -349,7 +352,8 @@ static void order_avro_read_from_860a1df8419dd20e(avrogen_reader *r, order_t *v,
     {
         struct line *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct line *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 7);
             if (items == NULL)
                 break;
@@ -362,7 +366,8 @@ static void order_avro_read_from_860a1df8419dd20e(avrogen_reader *r, order_t *v,
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 4)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 4)) != 0) {
             avrogen_read_longs(r, &v->counters[n], b);
             n += b;
         }
@@ -370,7 +375,8 @@ static void order_avro_read_from_860a1df8419dd20e(avrogen_reader *r, order_t *v,
     {
         struct order_tag *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct order_tag *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                           2);
             if (items == NULL)
@@ -390,7 +396,7 @@ static void order_avro_read_from_860a1df8419dd20e(avrogen_reader *r, order_t *v,
     case 1:
         (void)avrogen_read_bytes(r);
         (void)avrogen_read_long(r);
-        for (size_t b; (b = avrogen_read_block_count(r)) != 0;) {
+        for (size_t b; (b = avrogen_skip_block(r, 0)) != 0;) {
             if (b > avrogen_reader_remaining(r)) {
                 avrogen_reader_fail(r, AVROGEN_E_TRUNCATED,
                                     "block count runs past the end of the input");

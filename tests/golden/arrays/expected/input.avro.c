@@ -199,7 +199,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     {
         int64_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int64_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -212,7 +213,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     {
         char **items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (char **)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -226,7 +228,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     {
         struct point *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct point *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -240,7 +243,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     {
         enum color *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (enum color *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -253,10 +257,12 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 3)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 3)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
                 size_t n1 = 0, b1;
-                while ((b1 = avrogen_read_exact_block(r, n1, 3)) != 0) {
+                const uint8_t *end1 = NULL;
+                while ((b1 = avrogen_read_exact_block(r, &end1, n1, 3)) != 0) {
                     avrogen_read_doubles(r, &v->matrix[i][n1], b1);
                     n1 += b1;
                 }
@@ -266,7 +272,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 4)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 4)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 v->deltas[i] = avrogen_read_int8(r);
             n += b;
@@ -274,7 +281,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 v->labels[i] = avrogen_read_cstring(r, a);
             n += b;
@@ -282,7 +290,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 avrogen_read_chars(r, v->tags[i], sizeof v->tags[i]);
             n += b;
@@ -290,7 +299,8 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 4)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 4)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 point_avro_read(r, &v->corners[i], a);
             n += b;

@@ -190,7 +190,8 @@ static void counted_avro_read(avrogen_reader *r, struct counted *v, avrogen_aren
 {
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_cap_block(r, n, 8,
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_cap_block(r, &end, n, 8,
                                            "struct counted.hops: more than 8 items")) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 hop_avro_read(r, &v->hops[i], a);
@@ -200,7 +201,8 @@ static void counted_avro_read(avrogen_reader *r, struct counted *v, avrogen_aren
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_cap_block(r, n, 16,
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_cap_block(r, &end, n, 16,
                                            "struct counted.samples: more than 16 items")) != 0) {
             avrogen_read_longs(r, &v->samples[n], b);
             n += b;
@@ -209,7 +211,8 @@ static void counted_avro_read(avrogen_reader *r, struct counted *v, avrogen_aren
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_cap_block(r, n, 4,
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_cap_block(r, &end, n, 4,
                                            "struct counted.tags: more than 4 items")) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 v->tags[i] = avrogen_read_cstring(r, a);
@@ -256,7 +259,8 @@ static void counted_avro_read(avrogen_reader *r, struct counted *v, avrogen_aren
     avrogen_read_padded(r, v->id, sizeof v->id, "struct counted.id: more than 4 bytes");
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
                 avrogen_read_padded(r, v->lines[i], sizeof v->lines[i],
                                     "struct counted.lines: more than 8 bytes");

@@ -245,7 +245,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     {
         struct line *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct line *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 11);
             if (items == NULL)
                 break;
@@ -258,7 +259,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 64)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 64)) != 0) {
             avrogen_read_longs(r, &v->counters[n], b);
             n += b;
         }
@@ -266,7 +268,8 @@ static void order_avro_read(avrogen_reader *r, order_t *v, avrogen_arena *a)
     {
         struct tag *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct tag *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;

@@ -132,7 +132,8 @@ static void vendor_point_avro_read(avrogen_reader *r, struct vendor_point *v, av
     {
         int32_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int32_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

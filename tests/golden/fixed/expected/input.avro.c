@@ -55,7 +55,8 @@ static void packet_avro_read(avrogen_reader *r, struct packet *v, avrogen_arena 
     avrogen_read_fixed(r, v->hash, sizeof v->hash);
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 3)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 3)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 avrogen_read_fixed(r, v->routes[i], sizeof v->routes[i]);
             n += b;

@@ -179,7 +179,8 @@ static void sizes_avro_read(avrogen_reader *r, struct sizes *v, avrogen_arena *a
     v->exact = avrogen_read_decimal_uint64(r);
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 3)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 3)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 v->lens[i] = avrogen_read_u64(r, "struct sizes.lens: negative long");
             n += b;
@@ -196,7 +197,8 @@ static void sizes_avro_read(avrogen_reader *r, struct sizes *v, avrogen_arena *a
     {
         size_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (size_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

@@ -101,7 +101,8 @@ static void times_avro_read(avrogen_reader *r, struct times *v, avrogen_arena *a
     {
         int64_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int64_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -240,7 +241,8 @@ static void amounts_avro_read(avrogen_reader *r, struct amounts *v, avrogen_aren
     {
         int64_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int64_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

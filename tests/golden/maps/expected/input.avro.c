@@ -207,7 +207,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
     {
         struct counter *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct counter *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -224,7 +225,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
     {
         struct label *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct label *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -241,7 +243,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
     {
         struct series *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct series *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 9);
             if (items == NULL)
                 break;
@@ -258,7 +261,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
     {
         struct bag *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct bag *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -268,7 +272,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
                 {
                     int32_t *items1 = NULL;
                     size_t n1 = 0, cap1 = 0, b1;
-                    while ((b1 = avrogen_read_block_count(r)) != 0) {
+                    const uint8_t *end1 = NULL;
+                    while ((b1 = avrogen_read_block(r, &end1)) != 0) {
                         items1 = (int32_t *)avrogen_read_grow(r, a, items1, n1, &cap1, b1,
                                                               sizeof *items1, 1);
                         if (items1 == NULL)
@@ -288,7 +293,8 @@ static void metrics_avro_read(avrogen_reader *r, struct metrics *v, avrogen_aren
     {
         struct maybe *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct maybe *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;

@@ -102,7 +102,8 @@ static void basket_avro_read(avrogen_reader *r, struct basket *v, avrogen_arena 
     {
         struct line *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct line *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;

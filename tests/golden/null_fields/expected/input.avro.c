@@ -48,7 +48,8 @@ static void nulls_avro_read(avrogen_reader *r, struct nulls *v, avrogen_arena *a
     {
         struct placeholder *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct placeholder *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                             1);
             if (items == NULL)

@@ -351,7 +351,8 @@ static void maybe_avro_read(avrogen_reader *r, struct maybe *v, avrogen_arena *a
     if (avrogen_read_branch(r, 2) == 1) {
         int64_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (int64_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

@@ -195,7 +195,8 @@ static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a)
     {
         struct tree *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct tree *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 4);
             if (items == NULL)
                 break;
@@ -209,7 +210,8 @@ static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a)
     {
         struct leaf *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct leaf *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

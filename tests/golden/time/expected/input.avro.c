@@ -150,7 +150,8 @@ static void stamps_avro_read(avrogen_reader *r, struct stamps *v, avrogen_arena 
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
                 int64_t f1;
                 int64_t s1 = avrogen_time_split(avrogen_read_long(r), 1000000000, 1000000000,
@@ -164,7 +165,8 @@ static void stamps_avro_read(avrogen_reader *r, struct stamps *v, avrogen_arena 
     {
         time_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (time_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;

@@ -61,7 +61,8 @@ static void counters_avro_read(avrogen_reader *r, struct counters *v, avrogen_ar
     v->total = (uint64_t)avrogen_read_long(r);
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 2)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 2)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++)
                 v->window[i] = (uint64_t)avrogen_read_long(r);
             n += b;

@@ -423,7 +423,8 @@ static void sheet_avro_read(avrogen_reader *r, struct sheet *v, avrogen_arena *a
     {
         struct cell *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct cell *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -455,7 +456,8 @@ static void sheet_avro_read(avrogen_reader *r, struct sheet *v, avrogen_arena *a
     {
         struct mark *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct mark *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -486,7 +488,8 @@ static void sheet_avro_read(avrogen_reader *r, struct sheet *v, avrogen_arena *a
     {
         struct cell_item *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct cell_item *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                           1);
             if (items == NULL)
@@ -554,7 +557,8 @@ static void sheet_avro_read_from_72c9733449fb8264(avrogen_reader *r, struct shee
     {
         struct cell *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct cell *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 2);
             if (items == NULL)
                 break;
@@ -582,7 +586,8 @@ static void sheet_avro_read_from_72c9733449fb8264(avrogen_reader *r, struct shee
     {
         struct mark *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct mark *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 5);
             if (items == NULL)
                 break;
@@ -600,7 +605,8 @@ static void sheet_avro_read_from_72c9733449fb8264(avrogen_reader *r, struct shee
     {
         struct cell_item *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct cell_item *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                           1);
             if (items == NULL)
