@@ -304,13 +304,37 @@ START_TEST(block_counts)
 {
     uint8_t in[32];
     avrogen_reader r;
-    /* spec: count -2 (03) followed by byte size 4 (08): two items. */
-    size_t n = test_unhex("03 08 00", in, sizeof in);
+    /* spec: count -2 (03) followed by byte size 2 (04): two items of a byte. */
+    size_t n = test_unhex("03 04 02 04 00", in, sizeof in);
+    const uint8_t *end = NULL;
     avrogen_reader_init(&r, in, n);
-    ck_assert_uint_eq(avrogen_read_block_count(&r), 2);
+    ck_assert_uint_eq(avrogen_read_block(&r, &end), 2);
     ck_assert_uint_eq(avrogen_reader_offset(&r), 2);
-    ck_assert_uint_eq(avrogen_read_block_count(&r), 0);
+    ck_assert_ptr_eq(end, in + 4);
+    r.p += 2; /* the items */
+    ck_assert_uint_eq(avrogen_read_block(&r, &end), 0);
     ck_assert_int_eq(r.err, AVROGEN_OK);
+    /* Items that end elsewhere than the size says: E_INVALID where they end. */
+    end = NULL;
+    avrogen_reader_init(&r, in, n);
+    ck_assert_uint_eq(avrogen_read_block(&r, &end), 2);
+    r.p += 1;
+    ck_assert_uint_eq(avrogen_read_block(&r, &end), 0);
+    ck_assert_int_eq(r.err, AVROGEN_E_INVALID);
+    ck_assert_uint_eq(r.err_offset, 3);
+    ck_assert_str_eq(r.err_msg, "block size does not match its items");
+    /* Skipping jumps the block by its size, to the 0 that ends the array. */
+    avrogen_reader_init(&r, in, n);
+    ck_assert_uint_eq(avrogen_skip_block(&r, 0), 0);
+    ck_assert_uint_eq(avrogen_reader_offset(&r), 5);
+    ck_assert_int_eq(r.err, AVROGEN_OK);
+    /* A size past the end of the input: E_TRUNCATED, after the size. */
+    n = test_unhex("03 08 00", in, sizeof in);
+    end = NULL;
+    avrogen_reader_init(&r, in, n);
+    ck_assert_uint_eq(avrogen_read_block(&r, &end), 0);
+    ck_assert_int_eq(r.err, AVROGEN_E_TRUNCATED);
+    ck_assert_uint_eq(r.err_offset, 2);
     /* Negative count with a negative byte size. */
     n = test_unhex("03 01", in, sizeof in);
     avrogen_reader_init(&r, in, n);
