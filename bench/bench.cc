@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "avrogen/gencode.h"
 #include "avrogen/schema.h"
 
 namespace
@@ -181,13 +182,16 @@ void open_rows(const bench_workload *wl, size_t wl_index)
 
 void check_generated_schema(const bench_workload *wl)
 {
-    if (wl->generated_schema == nullptr)
+    if (wl->generated_type == nullptr)
         return;
+    const char *generated = avrogen_type_schema(wl->generated_type);
+    if (generated == nullptr)
+        die(std::string(wl->name) + ": no generated schema text");
     avrogen_schema *mine = nullptr, *derived = nullptr;
     if (avrogen_schema_parse(wl->schema_json, strlen(wl->schema_json), nullptr, &mine, nullptr) !=
                 AVROGEN_OK ||
-        avrogen_schema_parse(wl->generated_schema, strlen(wl->generated_schema), nullptr, &derived,
-                             nullptr) != AVROGEN_OK)
+        avrogen_schema_parse(generated, strlen(generated), nullptr, &derived, nullptr) !=
+                AVROGEN_OK)
         die(std::string(wl->name) + ": a schema does not parse");
     bool same = strcmp(avrogen_schema_canonical(mine), avrogen_schema_canonical(derived)) == 0;
     std::string msg = std::string(wl->name) + ": the generator derived\n  " +

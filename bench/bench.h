@@ -48,9 +48,9 @@ typedef struct bench_row {
 typedef struct bench_workload {
     const char *name;        /* "order" */
     const char *schema_json; /* the schema every avro-c and generic row uses */
-    /* The schema the generator derived for the record the rows encode, or
-     * NULL; its Parsing Canonical Form must equal schema_json's. */
-    const char *generated_schema;
+    /* The generated record the rows encode, or NULL: the Parsing Canonical
+     * Form of its schema must equal schema_json's. */
+    const struct avrogen_type *generated_type;
     size_t n_records;  /* records in the data set */
     const void *ops;   /* the conversions bench_common_rows use (a bench_ops, rows.h) */
     int (*init)(void); /* build the data set; 0 on success */

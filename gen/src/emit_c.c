@@ -131,7 +131,7 @@ static void emit_header(struct gen *g, const char *stem)
     ec_blank(g);
     ec_line(g, "#include \"%s\"", g->opt->header_include);
     ec_blank(g);
-    ec_line(g, "#if AVROGEN_GENCODE_ABI != 5");
+    ec_line(g, "#if AVROGEN_GENCODE_ABI != 6");
     ec_line(g, "#error \"%s.avro.h is stale: rerun avrogen\"", stem);
     ec_line(g, "#endif");
     ec_blank(g);
@@ -141,9 +141,9 @@ static void emit_header(struct gen *g, const char *stem)
     ec_blank(g);
     ec_line(g, "/*");
     ec_line(g, " * Per record, prefix P:");
-    ec_line(g, " *   P_avro_schema       its .avsc text, NUL-terminated");
     ec_line(g, " *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form");
-    ec_line(g, " *   P_avro_type         descriptor: schema, fingerprint, where each field lives");
+    ec_line(g, " *   P_avro_type         descriptor: schema, fingerprint, where each field lives;");
+    ec_line(g, " *                       avrogen_type_schema(&P_avro_type) is its .avsc text");
     ec_line(g, " *   P_avro_size         the exact number of bytes P_avro_encode writes");
     ec_line(g, " *   P_avro_encode       append the binary encoding to w, returns w->err; never");
     ec_line(g, " *                       allocates (a growable writer may grow); a NULL string or");
@@ -163,7 +163,6 @@ static void emit_header(struct gen *g, const char *stem)
         const char *p = rec->c_prefix, *ct = rec->c_type;
         char *pu = ec_upper_ident(p);
         ec_line(g, "/* %s: Avro record %s */", ct, rec->name.fullname);
-        ec_line(g, "extern const char %s_avro_schema[];", p);
         ec_line(g, "#define %s_AVRO_FINGERPRINT UINT64_C(0x%016" PRIx64 ")", pu, rec->fingerprint);
         ec_line(g, "extern const avrogen_type %s_avro_type;", p);
         ec_line(g, "size_t %s_avro_size(const %s *v);", p, ct);
@@ -261,16 +260,30 @@ static void emit_source(struct gen *g, const char *stem)
             ec_emit_enum_functions(g, i);
     ec_put_body(g, &records);
 
+    /* Schema texts: each record's, sharing the records they nest. */
+    struct ec_texts *texts = ec_texts_new();
+    char **names = xcalloc(2 * m->n_records + 1, sizeof *names);
     for (size_t i = 0; i < m->n_records; i++) {
         const struct model_record *rec = m->records[i];
-        if (!rec->in_main_file)
+        if (!rec->in_main_file || !g->need_record[i])
             continue;
-        char *decl = xasprintf("const char %s_avro_schema[]", rec->c_prefix);
-        ec_emit_char_array(g, decl, rec->avsc != NULL ? rec->avsc : "");
-        free(decl);
+        char *base = xasprintf("%s_avro", rec->c_prefix);
+        names[2 * i] = xasprintf("%s_schema_text", base);
+        g->schema_text[i] =
+                ec_emit_text(g, texts, rec->avsc != NULL ? rec->avsc : "", names[2 * i], base);
+        if (rec->canonical != NULL) {
+            names[2 * i + 1] = xasprintf("%s_canonical_text", base);
+            g->canonical_text[i] = ec_emit_text(g, texts, rec->canonical, names[2 * i + 1], base);
+        }
+        ec_line(g, "static avrogen_text_cache %s_cache;", base);
         ec_blank(g);
+        free(base);
     }
     ec_emit_descriptors(g);
+    ec_texts_free(texts);
+    for (size_t i = 0; i < 2 * m->n_records; i++)
+        free(names[i]);
+    free(names);
 }
 
 /* ---- entry point --------------------------------------------------------- */
@@ -307,6 +320,8 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     g.enum_index = xcalloc(m->n_enums + 1, sizeof *g.enum_index);
     g.enum_write = xcalloc(m->n_enums + 1, sizeof *g.enum_write);
     g.enum_read = xcalloc(m->n_enums + 1, sizeof *g.enum_read);
+    g.schema_text = xcalloc(m->n_records + 1, sizeof *g.schema_text);
+    g.canonical_text = xcalloc(m->n_records + 1, sizeof *g.canonical_text);
     plan(&g);
     ec_aot_begin(&g);
 
@@ -344,5 +359,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     free(g.enum_index);
     free(g.enum_write);
     free(g.enum_read);
+    free(g.schema_text);
+    free(g.canonical_text);
     return rc;
 }

@@ -500,14 +500,15 @@ static void record_tables(struct gen *g, struct tables *tb, const struct model_r
 /* The initializer list of an avrogen_type for a record. */
 static void record_type_items(const struct gen *g, const struct model_record *rec, char **items)
 {
-    size_t k = 0;
+    size_t k = 0, i = ec_record_index(g->m, rec);
     items[k++] = xstrdup("AVROGEN_KIND_RECORD");
     items[k++] = xasprintf("\"%s\"", rec->name.fullname);
-    bool own = rec->in_main_file;
-    bool canonical = own && rec->canonical != NULL;
+    bool own = rec->in_main_file && g->schema_text[i] != NULL;
+    bool canonical = own && g->canonical_text[i] != NULL;
     char *up = ec_upper_ident(rec->c_prefix);
-    items[k++] = own ? xasprintf("%s_avro_schema", rec->c_prefix) : xstrdup("NULL");
-    items[k++] = canonical ? xasprintf("%s_avro_canonical", rec->c_prefix) : xstrdup("NULL");
+    items[k++] = own ? xasprintf("&%s", g->schema_text[i]) : xstrdup("NULL");
+    items[k++] = canonical ? xasprintf("&%s", g->canonical_text[i]) : xstrdup("NULL");
+    items[k++] = own ? xasprintf("&%s_avro_cache", rec->c_prefix) : xstrdup("NULL");
     items[k++] = canonical ? xasprintf("%s_AVRO_FINGERPRINT", up) : xstrdup("0");
     free(up);
     items[k++] = xasprintf("sizeof(%s)", rec->c_type);
@@ -523,7 +524,7 @@ static void record_type_items(const struct gen *g, const struct model_record *re
     items[k++] = xasprintf("%zu", n_resolved);
 }
 
-#define TYPE_ITEMS 14
+#define TYPE_ITEMS 15
 
 void ec_emit_descriptors(struct gen *g)
 {
@@ -550,6 +551,7 @@ void ec_emit_descriptors(struct gen *g)
         char *n = xasprintf("%zu", e->n_symbols);
         const char *it[] = {"AVROGEN_KIND_ENUM",
                             name,
+                            "NULL",
                             "NULL",
                             "NULL",
                             "0",
@@ -591,6 +593,7 @@ void ec_emit_descriptors(struct gen *g)
         char *size = xasprintf("%" PRIu64, f->size);
         const char *it[] = {"AVROGEN_KIND_FIXED",
                             name,
+                            "NULL",
                             "NULL",
                             "NULL",
                             "0",
@@ -647,12 +650,6 @@ void ec_emit_descriptors(struct gen *g)
         const struct model_record *rec = m->records[i];
         if (!g->need_record[i] || !rec->in_main_file)
             continue;
-        if (rec->canonical != NULL) {
-            char *decl = xasprintf("static const char %s_avro_canonical[]", rec->c_prefix);
-            ec_emit_char_array(g, decl, rec->canonical);
-            free(decl);
-            ec_blank(g);
-        }
         ec_line(g,
                 "/* %s_avro_decode for code holding the struct as void * (avrogen_decode_as). */",
                 rec->c_prefix);

@@ -53,6 +53,10 @@ struct gen {
     struct aot *aot;    /* emit_c_resolve.c's state */
     struct ptrmap fixed_sizes; /* record -> its fixed encoded size + 1, or 0: it varies */
     struct ptrmap min_sizes;   /* record -> the fewest bytes it encodes in */
+    /* Per m->records[i] of the header: the C names of its schema texts
+     * (avrogen_text objects, emit_c_schema.c), NULL for none. */
+    const char **schema_text;
+    const char **canonical_text;
 };
 
 /* ---- emit_c_text.c: lines and blocks ---------------------------------------------- */
@@ -84,8 +88,22 @@ void ec_scope_close(struct gen *g);
 char *ec_local(const struct gen *g, const char *base);
 /* A loop index unique at the current depth ("i", "j", "k", "i3", ...); malloc'd. */
 char *ec_loop_index(const struct gen *g);
-/* `decl = <text>;` for a NUL-terminated char array, as string literal pieces. */
+/* ISO C11 guarantees string literals of this length (-Woverlength-strings). */
+#define EC_MAX_LITERAL 4095
+/* `decl = <text>;` for a NUL-terminated char array, as string literal pieces:
+ * text of at most EC_MAX_LITERAL bytes. */
 void ec_emit_char_array(struct gen *g, const char *decl, const char *text);
+
+/* ---- emit_c_schema.c: schema texts in shared pieces --------------------------------- */
+
+struct ec_texts;
+struct ec_texts *ec_texts_new(void);
+void ec_texts_free(struct ec_texts *t);
+/* Write JSON text (a record's .avsc text or canonical form) as an avrogen_text
+ * named `name`, or as a part already written; the parts it holds first,
+ * named base_text<k>. Returns the C name of the object (owned by t). */
+const char *ec_emit_text(struct gen *g, struct ec_texts *t, const char *text, const char *name,
+                         const char *base);
 
 /* ---- emit_c_text.c: C spellings (all malloc'd) ------------------------------------ */
 

@@ -16,8 +16,6 @@
 #include "emit_c_internal.h"
 #include "genutil.h"
 
-/* ISO C11 guarantees string literals of this length (-Woverlength-strings). */
-#define MAX_STRING_LITERAL 4095
 /* Columns of one piece of a string literal's text: indented by 8, quoted and
  * followed by `;`, it stays within EC_COLUMNS. */
 #define PIECE_WIDTH (EC_COLUMNS - 16)
@@ -425,30 +423,12 @@ static size_t escaped_width(const char *text, size_t i)
 /*
  * `decl = <text>;` for a NUL-terminated char array: string literal pieces,
  * one per line of the text, a long line cut after a comma so that each piece
- * fits in PIECE_WIDTH columns. Text longer than a C11 compiler must accept in
- * one literal becomes a list of character constants.
+ * fits in PIECE_WIDTH columns. The text is at most EC_MAX_LITERAL bytes
+ * (emit_c_schema.c cuts longer ones into pieces).
  */
 void ec_emit_char_array(struct gen *g, const char *decl, const char *text)
 {
     size_t len = strlen(text);
-    if (len > MAX_STRING_LITERAL) {
-        /* Character constants, bin-packed (no trailing comma) as clang-format
-         * lays them out; octal for anything but printable ASCII. */
-        struct textbuf chars = TEXTBUF_INIT;
-        for (size_t i = 0; i <= len; i++) {
-            unsigned char ch = (unsigned char)text[i];
-            textbuf_puts(&chars, i != 0 ? ", '" : "'");
-            if (ch == '\'' || ch == '\\')
-                textbuf_printf(&chars, "\\%c'", ch);
-            else if (ch < 0x20 || ch >= 0x7f)
-                textbuf_printf(&chars, "\\%o'", ch);
-            else
-                textbuf_printf(&chars, "%c'", ch);
-        }
-        ec_line(g, "%s = {%s};", decl, chars.data);
-        textbuf_free(&chars);
-        return;
-    }
     /* The pieces: one per line of the text, long lines cut after a comma. */
     size_t n = 0;
     char **pieces = NULL;

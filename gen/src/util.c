@@ -132,7 +132,7 @@ static unsigned max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
 
 int cli_parse_max_depth(const char *cmd, const char *text)
 {
-    uint64_t v;
+    uint64_t v = 0;
     int rc = cli_parse_u64(cmd, "--max-depth", text, &v);
     if (rc != 0)
         return rc;

@@ -993,7 +993,7 @@ avrogen_status avrogen_ocf_reader_next_as(avrogen_ocf_reader *r, const avrogen_t
                                           avrogen_arena *a, bool *got)
 {
     *got = false;
-    if (t == NULL || t->kind != AVROGEN_KIND_RECORD || t->schema == NULL || t->decode == NULL)
+    if (t == NULL || t->kind != AVROGEN_KIND_RECORD || t->schema_text == NULL || t->decode == NULL)
         return AVROGEN_E_ARG;
     if (r->err != AVROGEN_OK)
         return r->err;

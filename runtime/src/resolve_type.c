@@ -1556,7 +1556,7 @@ avrogen_status avrogen_type_plan_new(const avrogen_node *writer, const avrogen_t
     if (why != NULL)
         memset(why, 0, sizeof *why);
     if (writer == NULL || reader == NULL || reader->kind != AVROGEN_KIND_RECORD ||
-        reader->schema == NULL) {
+        reader->schema_text == NULL) {
         if (why != NULL)
             snprintf(why->msg, sizeof why->msg,
                      "the reader is not a generated record with its schema");
@@ -1581,8 +1581,11 @@ avrogen_status avrogen_type_plan_new(const avrogen_node *writer, const avrogen_t
     avrogen_arena_init(&b.scratch, &plan->alloc);
     avrogen_schema *rs = NULL;
     avrogen_diag d;
-    avrogen_status st =
-            avrogen_schema_parse(reader->schema, strlen(reader->schema), &plan->alloc, &rs, &d);
+    memset(&d, 0, sizeof d);
+    const char *text = avrogen_type_schema(reader);
+    avrogen_status st = text == NULL
+                                ? AVROGEN_E_NOMEM
+                                : avrogen_schema_parse(text, strlen(text), &plan->alloc, &rs, &d);
     if (st != AVROGEN_OK) {
         avrogen_walk_fail(&b.w, st == AVROGEN_E_NOMEM ? st : AVROGEN_E_ARG,
                           "the reader's schema: %s: %s", d.path, d.msg);

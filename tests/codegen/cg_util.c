@@ -961,7 +961,8 @@ avrogen_status cg_encode_json(const avrogen_type *t, const char *json, avrogen_w
     avrogen_value gv;
     avrogen_writer_init_growable(w, NULL);
     avrogen_arena_init(&a, NULL);
-    avrogen_status st = avrogen_schema_parse(t->schema, strlen(t->schema), NULL, &s, &d);
+    const char *text = avrogen_type_schema(t);
+    avrogen_status st = avrogen_schema_parse(text, strlen(text), NULL, &s, &d);
     if (st != AVROGEN_OK) {
         snprintf(why, n, "schema: %s: %s", d.path, d.msg);
     } else if ((st = avrogen_value_from_json(json, strlen(json), avrogen_schema_root(s), &gv, &a,
@@ -1077,4 +1078,13 @@ avrogen_status cg_encode_sized(avrogen_writer *w, const avrogen_value *v, const 
     default:
         return avrogen_value_encode(w, v);
     }
+}
+
+void cg_set_schema(avrogen_type *t, cg_text *x, const char *json)
+{
+    memset(x, 0, sizeof *x);
+    x->piece = (avrogen_text_piece){json, strlen(json), NULL};
+    x->text = (avrogen_text){&x->piece, 1, strlen(json)};
+    t->schema_text = &x->text;
+    t->cache = &x->cache;
 }

@@ -97,6 +97,15 @@ avrogen_status cg_encode_json(const avrogen_type *t, const char *json, avrogen_w
 /* True when all `size` bytes at p are zero. */
 bool cg_all_zero(const void *p, size_t size);
 
+/* A schema text of one piece, for descriptors made by hand: cg_set_schema
+ * makes t's schema text `json`, kept in *x (which must outlive t). */
+typedef struct cg_text {
+    avrogen_text_piece piece;
+    avrogen_text text;
+    avrogen_text_cache cache;
+} cg_text;
+void cg_set_schema(avrogen_type *t, cg_text *x, const char *json);
+
 /*
  * v's binary encoding (of type t) with every array and map block written with
  * a negative count and its byte size (spec: Arrays, Maps), the size of block

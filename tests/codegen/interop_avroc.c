@@ -76,7 +76,8 @@ static void fail(const cg_case *c, int n, const char *what)
 static void run_case(const cg_case *c, cg_rng *g)
 {
     avro_schema_t schema;
-    if (avro_schema_from_json_length(c->type->schema, strlen(c->type->schema), &schema) != 0) {
+    if (avro_schema_from_json_length(avrogen_type_schema(c->type),
+                                     strlen(avrogen_type_schema(c->type)), &schema) != 0) {
         fail(c, 0, "avro-c rejects the schema");
         return;
     }

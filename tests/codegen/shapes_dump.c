@@ -41,7 +41,7 @@ int main(void)
         printf("{\"label\": ");
         put_json_string(k->label);
         printf(", \"schema\": ");
-        put_json_string(k->c.type->schema);
+        put_json_string(avrogen_type_schema(k->c.type));
         printf(", \"hex\": \"");
         for (size_t b = 0; b < avrogen_writer_len(&w); b++)
             printf("%02x", avrogen_writer_data(&w)[b]);

@@ -387,7 +387,7 @@ START_TEST(test_vs_resolver)
     if (!e->decoder)
         return;
     avrogen_schema *w = parse_file(e->file);
-    avrogen_schema *rd = parse_text(e->reader->type->schema);
+    avrogen_schema *rd = parse_text(avrogen_type_schema(e->reader->type));
     const avrogen_type_decoder *dec =
             find_decoder(e->reader->type, avrogen_schema_fingerprint64(w));
     ck_assert_ptr_nonnull(dec);
@@ -513,8 +513,8 @@ static avrogen_status decode_all(const cg_case *c, const avrogen_schema *w,
 /* Random datums of w for record c, their blocks sized right and wrong, through decode_all. */
 static void block_sizes(const cg_case *c, const char *file, uint64_t seed)
 {
-    avrogen_schema *own = parse_text(c->type->schema);
-    avrogen_schema *w = file != NULL ? parse_file(file) : parse_text(c->type->schema);
+    avrogen_schema *own = parse_text(avrogen_type_schema(c->type));
+    avrogen_schema *w = file != NULL ? parse_file(file) : parse_text(avrogen_type_schema(c->type));
     const char *label = file != NULL ? file : c->name;
     const avrogen_node *wroot = avrogen_schema_root(w);
     const avrogen_type_decoder *dec = find_decoder(c->type, avrogen_schema_fingerprint64(w));
@@ -670,7 +670,7 @@ START_TEST(test_zero_byte_skip_budget)
     ck_assert_ptr_nonnull(dec);
     avrogen_resolver *res;
     avrogen_diag why;
-    avrogen_schema *rs = parse_text(aot_point_avro_type.schema);
+    avrogen_schema *rs = parse_text(avrogen_type_schema(&aot_point_avro_type));
     ck_assert_int_eq(
             avrogen_resolver_new(avrogen_schema_root(w), avrogen_schema_root(rs), NULL, &res, &why),
             AVROGEN_OK);
@@ -959,7 +959,7 @@ START_TEST(test_default_items)
             "\"chain\": null, \"u\": {\"int\": 5}, \"digest\": \"abcd\", \"pad\": \"xyz\", "
             "\"misc\": {\"a\": 0, \"b\": 0, \"c\": null, \"d\": {}, \"e\": \"CALM\"}}";
     avrogen_schema *w = parse_file("aot_event_v1.avsc");
-    avrogen_schema *rd = parse_text(aot_event_avro_type.schema);
+    avrogen_schema *rd = parse_text(avrogen_type_schema(&aot_event_avro_type));
     const avrogen_node *wroot = avrogen_schema_root(w);
     const avrogen_type_decoder *dec =
             find_decoder(&aot_event_avro_type, avrogen_schema_fingerprint64(w));
@@ -1013,7 +1013,7 @@ START_TEST(test_skip_truncated)
      * booleans, with one byte left, and that byte no boolean. */
     static const uint8_t bytes[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x04, 0x0a};
     avrogen_schema *w = parse_file("aot_event_v1.avsc");
-    avrogen_schema *rd = parse_text(aot_event_avro_type.schema);
+    avrogen_schema *rd = parse_text(avrogen_type_schema(&aot_event_avro_type));
     const avrogen_node *wroot = avrogen_schema_root(w);
     const avrogen_type_decoder *dec =
             find_decoder(&aot_event_avro_type, avrogen_schema_fingerprint64(w));

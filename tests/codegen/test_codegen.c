@@ -249,7 +249,7 @@ static void roundtrip_one(const cg_case *c, const avrogen_node *root, cg_rng *g,
 START_TEST(test_roundtrip)
 {
     const cg_case *c = &cases[_i];
-    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(c->type));
     cg_rng g = {UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(_i + 1) * UINT64_C(0x100000001b3)};
     for (int n = 0; n < ITERATIONS; n++)
         roundtrip_one(c, avrogen_schema_root(s), &g, n % 10 == 0);
@@ -263,11 +263,12 @@ START_TEST(test_descriptor)
 {
     const cg_case *c = &cases[_i];
     const avrogen_type *t = c->type;
-    avrogen_schema *s = parse_schema(t->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(t));
     ck_assert_int_eq(t->kind, AVROGEN_KIND_RECORD);
-    ck_assert_str_eq(t->canonical, avrogen_schema_canonical(s));
+    const char *canonical = avrogen_type_canonical(t);
+    ck_assert_str_eq(canonical, avrogen_schema_canonical(s));
     ck_assert(t->fingerprint == avrogen_schema_fingerprint64(s));
-    ck_assert(t->fingerprint == avrogen_crc64_avro(t->canonical, strlen(t->canonical)));
+    ck_assert(t->fingerprint == avrogen_crc64_avro(canonical, strlen(canonical)));
     const avrogen_node *root = avrogen_schema_root(s);
     ck_assert_str_eq(t->name, root->fullname);
     ck_assert_uint_eq(t->n_fields, root->n_fields);
@@ -280,13 +281,52 @@ START_TEST(test_descriptor)
 }
 END_TEST
 
+/* A text in pieces, parts inside parts, joined once: what the schema texts
+ * of records nesting big records are (gen/src/emit_c_schema.c). */
+START_TEST(test_text_pieces)
+{
+    static const avrogen_text_piece inner_pieces[] = {{"ef", 2, NULL}};
+    static const avrogen_text inner = {inner_pieces, 1, 2};
+    static const avrogen_text_piece middle_pieces[] = {{"cd", 2, NULL}, {NULL, 0, &inner}};
+    static const avrogen_text middle = {middle_pieces, 2, 4};
+    static const avrogen_text_piece outer_pieces[] = {
+            {"ab", 2, NULL}, {NULL, 0, &middle}, {NULL, 0, &inner}, {"g", 1, NULL}};
+    static const avrogen_text outer = {outer_pieces, 4, 9};
+    avrogen_text_cache cache = {NULL, NULL};
+    avrogen_type t = prims_avro_type;
+    t.schema_text = &outer;
+    t.canonical_text = &inner;
+    t.cache = &cache;
+    const char *joined = avrogen_type_schema(&t);
+    ck_assert_str_eq(joined, "abcdefefg");
+    ck_assert_ptr_eq(avrogen_type_schema(&t), joined); /* joined once, kept */
+    ck_assert_ptr_eq(cache.schema, joined);
+    ck_assert_str_eq(avrogen_type_canonical(&t), "ef"); /* one piece: as it is */
+    ck_assert_ptr_eq(avrogen_type_canonical(&t), inner_pieces[0].bytes);
+    ck_assert_ptr_null(cache.canonical);
+    t.cache = NULL;
+    ck_assert_ptr_null(avrogen_type_schema(&t));
+    free(cache.schema);
+}
+END_TEST
+
 START_TEST(test_fingerprint_macros)
 {
     ck_assert(PRIMS_AVRO_FINGERPRINT == prims_avro_type.fingerprint);
     ck_assert(LOGICALS_AVRO_FINGERPRINT == logicals_avro_type.fingerprint);
     ck_assert(SHAPE_AVRO_FINGERPRINT == shape_avro_type.fingerprint);
     ck_assert(NODE_AVRO_FINGERPRINT == node_avro_type.fingerprint);
-    ck_assert_ptr_eq(prims_avro_type.schema, prims_avro_schema);
+    /* The descriptor's texts: one piece each here, the same text on every call,
+     * and a canonical form whose CRC-64-AVRO is the fingerprint. */
+    const char *text = avrogen_type_schema(&prims_avro_type);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_eq(avrogen_type_schema(&prims_avro_type), text);
+    ck_assert_uint_eq(prims_avro_type.schema_text->n_pieces, 1);
+    const char *canonical = avrogen_type_canonical(&prims_avro_type);
+    ck_assert_ptr_nonnull(canonical);
+    ck_assert(avrogen_crc64_avro(canonical, strlen(canonical)) == PRIMS_AVRO_FINGERPRINT);
+    ck_assert_ptr_null(
+            avrogen_type_schema(segment_avro_type.fields[0].type)); /* another header's */
     /* A record from another header is described where it is used, too. */
     const avrogen_field_desc *from = &segment_avro_type.fields[0];
     ck_assert_int_eq(from->storage, AVROGEN_STORAGE_STRUCT);
@@ -1004,6 +1044,7 @@ static Suite *codegen_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_descriptor, 0, N_CASES);
     tcase_add_test(tc, test_fingerprint_macros);
+    tcase_add_test(tc, test_text_pieces);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("known_answers");

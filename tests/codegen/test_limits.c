@@ -86,7 +86,7 @@ static void all_readers(const avrogen_writer *w, avrogen_status want)
     avrogen_reader_init(&r, buf, len);
     ck_assert_int_eq(node_avro_decode(&r, &head, &arena), want);
 
-    avrogen_schema *s = parse(node_avro_type.schema);
+    avrogen_schema *s = parse(avrogen_type_schema(&node_avro_type));
     const avrogen_node *root = avrogen_schema_root(s);
     ck_assert(root->recursive);
     avrogen_type_plan *plan;
@@ -320,7 +320,7 @@ static void exact(const avrogen_type *t, avrogen_status (*enc)(avrogen_writer *,
     ck_assert_uint_eq(avrogen_writer_len(&w), n);
     ck_assert_mem_eq(avrogen_writer_data(&w), want, n);
     ck_assert_uint_eq(size(v), n);
-    avrogen_schema *s = parse(t->schema);
+    avrogen_schema *s = parse(avrogen_type_schema(t));
     avrogen_value gv;
     avrogen_reader r;
     avrogen_reader_init(&r, want, n);

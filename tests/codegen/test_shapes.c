@@ -75,7 +75,8 @@ static avrogen_status decode_json(const avrogen_type *t, const char *json, void 
 
     avrogen_schema *s = NULL;
     avrogen_diag d;
-    ck_assert_int_eq(avrogen_schema_parse(t->schema, strlen(t->schema), NULL, &s, &d), AVROGEN_OK);
+    const char *text = avrogen_type_schema(t);
+    ck_assert_int_eq(avrogen_schema_parse(text, strlen(text), NULL, &s, &d), AVROGEN_OK);
     avrogen_type_plan *plan = NULL;
     ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(s), t, NULL, &plan, &d), AVROGEN_OK);
     void *via_plan = calloc(1, t->size);

@@ -357,7 +357,7 @@ static void identity_one(const cg_case *c, const avrogen_type_plan *p, cg_rng *g
 START_TEST(test_identity)
 {
     const cg_case *c = &readers[_i];
-    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(c->type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), c->type);
     cg_rng g = {UINT64_C(0x5851f42d4c957f2d) ^ (uint64_t)(_i + 1) * UINT64_C(0x100000001b3)};
     for (int n = 0; n < IDENTITY_ITERATIONS; n++)
@@ -371,7 +371,7 @@ END_TEST
 static void identity_hex(const char *name, const char *hex)
 {
     const cg_case *c = find_reader(name);
-    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(c->type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), c->type);
     uint8_t buf[512];
     size_t n = test_unhex(hex, buf, sizeof buf);
@@ -426,7 +426,7 @@ END_TEST
 START_TEST(test_identity_zero_byte_budget)
 {
     const cg_case *c = find_reader("hollows");
-    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(c->type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), c->type);
     uint8_t in[8];
     size_t n = test_unhex("d0 0f 00 0e", in, sizeof in); /* 1000 items, after = 7 */
@@ -464,7 +464,7 @@ START_TEST(test_identity_skipped_zeroed)
     /* AVRO_SKIP members read as zero, bit-field included, also in structs
      * from the arena. */
     const cg_case *c = find_reader("prims");
-    avrogen_schema *s = parse_schema(c->type->schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(c->type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), c->type);
     struct prims v;
     memset(&v, 0, sizeof v);
@@ -483,7 +483,7 @@ START_TEST(test_identity_skipped_zeroed)
     avrogen_schema_free(s);
 
     c = find_reader("hollows");
-    s = parse_schema(c->type->schema);
+    s = parse_schema(avrogen_type_schema(c->type));
     p = new_plan(avrogen_schema_root(s), c->type);
     struct hollow items[3];
     struct hollows h = {items, 3, 7};
@@ -519,7 +519,7 @@ START_TEST(test_identity_depth)
     w.max_depth = (unsigned)n;
     ck_assert_int_eq(node_avro_encode(&w, &nodes[0]), AVROGEN_OK);
     free(nodes);
-    avrogen_schema *s = parse_schema(node_avro_type.schema);
+    avrogen_schema *s = parse_schema(avrogen_type_schema(&node_avro_type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(s), &node_avro_type);
     struct node head;
     avrogen_reader r;
@@ -549,7 +549,7 @@ START_TEST(test_identity_depth)
     }
     const cg_case *c = find_reader("company");
     encode(c, &co[0], &w);
-    s = parse_schema(c->type->schema);
+    s = parse_schema(avrogen_type_schema(c->type));
     p = new_plan(avrogen_schema_root(s), c->type);
     for (unsigned depth = 1; depth < 16; depth++) {
         struct company x, y;
@@ -644,8 +644,8 @@ START_TEST(test_evolve)
     memset(&x, 0, sizeof x);
     x.writer = &pairs[_i].writer;
     x.reader = find_reader(pairs[_i].reader);
-    avrogen_schema *ws = parse_schema(x.writer->type->schema);
-    avrogen_schema *rs = parse_schema(x.reader->type->schema);
+    avrogen_schema *ws = parse_schema(avrogen_type_schema(x.writer->type));
+    avrogen_schema *rs = parse_schema(avrogen_type_schema(x.reader->type));
     x.wroot = avrogen_schema_root(ws);
     x.rroot = avrogen_schema_root(rs);
     x.plan = new_plan(x.wroot, x.reader->type);
@@ -706,7 +706,7 @@ static avrogen_status evolve_json(const char *wjson, const char *name, const cha
     memset(&x, 0, sizeof x);
     x.writer = x.reader = find_reader(name);
     avrogen_schema *ws = parse_schema(wjson);
-    avrogen_schema *rs = parse_schema(x.reader->type->schema);
+    avrogen_schema *rs = parse_schema(avrogen_type_schema(x.reader->type));
     x.wroot = avrogen_schema_root(ws);
     x.rroot = avrogen_schema_root(rs);
     x.plan = new_plan(x.wroot, x.reader->type);
@@ -919,7 +919,7 @@ START_TEST(test_evolve_defaults)
     avrogen_writer w;
     encode(&pairs[N_PAIRS - 1].writer, &old, &w);
     const cg_case *c = find_reader("rich");
-    avrogen_schema *ws = parse_schema(ev_old_rich_avro_type.schema);
+    avrogen_schema *ws = parse_schema(avrogen_type_schema(&ev_old_rich_avro_type));
     avrogen_type_plan *p = new_plan(avrogen_schema_root(ws), c->type);
     struct rich v;
     memset(&v, 0xa5, sizeof v);
@@ -1068,7 +1068,7 @@ START_TEST(test_build_incompatible)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const cg_case *c = find_reader(bad[i].reader);
         avrogen_schema *ws = parse_schema(bad[i].writer);
-        avrogen_schema *rs = parse_schema(c->type->schema);
+        avrogen_schema *rs = parse_schema(avrogen_type_schema(c->type));
         avrogen_type_plan *p;
         avrogen_resolver *res = NULL;
         avrogen_diag pw, rw;
@@ -1117,7 +1117,8 @@ START_TEST(test_build_defaults_that_do_not_fit)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const cg_case *c = find_reader(cases[i].reader);
         avrogen_type reader = *c->type;
-        reader.schema = cases[i].reader_schema;
+        cg_text text;
+        cg_set_schema(&reader, &text, cases[i].reader_schema);
         avrogen_schema *ws = parse_schema(cases[i].writer);
         avrogen_type_plan *p;
         avrogen_diag why;
@@ -1132,7 +1133,7 @@ START_TEST(test_build_defaults_that_do_not_fit)
         ck_assert_ptr_null(p);
         avrogen_schema_free(ws);
         /* The reader's own schema needs no default: that plan builds. */
-        ws = parse_schema(reader.schema);
+        ws = parse_schema(cases[i].reader_schema);
         avrogen_type_plan_free(new_plan(avrogen_schema_root(ws), &reader));
         avrogen_schema_free(ws);
     }
@@ -1141,13 +1142,13 @@ END_TEST
 
 START_TEST(test_build_bad_descriptors)
 {
-    avrogen_schema *ws = parse_schema(h_i8_avro_type.schema);
+    avrogen_schema *ws = parse_schema(avrogen_type_schema(&h_i8_avro_type));
     const avrogen_node *root = avrogen_schema_root(ws);
     avrogen_type_plan *p;
     avrogen_diag why;
     /* A record from another header is described without its schema. */
     const avrogen_type *nested = segment_avro_type.fields[0].type;
-    ck_assert_ptr_null(nested->schema);
+    ck_assert_ptr_null(nested->schema_text);
     ck_assert_int_eq(avrogen_type_plan_new(root, nested, NULL, &p, &why), AVROGEN_E_ARG);
     ck_assert_ptr_null(p);
     ck_assert_int_eq(avrogen_type_plan_new(root, palette_avro_type.fields[0].type, NULL, &p, &why),
@@ -1168,7 +1169,8 @@ START_TEST(test_build_bad_descriptors)
     field = h_i8_avro_type.fields[0];
     ck_assert_int_eq(avrogen_type_plan_new(root, &t, NULL, &p, &why), AVROGEN_E_ARG);
     t = h_i8_avro_type;
-    t.schema = "{\"type\": \"record\"";
+    cg_text text;
+    cg_set_schema(&t, &text, "{\"type\": \"record\"");
     ck_assert_int_eq(avrogen_type_plan_new(root, &t, NULL, &p, &why), AVROGEN_E_ARG);
     avrogen_schema_free(ws);
 }
@@ -1204,12 +1206,12 @@ static void build_until_ok(const char *writer_json, const avrogen_type *reader)
 
 START_TEST(test_build_out_of_memory)
 {
-    build_until_ok(ev_old_rich_avro_type.schema, &rich_avro_type);
-    build_until_ok(prims_w_avro_type.schema, &prims_avro_type);
-    build_until_ok(shape_w_avro_type.schema, &shape_avro_type);
-    build_until_ok(node_w_avro_type.schema, &node_avro_type);
-    build_until_ok(company_avro_type.schema, &company_avro_type);
-    build_until_ok(maps_avro_type.schema, &maps_avro_type);
+    build_until_ok(avrogen_type_schema(&ev_old_rich_avro_type), &rich_avro_type);
+    build_until_ok(avrogen_type_schema(&prims_w_avro_type), &prims_avro_type);
+    build_until_ok(avrogen_type_schema(&shape_w_avro_type), &shape_avro_type);
+    build_until_ok(avrogen_type_schema(&node_w_avro_type), &node_avro_type);
+    build_until_ok(avrogen_type_schema(&company_avro_type), &company_avro_type);
+    build_until_ok(avrogen_type_schema(&maps_avro_type), &maps_avro_type);
 }
 END_TEST
 
@@ -1250,8 +1252,8 @@ START_TEST(test_cache_plans)
     test_alloc_init(&ta, 0);
     avrogen_plan_cache *c = avrogen_plan_cache_new(&ta.base);
     ck_assert_ptr_nonnull(c);
-    avrogen_schema *w1 = parse_schema(node_w_avro_type.schema);
-    avrogen_schema *w2 = parse_schema(node_w_avro_type.schema);
+    avrogen_schema *w1 = parse_schema(avrogen_type_schema(&node_w_avro_type));
+    avrogen_schema *w2 = parse_schema(avrogen_type_schema(&node_w_avro_type));
     const avrogen_type_plan *p1, *p2;
     avrogen_diag why;
     ck_assert_int_eq(avrogen_plan_cache_type_plan(c, w1, &node_avro_type, &p1, &why), AVROGEN_OK);
@@ -1264,8 +1266,8 @@ START_TEST(test_cache_plans)
     check_node_plan(p1);
 
     /* A generic resolver for the same writer is another entry. */
-    avrogen_schema *rs = parse_schema(node_avro_type.schema);
-    avrogen_schema *w3 = parse_schema(node_w_avro_type.schema);
+    avrogen_schema *rs = parse_schema(avrogen_type_schema(&node_avro_type));
+    avrogen_schema *w3 = parse_schema(avrogen_type_schema(&node_w_avro_type));
     const avrogen_resolver *r1, *r2;
     ck_assert_int_eq(avrogen_plan_cache_resolver(c, w3, avrogen_schema_root(rs), &r1, &why),
                      AVROGEN_OK);
@@ -1324,7 +1326,7 @@ START_TEST(test_cache_failures)
     ck_assert_str_eq(again.path, first.path);
     ck_assert_str_eq(again.msg, first.msg);
     /* The same for the generic resolver. */
-    avrogen_schema *rs = parse_schema(node_avro_type.schema);
+    avrogen_schema *rs = parse_schema(avrogen_type_schema(&node_avro_type));
     const avrogen_resolver *res;
     ck_assert_int_eq(avrogen_plan_cache_resolver(c, bad, avrogen_schema_root(rs), &res, &first),
                      AVROGEN_E_MISMATCH);
@@ -1344,7 +1346,7 @@ END_TEST
 START_TEST(test_cache_out_of_memory)
 {
     /* Out of memory is not remembered: the next call builds the plan. */
-    avrogen_schema *w = parse_schema(prims_w_avro_type.schema);
+    avrogen_schema *w = parse_schema(avrogen_type_schema(&prims_w_avro_type));
     long fail_at;
     for (fail_at = 1; fail_at < 100000; fail_at++) {
         test_alloc ta;
@@ -1438,7 +1440,7 @@ START_TEST(test_decode_as)
     ck_assert_int_eq(ta.calls, calls);
 
     /* An unknown writer and no schema to build a plan from. */
-    avrogen_schema *ws = parse_schema(node_w_avro_type.schema);
+    avrogen_schema *ws = parse_schema(avrogen_type_schema(&node_w_avro_type));
     uint64_t wfp = avrogen_schema_fingerprint64(ws);
     char want[128];
     snprintf(want, sizeof want,

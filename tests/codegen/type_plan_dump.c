@@ -98,12 +98,12 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++) {
         const avrogen_type *wt = pairs[k].writer, *rt = pairs[k].reader;
         FILE *f = open_out(argv[1], pairs[k].name, "writer.avsc");
-        fputs(wt->schema, f);
+        fputs(avrogen_type_schema(wt), f);
         fclose(f);
         f = open_out(argv[1], pairs[k].name, "reader.avsc");
-        fputs(rt->schema, f);
+        fputs(avrogen_type_schema(rt), f);
         fclose(f);
-        avrogen_schema *ws = parse(wt->schema), *rs = parse(rt->schema);
+        avrogen_schema *ws = parse(avrogen_type_schema(wt)), *rs = parse(avrogen_type_schema(rt));
         avrogen_type_plan *plan;
         avrogen_diag why;
         if (avrogen_type_plan_new(avrogen_schema_root(ws), rt, NULL, &plan, &why) != AVROGEN_OK)

@@ -228,7 +228,7 @@ static bool breaks(const avrogen_type *t, const avrogen_field_desc *f, char *v, 
 static void setup(void)
 {
     for (size_t i = 0; i < N_CASES; i++) {
-        const char *s = cases[i].type->schema;
+        const char *s = avrogen_type_schema(cases[i].type);
         avrogen_diag d;
         if (avrogen_schema_parse(s, strlen(s), NULL, &schemas[i], &d) != AVROGEN_OK)
             die(&cases[i], "its schema does not parse", d.msg);

@@ -124,25 +124,26 @@ static const char node_in_union[] =
         "\"fields\": [{\"name\": \"value\", \"type\": \"int\"}, "
         "{\"name\": \"next\", \"type\": [\"null\", \"aot_node\"]}]}]";
 
-/* The writer: a file of tests/codegen/earlier, or schema text. */
+/* The writer: a file of tests/codegen/earlier, schema text, or a generated record's schema. */
 typedef struct pair {
     const char *file;
     const char *json;
+    const avrogen_type *writer;
     const avrogen_type *reader;
     avrogen_status (*encode)(avrogen_writer *w, const void *v);
 } pair;
 
-#define EARLIER(file, P)                           \
-    {                                              \
-        file, NULL, &P##_avro_type, P##_encode_any \
+#define EARLIER(file, P)                                 \
+    {                                                    \
+        file, NULL, NULL, &P##_avro_type, P##_encode_any \
     }
-#define WRITER(W, P)                                          \
-    {                                                         \
-        NULL, W##_avro_schema, &P##_avro_type, P##_encode_any \
+#define WRITER(W, P)                                               \
+    {                                                              \
+        NULL, NULL, &W##_avro_type, &P##_avro_type, P##_encode_any \
     }
-#define OWN(P)                                                \
-    {                                                         \
-        NULL, P##_avro_schema, &P##_avro_type, P##_encode_any \
+#define OWN(P)                                                     \
+    {                                                              \
+        NULL, NULL, &P##_avro_type, &P##_avro_type, P##_encode_any \
     }
 
 /* Keep the order: the seeds in corpus/evolve start with these indexes. */
@@ -156,7 +157,7 @@ static const pair pairs[] = {
         EARLIER("aot_point_v1.avsc", aot_point), /* 4 */
         OWN(aot_event),
         /* a writer union holding the record: a plan, no decoder of its own */
-        {NULL, node_in_union, &aot_node_avro_type, aot_node_encode_any},
+        {NULL, node_in_union, NULL, &aot_node_avro_type, aot_node_encode_any},
         /* cg_evolve_old.h's writers (tests/codegen/test_type_plan.c) */
         WRITER(prims_w, prims), /* 7 */
         WRITER(maybe_texts_w, maybe_texts),
@@ -231,7 +232,8 @@ static avrogen_schema *parse_writer(const pair *p)
         snprintf(path, sizeof path, "%s/%s", EVOLVE_EARLIER_DIR, p->file);
         st = avrogen_schema_parse_file(path, NULL, &s, &d);
     } else {
-        st = avrogen_schema_parse(p->json, strlen(p->json), NULL, &s, &d);
+        const char *text = p->json != NULL ? p->json : avrogen_type_schema(p->writer);
+        st = avrogen_schema_parse(text, strlen(text), NULL, &s, &d);
     }
     if (st != AVROGEN_OK) {
         fprintf(stderr, "fuzz_evolve: writer schema: %s: %s\n", d.path, d.msg);
@@ -249,7 +251,7 @@ static prepared *prepare(size_t i)
     if (cache == NULL && (cache = avrogen_plan_cache_new(NULL)) == NULL)
         die(p, "no plan cache");
     x->writer = parse_writer(p);
-    const char *rs = p->reader->schema;
+    const char *rs = avrogen_type_schema(p->reader);
     avrogen_diag d;
     if (avrogen_schema_parse(rs, strlen(rs), NULL, &x->reader, &d) != AVROGEN_OK)
         die(p, "the reader's schema does not parse");

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Headers of long chains of records (issue 12), generated here:
 
-  chain_test.py AVROGEN ANNOTATE_INCLUDE_DIR
+  chain_test.py AVROGEN ANNOTATE_INCLUDE_DIR [CC RUNTIME_INCLUDE_DIR RUNTIME_LIBRARY]
 
   - 100 records, each holding the next through a nullable pointer: every
     .avsc is linear in its schema (indentation stops growing past 16 levels;
@@ -13,6 +13,14 @@
     schema crosses, writes nothing, and does so in bounded memory (an address
     space limit of 1 GiB) and time (a timeout well above what it takes, as
     tests assert no times);
+  - 250 and 500 such records through generate: the .avro.c is linear in the
+    header (twice the records, about twice the bytes, and a bound per header
+    byte), though each record's schema text holds every record below it (N^2
+    bytes in all, as each record's .avsc file holds it): the texts share
+    their nested definitions (gen/src/emit_c_schema.c). With a compiler and
+    the runtime, the 500-record code compiles warning-free and
+    avrogen_type_schema and avrogen_type_canonical of r0, r250 and r499
+    return exactly their .avsc files and `avrogen canonical` of them;
   - the fanout T40 (T<i> holds two nullable T<i-1>): 2^40 records as a tree,
     41 as a schema. The gate (--compat-with an earlier T40) and its
     ahead-of-time decoder take time linear in the schema (each walk visited
@@ -61,12 +69,86 @@ def fail(msg):
     sys.exit(1)
 
 
+CHECK_TEXTS = r"""
+#include <stdio.h>
+#include "chain500.avro.h"
+int main(void)
+{
+    const avrogen_type *const types[] = {&r0_avro_type, &r250_avro_type, &r499_avro_type};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+        const char *schema = avrogen_type_schema(types[i]);
+        const char *canonical = avrogen_type_canonical(types[i]);
+        if (schema == NULL || canonical == NULL || avrogen_type_schema(types[i]) != schema)
+            return 1;
+        printf("%s%c%s%c", schema, 1, canonical, 2);
+    }
+    return 0;
+}
+"""
+
+
+def generated_size(avrogen, include, tmp, n):
+    """chain(n) through generate: the header's and the .avro.c's sizes, and the output dir."""
+    header = os.path.join(tmp, f"chain{n}.h")
+    with open(header, "w") as f:
+        f.write(chain(n))
+    out = os.path.join(tmp, f"gen{n}")
+    p = subprocess.run([avrogen, "generate", header, "-o", out, "--", f"-I{include}"],
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        fail(f"generate of {n} chained records: exit {p.returncode}: {p.stderr[:500]}")
+    return os.path.getsize(header), os.path.getsize(os.path.join(out, f"chain{n}.avro.c")), out
+
+
+def linear_code(avrogen, include, tmp, compiler):
+    h250, c250, _ = generated_size(avrogen, include, tmp, 250)
+    h500, c500, out = generated_size(avrogen, include, tmp, 500)
+    avsc = sum(os.path.getsize(os.path.join(out, f"r{i}.avsc")) for i in range(500))
+    # Quadratic code (every record's text in full, as it was: 790 MB at 511
+    # records) grows four times as the records double; linear code twice.
+    if c500 > 2.3 * c250 or c500 > 300 * h500:
+        fail(f".avro.c not linear in the header: {c250} bytes at 250 records, {c500} at 500 "
+             f"(header {h500} bytes)")
+    print(f"500 chained records: {h500} bytes of header, {c500} of .avro.c ({c250} at 250), "
+          f"{avsc} of .avsc files")
+    if compiler is None:
+        return
+    cc, rt_include, rt_lib = compiler
+    main_c = os.path.join(tmp, "texts.c")
+    with open(main_c, "w") as f:
+        f.write(CHECK_TEXTS)
+    exe = os.path.join(tmp, "texts")
+    p = subprocess.run([cc, "-std=c11", "-O0", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+                        f"-I{out}", f"-I{rt_include}", f"-I{include}", f"-I{tmp}", main_c,
+                        os.path.join(out, "chain500.avro.c"), rt_lib,
+                        f"-Wl,-rpath,{os.path.dirname(rt_lib)}", "-o", exe],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        fail(f"the code of 500 chained records does not compile: {p.stderr[:2000]}")
+    p = subprocess.run([exe], capture_output=True, timeout=60)
+    if p.returncode != 0:
+        fail(f"avrogen_type_schema of the 500 chained records: exit {p.returncode}")
+    texts = p.stdout.decode().split("\x02")
+    for k, i in enumerate((0, 250, 499)):
+        schema, canonical = texts[k].split("\x01")
+        path = os.path.join(out, f"r{i}.avsc")
+        with open(path) as f:
+            if schema != f.read():
+                fail(f"avrogen_type_schema(&r{i}_avro_type) is not r{i}.avsc")
+        q = subprocess.run([avrogen, "canonical", path], capture_output=True, text=True)
+        if q.returncode != 0 or canonical + "\n" != q.stdout:
+            fail(f"avrogen_type_canonical(&r{i}_avro_type) is not the canonical form of r{i}.avsc")
+    print("500 chained records: the joined texts are the .avsc files and their canonical forms")
+
+
 def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
-def main(avrogen, include):
+def main(avrogen, include, compiler=None):
     with tempfile.TemporaryDirectory() as tmp:
+        linear_code(avrogen, include, tmp, compiler)
+
         header = os.path.join(tmp, "chain100.h")
         with open(header, "w") as f:
             f.write(chain(100))
@@ -145,7 +227,7 @@ def main(avrogen, include):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 6):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(*sys.argv[1:]))
+    sys.exit(main(sys.argv[1], sys.argv[2], tuple(sys.argv[3:]) if len(sys.argv) == 6 else None))

@@ -266,7 +266,7 @@ START_TEST(as_equals_generic)
     const char *codec = _i < N_CASES ? "null" : "deflate";
     membuf m = {0}, own = {0};
     write_json_file(c->writer, c->json, N_DATUMS, codec, 512, &m);
-    avrogen_schema *rd = parse(c->type->schema);
+    avrogen_schema *rd = parse(avrogen_type_schema(c->type));
     avrogen_ocf_reader *generic = open_mem(&m, NULL), *typed = open_mem(&m, NULL);
     ck_assert_uint_ne(avrogen_ocf_reader_fingerprint(typed), c->type->fingerprint);
     ck_assert_uint_le(c->type->size, sizeof(any_struct));
@@ -318,9 +318,10 @@ START_TEST(as_equals_generic)
     o.codec = codec;
     o.block_size = 700;
     avrogen_ocf_writer *w;
-    ck_assert_int_eq(
-            avrogen_ocf_writer_open_file(f, c->type->schema, strlen(c->type->schema), &o, &w, NULL),
-            AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_open_file(f, avrogen_type_schema(c->type),
+                                                  strlen(avrogen_type_schema(c->type)), &o, &w,
+                                                  NULL),
+                     AVROGEN_OK);
     const uint8_t *p = avrogen_writer_data(&all);
     for (int i = 0; i < n; i++) {
         ck_assert_int_eq(avrogen_ocf_writer_write(w, p, lens[i]), AVROGEN_OK);
@@ -573,7 +574,11 @@ START_TEST(as_decoder_bounds)
     avrogen_type t = {0};
     t.kind = AVROGEN_KIND_RECORD;
     t.name = "T";
-    t.schema = two_longs;
+    const avrogen_text_piece piece = {two_longs, strlen(two_longs), NULL};
+    const avrogen_text text = {&piece, 1, strlen(two_longs)};
+    avrogen_text_cache cache = {NULL, NULL};
+    t.schema_text = &text;
+    t.cache = &cache;
     t.size = 3 * sizeof(int64_t);
     avrogen_arena a;
     avrogen_arena_init(&a, NULL);

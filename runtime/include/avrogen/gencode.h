@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 5
+#define AVROGEN_GENCODE_ABI 6
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -806,7 +806,7 @@ static inline void avrogen_write_block_count(avrogen_writer *w, size_t n)
  * code that works on generated structs without knowing them statically (schema
  * resolution, generic bridges, tests). A descriptor states C facts only: where
  * each Avro value lives in the struct and how it is held there. The Avro side
- * is in `schema` (parse it with avrogen_schema_parse); record fields, array
+ * is in its schema (avrogen_type_schema; parse it with avrogen_schema_parse); record fields, array
  * items, map keys and values and union branches line up one to one.
  */
 
@@ -922,24 +922,65 @@ typedef struct avrogen_type_decoder {
     avrogen_status (*decode)(avrogen_reader *r, void *dst, avrogen_arena *a);
 } avrogen_type_decoder;
 
+/*
+ * A text kept in pieces (a generated record's schema texts: see
+ * avrogen_type_schema): each piece is `len` bytes at `bytes`, or (bytes NULL)
+ * all of `part`, a text that other texts share. A record's schema holds the
+ * definitions of the records it nests; generated code writes each such
+ * definition once, so that a header of N records nesting one another is not
+ * N^2 bytes of schema text (issue 12). A literal piece is NUL-terminated.
+ */
+typedef struct avrogen_text avrogen_text;
+typedef struct avrogen_text_piece {
+    const char *bytes;
+    size_t len;
+    const avrogen_text *part;
+} avrogen_text_piece;
+struct avrogen_text {
+    const avrogen_text_piece *pieces;
+    size_t n_pieces;
+    size_t len; /* of the whole text */
+};
+
+/* Where avrogen_type_schema and avrogen_type_canonical keep the texts they
+ * join (generated code's own zeroed object; written once, never freed). */
+typedef struct avrogen_text_cache {
+    char *schema;
+    char *canonical;
+} avrogen_text_cache;
+
 /* A named type: a record, an enum or a fixed. */
 struct avrogen_type {
-    avrogen_kind kind;                /* RECORD, ENUM or FIXED */
-    const char *name;                 /* Avro fullname */
-    const char *schema;               /* records of the header: the .avsc text; else NULL */
-    const char *canonical;            /* the same: its Parsing Canonical Form; else NULL */
-    uint64_t fingerprint;             /* CRC-64-AVRO of canonical; 0 without one */
-    size_t size;                      /* sizeof the C type; FIXED: the fixed size */
-    const avrogen_field_desc *fields; /* RECORD: the Avro fields, in order */
-    size_t n_fields;                  /* RECORD: how many */
-    const char *const *symbols;       /* ENUM: the symbols, in Avro index order */
-    const int64_t *values;            /* ENUM: the C enumerator value of each symbol */
-    size_t n_symbols;                 /* ENUM: how many */
+    avrogen_kind kind;                  /* RECORD, ENUM or FIXED */
+    const char *name;                   /* Avro fullname */
+    const avrogen_text *schema_text;    /* records of the header: the .avsc text; else NULL */
+    const avrogen_text *canonical_text; /* the same: its Parsing Canonical Form; else NULL */
+    avrogen_text_cache *cache;          /* records of the header: for the joined texts */
+    uint64_t fingerprint;               /* CRC-64-AVRO of canonical; 0 without one */
+    size_t size;                        /* sizeof the C type; FIXED: the fixed size */
+    const avrogen_field_desc *fields;   /* RECORD: the Avro fields, in order */
+    size_t n_fields;                    /* RECORD: how many */
+    const char *const *symbols;         /* ENUM: the symbols, in Avro index order */
+    const int64_t *values;              /* ENUM: the C enumerator value of each symbol */
+    size_t n_symbols;                   /* ENUM: how many */
     /* records of the header: P_avro_decode, taking the struct as void *; else NULL */
     avrogen_status (*decode)(avrogen_reader *r, void *dst, avrogen_arena *a);
     const avrogen_type_decoder *resolved; /* records: ahead-of-time decoders, or NULL */
     size_t n_resolved;                    /* how many, sorted by fingerprint */
 };
+
+/*
+ * The .avsc text of the record t describes (what `avrogen schema` writes for
+ * it: its whole schema, the records it nests defined inside), NUL-terminated,
+ * or NULL when t has none (an enum, a fixed, a record of another header) or
+ * memory runs out. A text in one piece is returned as it is; one in several
+ * pieces is joined on the first call, and later calls (from any thread)
+ * return the same text, kept for the life of the process.
+ */
+AVROGEN_API const char *avrogen_type_schema(const avrogen_type *t);
+/* Its Parsing Canonical Form (what P_AVRO_FINGERPRINT is the CRC-64-AVRO of),
+ * as avrogen_type_schema gives the .avsc text. */
+AVROGEN_API const char *avrogen_type_canonical(const avrogen_type *t);
 
 /*
  * Name the member an encode of the struct at `v` (a record described by `t`)

@@ -65,6 +65,6 @@ int main(void)
         return fail("encode event and audit");
     avrogen_writer_fini(&w);
     avrogen_arena_fini(&a);
-    printf("%s\n== schemas ok\n", Order_avro_schema);
+    printf("%s\n== schemas ok\n", avrogen_type_schema(&Order_avro_type));
     return 0;
 }

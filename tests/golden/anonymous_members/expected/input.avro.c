@@ -478,222 +478,349 @@ avrogen_status session_avro_decode(avrogen_reader *r, struct session *v, avrogen
     return r->err;
 }
 
-const char session_tv_avro_schema[] = "{\n"
-                                      "  \"type\": \"record\",\n"
-                                      "  \"name\": \"session_tv\",\n"
-                                      "  \"namespace\": \"com.example\",\n"
-                                      "  \"fields\": [\n"
-                                      "    {\n"
-                                      "      \"name\": \"tv_sec\",\n"
-                                      "      \"type\": \"int\"\n"
-                                      "    },\n"
-                                      "    {\n"
-                                      "      \"name\": \"tv_usec\",\n"
-                                      "      \"type\": \"int\"\n"
-                                      "    }\n"
-                                      "  ]\n"
-                                      "}\n";
+static const char session_tv_avro_schema_text_0[] = "{\n"
+                                                    "  \"type\": \"record\",\n"
+                                                    "  \"name\": \"session_tv\",\n"
+                                                    "  \"namespace\": \"com.example\",\n"
+                                                    "  \"fields\": [\n"
+                                                    "    {\n"
+                                                    "      \"name\": \"tv_sec\",\n"
+                                                    "      \"type\": \"int\"\n"
+                                                    "    },\n"
+                                                    "    {\n"
+                                                    "      \"name\": \"tv_usec\",\n"
+                                                    "      \"type\": \"int\"\n"
+                                                    "    }\n"
+                                                    "  ]\n"
+                                                    "}\n";
+static const avrogen_text_piece session_tv_avro_schema_text_pieces[] = {
+        {session_tv_avro_schema_text_0, 210, NULL},
+};
+static const avrogen_text session_tv_avro_schema_text = {session_tv_avro_schema_text_pieces, 1,
+                                                         210};
 
-const char session_at_avro_schema[] = "{\n"
-                                      "  \"type\": \"record\",\n"
-                                      "  \"name\": \"session_at\",\n"
-                                      "  \"namespace\": \"com.example\",\n"
-                                      "  \"doc\": \"Where the session was opened.\",\n"
-                                      "  \"fields\": [\n"
-                                      "    {\n"
-                                      "      \"name\": \"lat\",\n"
-                                      "      \"type\": \"double\"\n"
-                                      "    },\n"
-                                      "    {\n"
-                                      "      \"name\": \"lon\",\n"
-                                      "      \"type\": \"double\"\n"
-                                      "    }\n"
-                                      "  ]\n"
-                                      "}\n";
+static const char session_tv_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_tv\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"tv_sec\",\"type\":\"int\"},{\"name\":\"tv_usec\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece session_tv_avro_canonical_text_pieces[] = {
+        {session_tv_avro_canonical_text_0, 123, NULL},
+};
+static const avrogen_text session_tv_avro_canonical_text = {session_tv_avro_canonical_text_pieces,
+                                                            1, 123};
 
-const char session_last_avro_schema[] = "{\n"
-                                        "  \"type\": \"record\",\n"
-                                        "  \"name\": \"session_last\",\n"
-                                        "  \"namespace\": \"com.example\",\n"
-                                        "  \"fields\": [\n"
-                                        "    {\n"
-                                        "      \"name\": \"code\",\n"
-                                        "      \"type\": \"int\"\n"
-                                        "    }\n"
-                                        "  ]\n"
-                                        "}\n";
+static avrogen_text_cache session_tv_avro_cache;
 
-const char session_mid_deep_avro_schema[] = "{\n"
-                                            "  \"type\": \"record\",\n"
-                                            "  \"name\": \"session_mid_deep\",\n"
-                                            "  \"namespace\": \"com.example\",\n"
-                                            "  \"fields\": [\n"
-                                            "    {\n"
-                                            "      \"name\": \"z\",\n"
-                                            "      \"type\": \"int\"\n"
-                                            "    }\n"
-                                            "  ]\n"
-                                            "}\n";
+static const char session_at_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"session_at\",\n"
+        "  \"namespace\": \"com.example\",\n"
+        "  \"doc\": \"Where the session was opened.\",\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"lat\",\n"
+        "      \"type\": \"double\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"lon\",\n"
+        "      \"type\": \"double\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece session_at_avro_schema_text_pieces[] = {
+        {session_at_avro_schema_text_0, 251, NULL},
+};
+static const avrogen_text session_at_avro_schema_text = {session_at_avro_schema_text_pieces, 1,
+                                                         251};
 
-const char session_mid_avro_schema[] = "{\n"
-                                       "  \"type\": \"record\",\n"
-                                       "  \"name\": \"session_mid\",\n"
-                                       "  \"namespace\": \"com.example\",\n"
-                                       "  \"fields\": [\n"
-                                       "    {\n"
-                                       "      \"name\": \"deep\",\n"
-                                       "      \"type\": {\n"
-                                       "        \"type\": \"record\",\n"
-                                       "        \"name\": \"session_mid_deep\",\n"
-                                       "        \"fields\": [\n"
-                                       "          {\n"
-                                       "            \"name\": \"z\",\n"
-                                       "            \"type\": \"int\"\n"
-                                       "          }\n"
-                                       "        ]\n"
-                                       "      }\n"
-                                       "    }\n"
-                                       "  ]\n"
-                                       "}\n";
+static const char session_at_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_at\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"lat\",\"type\":\"double\"},{\"name\":\"lon\","
+        "\"type\":\"double\"}]}";
+static const avrogen_text_piece session_at_avro_canonical_text_pieces[] = {
+        {session_at_avro_canonical_text_0, 122, NULL},
+};
+static const avrogen_text session_at_avro_canonical_text = {session_at_avro_canonical_text_pieces,
+                                                            1, 122};
 
-const char session_peer_inet_avro_schema[] = "{\n"
-                                             "  \"type\": \"record\",\n"
-                                             "  \"name\": \"session_peer_inet\",\n"
-                                             "  \"namespace\": \"com.example\",\n"
-                                             "  \"fields\": [\n"
-                                             "    {\n"
-                                             "      \"name\": \"port\",\n"
-                                             "      \"type\": \"int\"\n"
-                                             "    },\n"
-                                             "    {\n"
-                                             "      \"name\": \"proto\",\n"
-                                             "      \"type\": \"int\"\n"
-                                             "    }\n"
-                                             "  ]\n"
-                                             "}\n";
+static avrogen_text_cache session_at_avro_cache;
 
-const char session_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"session\",\n"
-                                   "  \"namespace\": \"com.example\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"pid\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"uid\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"gid\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"tv\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"record\",\n"
-                                   "        \"name\": \"session_tv\",\n"
-                                   "        \"fields\": [\n"
-                                   "          {\n"
-                                   "            \"name\": \"tv_sec\",\n"
-                                   "            \"type\": \"int\"\n"
-                                   "          },\n"
-                                   "          {\n"
-                                   "            \"name\": \"tv_usec\",\n"
-                                   "            \"type\": \"int\"\n"
-                                   "          }\n"
-                                   "        ]\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"at\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": {\n"
-                                   "          \"type\": \"record\",\n"
-                                   "          \"name\": \"session_at\",\n"
-                                   "          \"doc\": \"Where the session was opened.\",\n"
-                                   "          \"fields\": [\n"
-                                   "            {\n"
-                                   "              \"name\": \"lat\",\n"
-                                   "              \"type\": \"double\"\n"
-                                   "            },\n"
-                                   "            {\n"
-                                   "              \"name\": \"lon\",\n"
-                                   "              \"type\": \"double\"\n"
-                                   "            }\n"
-                                   "          ]\n"
-                                   "        }\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"last\",\n"
-                                   "      \"type\": [\n"
-                                   "        \"null\",\n"
-                                   "        {\n"
-                                   "          \"type\": \"record\",\n"
-                                   "          \"name\": \"session_last\",\n"
-                                   "          \"fields\": [\n"
-                                   "            {\n"
-                                   "              \"name\": \"code\",\n"
-                                   "              \"type\": \"int\"\n"
-                                   "            }\n"
-                                   "          ]\n"
-                                   "        }\n"
-                                   "      ]\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"mid\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"record\",\n"
-                                   "        \"name\": \"session_mid\",\n"
-                                   "        \"fields\": [\n"
-                                   "          {\n"
-                                   "            \"name\": \"deep\",\n"
-                                   "            \"type\": {\n"
-                                   "              \"type\": \"record\",\n"
-                                   "              \"name\": \"session_mid_deep\",\n"
-                                   "              \"fields\": [\n"
-                                   "                {\n"
-                                   "                  \"name\": \"z\",\n"
-                                   "                  \"type\": \"int\"\n"
-                                   "                }\n"
-                                   "              ]\n"
-                                   "            }\n"
-                                   "          }\n"
-                                   "        ]\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"peer\",\n"
-                                   "      \"type\": [\n"
-                                   "        {\n"
-                                   "          \"type\": \"record\",\n"
-                                   "          \"name\": \"session_peer_inet\",\n"
-                                   "          \"fields\": [\n"
-                                   "            {\n"
-                                   "              \"name\": \"port\",\n"
-                                   "              \"type\": \"int\"\n"
-                                   "            },\n"
-                                   "            {\n"
-                                   "              \"name\": \"proto\",\n"
-                                   "              \"type\": \"int\"\n"
-                                   "            }\n"
-                                   "          ]\n"
-                                   "        },\n"
-                                   "        \"string\"\n"
-                                   "      ]\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"counts\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": \"long\"\n"
-                                   "      }\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char session_last_avro_schema_text_0[] = "{\n"
+                                                      "  \"type\": \"record\",\n"
+                                                      "  \"name\": \"session_last\",\n"
+                                                      "  \"namespace\": \"com.example\",\n"
+                                                      "  \"fields\": [\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"code\",\n"
+                                                      "      \"type\": \"int\"\n"
+                                                      "    }\n"
+                                                      "  ]\n"
+                                                      "}\n";
+static const avrogen_text_piece session_last_avro_schema_text_pieces[] = {
+        {session_last_avro_schema_text_0, 152, NULL},
+};
+static const avrogen_text session_last_avro_schema_text = {session_last_avro_schema_text_pieces, 1,
+                                                           152};
+
+static const char session_last_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_last\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"code\",\"type\":\"int\"}]}";
+static const avrogen_text_piece session_last_avro_canonical_text_pieces[] = {
+        {session_last_avro_canonical_text_0, 91, NULL},
+};
+static const avrogen_text session_last_avro_canonical_text = {session_last_avro_canonical_text_pieces, 1, 91};
+
+static avrogen_text_cache session_last_avro_cache;
+
+static const char session_mid_deep_avro_schema_text_0[] = "{\n"
+                                                          "  \"type\": \"record\",\n"
+                                                          "  \"name\": \"session_mid_deep\",\n"
+                                                          "  \"namespace\": \"com.example\",\n"
+                                                          "  \"fields\": [\n"
+                                                          "    {\n"
+                                                          "      \"name\": \"z\",\n"
+                                                          "      \"type\": \"int\"\n"
+                                                          "    }\n"
+                                                          "  ]\n"
+                                                          "}\n";
+static const avrogen_text_piece session_mid_deep_avro_schema_text_pieces[] = {
+        {session_mid_deep_avro_schema_text_0, 153, NULL},
+};
+static const avrogen_text session_mid_deep_avro_schema_text = {session_mid_deep_avro_schema_text_pieces, 1, 153};
+
+static const char session_mid_deep_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_mid_deep\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}";
+static const avrogen_text_piece session_mid_deep_avro_canonical_text_pieces[] = {
+        {session_mid_deep_avro_canonical_text_0, 92, NULL},
+};
+static const avrogen_text session_mid_deep_avro_canonical_text = {session_mid_deep_avro_canonical_text_pieces, 1, 92};
+
+static avrogen_text_cache session_mid_deep_avro_cache;
+
+static const char session_mid_avro_schema_text_0[] = "{\n"
+                                                     "  \"type\": \"record\",\n"
+                                                     "  \"name\": \"session_mid\",\n"
+                                                     "  \"namespace\": \"com.example\",\n"
+                                                     "  \"fields\": [\n"
+                                                     "    {\n"
+                                                     "      \"name\": \"deep\",\n"
+                                                     "      \"type\": {\n"
+                                                     "        \"type\": \"record\",\n"
+                                                     "        \"name\": \"session_mid_deep\",\n"
+                                                     "        \"fields\": [\n"
+                                                     "          {\n"
+                                                     "            \"name\": \"z\",\n"
+                                                     "            \"type\": \"int\"\n"
+                                                     "          }\n"
+                                                     "        ]\n"
+                                                     "      }\n"
+                                                     "    }\n"
+                                                     "  ]\n"
+                                                     "}\n";
+static const avrogen_text_piece session_mid_avro_schema_text_pieces[] = {
+        {session_mid_avro_schema_text_0, 322, NULL},
+};
+static const avrogen_text session_mid_avro_schema_text = {session_mid_avro_schema_text_pieces, 1,
+                                                          322};
+
+static const char session_mid_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_mid\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"deep\",\"type\":{\"name\":\"com.example.session_mid_deep\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}]}";
+static const avrogen_text_piece session_mid_avro_canonical_text_pieces[] = {
+        {session_mid_avro_canonical_text_0, 177, NULL},
+};
+static const avrogen_text session_mid_avro_canonical_text = {session_mid_avro_canonical_text_pieces,
+                                                             1, 177};
+
+static avrogen_text_cache session_mid_avro_cache;
+
+static const char session_peer_inet_avro_schema_text_0[] = "{\n"
+                                                           "  \"type\": \"record\",\n"
+                                                           "  \"name\": \"session_peer_inet\",\n"
+                                                           "  \"namespace\": \"com.example\",\n"
+                                                           "  \"fields\": [\n"
+                                                           "    {\n"
+                                                           "      \"name\": \"port\",\n"
+                                                           "      \"type\": \"int\"\n"
+                                                           "    },\n"
+                                                           "    {\n"
+                                                           "      \"name\": \"proto\",\n"
+                                                           "      \"type\": \"int\"\n"
+                                                           "    }\n"
+                                                           "  ]\n"
+                                                           "}\n";
+static const avrogen_text_piece session_peer_inet_avro_schema_text_pieces[] = {
+        {session_peer_inet_avro_schema_text_0, 213, NULL},
+};
+static const avrogen_text session_peer_inet_avro_schema_text = {session_peer_inet_avro_schema_text_pieces, 1, 213};
+
+static const char session_peer_inet_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session_peer_inet\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"port\",\"type\":\"int\"},{\"name\":\"proto\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece session_peer_inet_avro_canonical_text_pieces[] = {
+        {session_peer_inet_avro_canonical_text_0, 126, NULL},
+};
+static const avrogen_text session_peer_inet_avro_canonical_text = {session_peer_inet_avro_canonical_text_pieces, 1, 126};
+
+static avrogen_text_cache session_peer_inet_avro_cache;
+
+static const char session_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"session\",\n"
+        "  \"namespace\": \"com.example\",\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"pid\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"uid\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"gid\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tv\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"record\",\n"
+        "        \"name\": \"session_tv\",\n"
+        "        \"fields\": [\n"
+        "          {\n"
+        "            \"name\": \"tv_sec\",\n"
+        "            \"type\": \"int\"\n"
+        "          },\n"
+        "          {\n"
+        "            \"name\": \"tv_usec\",\n"
+        "            \"type\": \"int\"\n"
+        "          }\n"
+        "        ]\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"at\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"array\",\n"
+        "        \"items\": {\n"
+        "          \"type\": \"record\",\n"
+        "          \"name\": \"session_at\",\n"
+        "          \"doc\": \"Where the session was opened.\",\n"
+        "          \"fields\": [\n"
+        "            {\n"
+        "              \"name\": \"lat\",\n"
+        "              \"type\": \"double\"\n"
+        "            },\n"
+        "            {\n"
+        "              \"name\": \"lon\",\n"
+        "              \"type\": \"double\"\n"
+        "            }\n"
+        "          ]\n"
+        "        }\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"last\",\n"
+        "      \"type\": [\n"
+        "        \"null\",\n"
+        "        {\n"
+        "          \"type\": \"record\",\n"
+        "          \"name\": \"session_last\",\n"
+        "          \"fields\": [\n"
+        "            {\n"
+        "              \"name\": \"code\",\n"
+        "              \"type\": \"int\"\n"
+        "            }\n"
+        "          ]\n"
+        "        }\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"mid\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"record\",\n"
+        "        \"name\": \"session_mid\",\n"
+        "        \"fields\": [\n"
+        "          {\n"
+        "            \"name\": \"deep\",\n"
+        "            \"type\": {\n"
+        "              \"type\": \"record\",\n"
+        "              \"name\": \"session_mid_deep\",\n"
+        "              \"fields\": [\n"
+        "                {\n"
+        "                  \"name\": \"z\",\n"
+        "                  \"type\": \"int\"\n"
+        "                }\n"
+        "              ]\n"
+        "            }\n"
+        "          }\n"
+        "        ]\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"peer\",\n"
+        "      \"type\": [\n"
+        "        {\n"
+        "          \"type\": \"record\",\n"
+        "          \"name\": \"session_peer_inet\",\n"
+        "          \"fields\": [\n"
+        "            {\n"
+        "              \"name\": \"port\",\n"
+        "              \"type\": \"int\"\n"
+        "            },\n"
+        "            {\n"
+        "              \"name\": \"proto\",\n"
+        "              \"type\": \"int\"\n"
+        "            }\n"
+        "          ]\n"
+        "        },\n"
+        "        \"string\"\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"counts\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"array\",\n"
+        "        \"items\": \"long\"\n"
+        "      }\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece session_avro_schema_text_pieces[] = {
+        {session_avro_schema_text_0, 2198, NULL},
+};
+static const avrogen_text session_avro_schema_text = {session_avro_schema_text_pieces, 1, 2198};
+
+static const char session_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.session\",\"type\":\"record\",\"fields\":[{\"name\":\"pid\","
+        "\"type\":\"int\"},{\"name\":\"uid\",\"type\":\"int\"},{\"name\":\"gid\","
+        "\"type\":\"int\"},{\"name\":\"tv\",\"type\":{\"name\":\"com.example.session_tv\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"tv_sec\",\"type\":\"int\"},"
+        "{\"name\":\"tv_usec\",\"type\":\"int\"}]}},{\"name\":\"at\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"com.example.session_at\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"lat\",\"type\":\"double\"},"
+        "{\"name\":\"lon\",\"type\":\"double\"}]}}},{\"name\":\"last\",\"type\":[\"null\","
+        "{\"name\":\"com.example.session_last\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"code\",\"type\":\"int\"}]}]},{\"name\":\"mid\","
+        "\"type\":{\"name\":\"com.example.session_mid\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"deep\",\"type\":{\"name\":\"com.example.session_mid_deep\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}]}},"
+        "{\"name\":\"peer\",\"type\":[{\"name\":\"com.example.session_peer_inet\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"port\",\"type\":\"int\"},"
+        "{\"name\":\"proto\",\"type\":\"int\"}]},\"string\"]},{\"name\":\"counts\","
+        "\"type\":{\"type\":\"array\",\"items\":\"long\"}}]}";
+static const avrogen_text_piece session_avro_canonical_text_pieces[] = {
+        {session_avro_canonical_text_0, 997, NULL},
+};
+static const avrogen_text session_avro_canonical_text = {session_avro_canonical_text_pieces, 1,
+                                                         997};
+
+static avrogen_text_cache session_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -836,11 +963,6 @@ static const struct {
         },
 };
 
-static const char session_tv_avro_canonical[] =
-        "{\"name\":\"com.example.session_tv\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"tv_sec\",\"type\":\"int\"},{\"name\":\"tv_usec\","
-        "\"type\":\"int\"}]}";
-
 /* session_tv_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_tv_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -851,8 +973,9 @@ session_tv_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type session_tv_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_tv",
-        session_tv_avro_schema,
-        session_tv_avro_canonical,
+        &session_tv_avro_schema_text,
+        &session_tv_avro_canonical_text,
+        &session_tv_avro_cache,
         SESSION_TV_AVRO_FINGERPRINT,
         sizeof(session_tv_avro_struct),
         session_tv_avro_tables.session_tv_fields,
@@ -865,11 +988,6 @@ const avrogen_type session_tv_avro_type = {
         0,
 };
 
-static const char session_at_avro_canonical[] =
-        "{\"name\":\"com.example.session_at\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"lat\",\"type\":\"double\"},{\"name\":\"lon\","
-        "\"type\":\"double\"}]}";
-
 /* session_at_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_at_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -880,8 +998,9 @@ session_at_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type session_at_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_at",
-        session_at_avro_schema,
-        session_at_avro_canonical,
+        &session_at_avro_schema_text,
+        &session_at_avro_canonical_text,
+        &session_at_avro_cache,
         SESSION_AT_AVRO_FINGERPRINT,
         sizeof(session_at_avro_struct),
         session_tv_avro_tables.session_at_fields,
@@ -894,10 +1013,6 @@ const avrogen_type session_at_avro_type = {
         0,
 };
 
-static const char session_last_avro_canonical[] =
-        "{\"name\":\"com.example.session_last\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"code\",\"type\":\"int\"}]}";
-
 /* session_last_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_last_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -908,8 +1023,9 @@ session_last_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type session_last_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_last",
-        session_last_avro_schema,
-        session_last_avro_canonical,
+        &session_last_avro_schema_text,
+        &session_last_avro_canonical_text,
+        &session_last_avro_cache,
         SESSION_LAST_AVRO_FINGERPRINT,
         sizeof(session_last_avro_struct),
         session_tv_avro_tables.session_last_fields,
@@ -922,10 +1038,6 @@ const avrogen_type session_last_avro_type = {
         0,
 };
 
-static const char session_mid_deep_avro_canonical[] =
-        "{\"name\":\"com.example.session_mid_deep\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}";
-
 /* session_mid_deep_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_mid_deep_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -936,8 +1048,9 @@ session_mid_deep_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a
 const avrogen_type session_mid_deep_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_mid_deep",
-        session_mid_deep_avro_schema,
-        session_mid_deep_avro_canonical,
+        &session_mid_deep_avro_schema_text,
+        &session_mid_deep_avro_canonical_text,
+        &session_mid_deep_avro_cache,
         SESSION_MID_DEEP_AVRO_FINGERPRINT,
         sizeof(session_mid_deep_avro_struct),
         session_tv_avro_tables.session_mid_deep_fields,
@@ -950,11 +1063,6 @@ const avrogen_type session_mid_deep_avro_type = {
         0,
 };
 
-static const char session_mid_avro_canonical[] =
-        "{\"name\":\"com.example.session_mid\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"deep\",\"type\":{\"name\":\"com.example.session_mid_deep\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}]}";
-
 /* session_mid_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_mid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -965,8 +1073,9 @@ session_mid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type session_mid_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_mid",
-        session_mid_avro_schema,
-        session_mid_avro_canonical,
+        &session_mid_avro_schema_text,
+        &session_mid_avro_canonical_text,
+        &session_mid_avro_cache,
         SESSION_MID_AVRO_FINGERPRINT,
         sizeof(session_mid_avro_struct),
         session_tv_avro_tables.session_mid_fields,
@@ -979,11 +1088,6 @@ const avrogen_type session_mid_avro_type = {
         0,
 };
 
-static const char session_peer_inet_avro_canonical[] =
-        "{\"name\":\"com.example.session_peer_inet\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"port\",\"type\":\"int\"},{\"name\":\"proto\","
-        "\"type\":\"int\"}]}";
-
 /* session_peer_inet_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_peer_inet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -994,8 +1098,9 @@ session_peer_inet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *
 const avrogen_type session_peer_inet_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_peer_inet",
-        session_peer_inet_avro_schema,
-        session_peer_inet_avro_canonical,
+        &session_peer_inet_avro_schema_text,
+        &session_peer_inet_avro_canonical_text,
+        &session_peer_inet_avro_cache,
         SESSION_PEER_INET_AVRO_FINGERPRINT,
         sizeof(session_peer_inet_avro_struct),
         session_tv_avro_tables.session_peer_inet_fields,
@@ -1008,25 +1113,6 @@ const avrogen_type session_peer_inet_avro_type = {
         0,
 };
 
-static const char session_avro_canonical[] =
-        "{\"name\":\"com.example.session\",\"type\":\"record\",\"fields\":[{\"name\":\"pid\","
-        "\"type\":\"int\"},{\"name\":\"uid\",\"type\":\"int\"},{\"name\":\"gid\","
-        "\"type\":\"int\"},{\"name\":\"tv\",\"type\":{\"name\":\"com.example.session_tv\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"tv_sec\",\"type\":\"int\"},"
-        "{\"name\":\"tv_usec\",\"type\":\"int\"}]}},{\"name\":\"at\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"com.example.session_at\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"lat\",\"type\":\"double\"},"
-        "{\"name\":\"lon\",\"type\":\"double\"}]}}},{\"name\":\"last\",\"type\":[\"null\","
-        "{\"name\":\"com.example.session_last\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"code\",\"type\":\"int\"}]}]},{\"name\":\"mid\","
-        "\"type\":{\"name\":\"com.example.session_mid\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"deep\",\"type\":{\"name\":\"com.example.session_mid_deep\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"z\",\"type\":\"int\"}]}}]}},"
-        "{\"name\":\"peer\",\"type\":[{\"name\":\"com.example.session_peer_inet\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"port\",\"type\":\"int\"},"
-        "{\"name\":\"proto\",\"type\":\"int\"}]},\"string\"]},{\"name\":\"counts\","
-        "\"type\":{\"type\":\"array\",\"items\":\"long\"}}]}";
-
 /* session_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 session_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -1037,8 +1123,9 @@ session_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type session_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session",
-        session_avro_schema,
-        session_avro_canonical,
+        &session_avro_schema_text,
+        &session_avro_canonical_text,
+        &session_avro_cache,
         SESSION_AVRO_FINGERPRINT,
         sizeof(struct session),
         session_tv_avro_tables.session_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -39,7 +39,6 @@ typedef __typeof__(((struct session *)0)->mid) session_mid_avro_struct;
 typedef __typeof__((((struct session *)0)->peer).inet) session_peer_inet_avro_struct;
 
 /* session_tv_avro_struct: Avro record com.example.session_tv */
-extern const char session_tv_avro_schema[];
 #define SESSION_TV_AVRO_FINGERPRINT UINT64_C(0x6a1b6346d298c222)
 extern const avrogen_type session_tv_avro_type;
 size_t session_tv_avro_size(const session_tv_avro_struct *v);
@@ -49,7 +48,6 @@ AVROGEN_NODISCARD avrogen_status session_tv_avro_decode(avrogen_reader *r,
                                                         session_tv_avro_struct *v, avrogen_arena *a);
 
 /* session_at_avro_struct: Avro record com.example.session_at */
-extern const char session_at_avro_schema[];
 #define SESSION_AT_AVRO_FINGERPRINT UINT64_C(0xc88bdce04a36b512)
 extern const avrogen_type session_at_avro_type;
 size_t session_at_avro_size(const session_at_avro_struct *v);
@@ -59,7 +57,6 @@ AVROGEN_NODISCARD avrogen_status session_at_avro_decode(avrogen_reader *r,
                                                         session_at_avro_struct *v, avrogen_arena *a);
 
 /* session_last_avro_struct: Avro record com.example.session_last */
-extern const char session_last_avro_schema[];
 #define SESSION_LAST_AVRO_FINGERPRINT UINT64_C(0x2361e3e2b7d6d8d7)
 extern const avrogen_type session_last_avro_type;
 size_t session_last_avro_size(const session_last_avro_struct *v);
@@ -70,7 +67,6 @@ AVROGEN_NODISCARD avrogen_status session_last_avro_decode(avrogen_reader *r,
                                                           avrogen_arena *a);
 
 /* session_mid_deep_avro_struct: Avro record com.example.session_mid_deep */
-extern const char session_mid_deep_avro_schema[];
 #define SESSION_MID_DEEP_AVRO_FINGERPRINT UINT64_C(0x9cfd674fe68bd5c0)
 extern const avrogen_type session_mid_deep_avro_type;
 size_t session_mid_deep_avro_size(const session_mid_deep_avro_struct *v);
@@ -81,7 +77,6 @@ AVROGEN_NODISCARD avrogen_status session_mid_deep_avro_decode(avrogen_reader *r,
                                                               avrogen_arena *a);
 
 /* session_mid_avro_struct: Avro record com.example.session_mid */
-extern const char session_mid_avro_schema[];
 #define SESSION_MID_AVRO_FINGERPRINT UINT64_C(0xbc956ae4e530382b)
 extern const avrogen_type session_mid_avro_type;
 size_t session_mid_avro_size(const session_mid_avro_struct *v);
@@ -92,7 +87,6 @@ AVROGEN_NODISCARD avrogen_status session_mid_avro_decode(avrogen_reader *r,
                                                          avrogen_arena *a);
 
 /* session_peer_inet_avro_struct: Avro record com.example.session_peer_inet */
-extern const char session_peer_inet_avro_schema[];
 #define SESSION_PEER_INET_AVRO_FINGERPRINT UINT64_C(0xc00fe1715bb5ff23)
 extern const avrogen_type session_peer_inet_avro_type;
 size_t session_peer_inet_avro_size(const session_peer_inet_avro_struct *v);
@@ -103,7 +97,6 @@ AVROGEN_NODISCARD avrogen_status session_peer_inet_avro_decode(avrogen_reader *r
                                                                avrogen_arena *a);
 
 /* struct session: Avro record com.example.session */
-extern const char session_avro_schema[];
 #define SESSION_AVRO_FINGERPRINT UINT64_C(0x920d3d68107614b7)
 extern const avrogen_type session_avro_type;
 size_t session_avro_size(const struct session *v);

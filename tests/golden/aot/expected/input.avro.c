@@ -426,125 +426,164 @@ static avrogen_status order_avro_decode_from_860a1df8419dd20e(avrogen_reader *r,
     return r->err;
 }
 
-const char line_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"Line\",\n"
-                                "  \"namespace\": \"shop\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"sku\",\n"
-                                "      \"type\": \"long\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"name\",\n"
-                                "      \"type\": \"string\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"quantity\",\n"
-                                "      \"type\": \"int\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"price\",\n"
-                                "      \"type\": \"double\"\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char line_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"Line\",\n"
+                                              "  \"namespace\": \"shop\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"sku\",\n"
+                                              "      \"type\": \"long\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"name\",\n"
+                                              "      \"type\": \"string\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"quantity\",\n"
+                                              "      \"type\": \"int\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"price\",\n"
+                                              "      \"type\": \"double\"\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece line_avro_schema_text_pieces[] = {
+        {line_avro_schema_text_0, 313, NULL},
+};
+static const avrogen_text line_avro_schema_text = {line_avro_schema_text_pieces, 1, 313};
 
-const char order_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"Order\",\n"
-                                 "  \"namespace\": \"shop\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"id\",\n"
-                                 "      \"type\": \"long\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"customer\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"total\",\n"
-                                 "      \"type\": \"double\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"priority\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"paid\",\n"
-                                 "      \"type\": \"boolean\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"note\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ],\n"
-                                 "      \"default\": null\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"lines\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": {\n"
-                                 "          \"type\": \"record\",\n"
-                                 "          \"name\": \"Line\",\n"
-                                 "          \"fields\": [\n"
-                                 "            {\n"
-                                 "              \"name\": \"sku\",\n"
-                                 "              \"type\": \"long\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"name\",\n"
-                                 "              \"type\": \"string\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"quantity\",\n"
-                                 "              \"type\": \"int\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"price\",\n"
-                                 "              \"type\": \"double\"\n"
-                                 "            }\n"
-                                 "          ]\n"
-                                 "        }\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"counters\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": \"long\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"tags\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"map\",\n"
-                                 "        \"values\": \"long\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"status\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"enum\",\n"
-                                 "        \"name\": \"order_status\",\n"
-                                 "        \"symbols\": [\n"
-                                 "          \"NEW\",\n"
-                                 "          \"PAID\",\n"
-                                 "          \"SHIPPED\"\n"
-                                 "        ],\n"
-                                 "        \"default\": \"NEW\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"currency\",\n"
-                                 "      \"type\": \"string\",\n"
-                                 "      \"default\": \"EUR\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char line_avro_canonical_text_0[] =
+        "{\"name\":\"shop.Line\",\"type\":\"record\",\"fields\":[{\"name\":\"sku\","
+        "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\","
+        "\"type\":\"int\"},{\"name\":\"price\",\"type\":\"double\"}]}";
+static const avrogen_text_piece line_avro_canonical_text_pieces[] = {
+        {line_avro_canonical_text_0, 174, NULL},
+};
+static const avrogen_text line_avro_canonical_text = {line_avro_canonical_text_pieces, 1, 174};
+
+static avrogen_text_cache line_avro_cache;
+
+static const char order_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"Order\",\n"
+                                               "  \"namespace\": \"shop\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"id\",\n"
+                                               "      \"type\": \"long\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"customer\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"total\",\n"
+                                               "      \"type\": \"double\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"priority\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"paid\",\n"
+                                               "      \"type\": \"boolean\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"note\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ],\n"
+                                               "      \"default\": null\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"lines\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"array\",\n"
+                                               "        \"items\": {\n"
+                                               "          \"type\": \"record\",\n"
+                                               "          \"name\": \"Line\",\n"
+                                               "          \"fields\": [\n"
+                                               "            {\n"
+                                               "              \"name\": \"sku\",\n"
+                                               "              \"type\": \"long\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"name\",\n"
+                                               "              \"type\": \"string\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"quantity\",\n"
+                                               "              \"type\": \"int\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"price\",\n"
+                                               "              \"type\": \"double\"\n"
+                                               "            }\n"
+                                               "          ]\n"
+                                               "        }\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"counters\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"array\",\n"
+                                               "        \"items\": \"long\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"tags\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"map\",\n"
+                                               "        \"values\": \"long\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"status\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"enum\",\n"
+                                               "        \"name\": \"order_status\",\n"
+                                               "        \"symbols\": [\n"
+                                               "          \"NEW\",\n"
+                                               "          \"PAID\",\n"
+                                               "          \"SHIPPED\"\n"
+                                               "        ],\n"
+                                               "        \"default\": \"NEW\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"currency\",\n"
+                                               "      \"type\": \"string\",\n"
+                                               "      \"default\": \"EUR\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece order_avro_schema_text_pieces[] = {
+        {order_avro_schema_text_0, 1585, NULL},
+};
+static const avrogen_text order_avro_schema_text = {order_avro_schema_text_pieces, 1, 1585};
+
+static const char order_avro_canonical_text_0[] =
+        "{\"name\":\"shop.Order\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
+        "\"type\":\"long\"},{\"name\":\"customer\",\"type\":\"string\"},{\"name\":\"total\","
+        "\"type\":\"double\"},{\"name\":\"priority\",\"type\":\"int\"},{\"name\":\"paid\","
+        "\"type\":\"boolean\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
+        "{\"name\":\"lines\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"shop.Line\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},"
+        "{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\",\"type\":\"int\"},"
+        "{\"name\":\"price\",\"type\":\"double\"}]}}},{\"name\":\"counters\","
+        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"tags\","
+        "\"type\":{\"type\":\"map\",\"values\":\"long\"}},{\"name\":\"status\","
+        "\"type\":{\"name\":\"shop.order_status\",\"type\":\"enum\",\"symbols\":[\"NEW\","
+        "\"PAID\",\"SHIPPED\"]}},{\"name\":\"currency\",\"type\":\"string\"}]}";
+static const avrogen_text_piece order_avro_canonical_text_pieces[] = {
+        {order_avro_canonical_text_0, 728, NULL},
+};
+static const avrogen_text order_avro_canonical_text = {order_avro_canonical_text_pieces, 1, 728};
+
+static avrogen_text_cache order_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -562,9 +601,9 @@ static const struct {
     avrogen_field_desc order_sub3[2];
 } line_avro_tables = {
         /* order_status_enum: enum order_status */
-        {AVROGEN_KIND_ENUM, "shop.order_status", NULL, NULL, 0, sizeof(enum order_status), NULL, 0,
-         line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3, NULL, NULL,
-         0},
+        {AVROGEN_KIND_ENUM, "shop.order_status", NULL, NULL, NULL, 0, sizeof(enum order_status),
+         NULL, 0, line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3,
+         NULL, NULL, 0},
         {"NEW", "PAID", "SHIPPED"},
         {STATUS_NEW, STATUS_PAID, STATUS_SHIPPED},
         /* line_fields: struct line */
@@ -659,11 +698,6 @@ static const struct {
         },
 };
 
-static const char line_avro_canonical[] =
-        "{\"name\":\"shop.Line\",\"type\":\"record\",\"fields\":[{\"name\":\"sku\","
-        "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\","
-        "\"type\":\"int\"},{\"name\":\"price\",\"type\":\"double\"}]}";
-
 /* line_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -674,8 +708,9 @@ line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type line_avro_type = {
         AVROGEN_KIND_RECORD,
         "shop.Line",
-        line_avro_schema,
-        line_avro_canonical,
+        &line_avro_schema_text,
+        &line_avro_canonical_text,
+        &line_avro_cache,
         LINE_AVRO_FINGERPRINT,
         sizeof(struct line),
         line_avro_tables.line_fields,
@@ -687,20 +722,6 @@ const avrogen_type line_avro_type = {
         NULL,
         0,
 };
-
-static const char order_avro_canonical[] =
-        "{\"name\":\"shop.Order\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
-        "\"type\":\"long\"},{\"name\":\"customer\",\"type\":\"string\"},{\"name\":\"total\","
-        "\"type\":\"double\"},{\"name\":\"priority\",\"type\":\"int\"},{\"name\":\"paid\","
-        "\"type\":\"boolean\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
-        "{\"name\":\"lines\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"shop.Line\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},"
-        "{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\",\"type\":\"int\"},"
-        "{\"name\":\"price\",\"type\":\"double\"}]}}},{\"name\":\"counters\","
-        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"tags\","
-        "\"type\":{\"type\":\"map\",\"values\":\"long\"}},{\"name\":\"status\","
-        "\"type\":{\"name\":\"shop.order_status\",\"type\":\"enum\",\"symbols\":[\"NEW\","
-        "\"PAID\",\"SHIPPED\"]}},{\"name\":\"currency\",\"type\":\"string\"}]}";
 
 /* order_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
@@ -717,8 +738,9 @@ static const avrogen_type_decoder order_avro_resolved[1] = {
 const avrogen_type order_avro_type = {
         AVROGEN_KIND_RECORD,
         "shop.Order",
-        order_avro_schema,
-        order_avro_canonical,
+        &order_avro_schema_text,
+        &order_avro_canonical_text,
+        &order_avro_cache,
         ORDER_AVRO_FINGERPRINT,
         sizeof(order_t),
         line_avro_tables.order_fields,

@@ -330,114 +330,152 @@ avrogen_status shapes_avro_decode(avrogen_reader *r, struct shapes *v, avrogen_a
     return r->err;
 }
 
-const char point_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"point\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"x\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"y\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char point_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"point\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"x\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"y\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece point_avro_schema_text_pieces[] = {
+        {point_avro_schema_text_0, 164, NULL},
+};
+static const avrogen_text point_avro_schema_text = {point_avro_schema_text_pieces, 1, 164};
 
-const char shapes_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"shapes\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"ids\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"long\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"names\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"string\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"points\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": {\n"
-                                  "          \"type\": \"record\",\n"
-                                  "          \"name\": \"point\",\n"
-                                  "          \"fields\": [\n"
-                                  "            {\n"
-                                  "              \"name\": \"x\",\n"
-                                  "              \"type\": \"int\"\n"
-                                  "            },\n"
-                                  "            {\n"
-                                  "              \"name\": \"y\",\n"
-                                  "              \"type\": \"int\"\n"
-                                  "            }\n"
-                                  "          ]\n"
-                                  "        }\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"colors\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": {\n"
-                                  "          \"type\": \"enum\",\n"
-                                  "          \"name\": \"color\",\n"
-                                  "          \"symbols\": [\n"
-                                  "            \"RED\",\n"
-                                  "            \"GREEN\",\n"
-                                  "            \"BLUE\"\n"
-                                  "          ]\n"
-                                  "        }\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"matrix\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": {\n"
-                                  "          \"type\": \"array\",\n"
-                                  "          \"items\": \"double\"\n"
-                                  "        }\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"deltas\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"int\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"labels\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"string\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"tags\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"string\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"corners\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"point\"\n"
-                                  "      }\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char point_avro_canonical_text_0[] =
+        "{\"name\":\"point\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
+        "\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"}]}";
+static const avrogen_text_piece point_avro_canonical_text_pieces[] = {
+        {point_avro_canonical_text_0, 95, NULL},
+};
+static const avrogen_text point_avro_canonical_text = {point_avro_canonical_text_pieces, 1, 95};
+
+static avrogen_text_cache point_avro_cache;
+
+static const char shapes_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"shapes\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"ids\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"long\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"names\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"string\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"points\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": {\n"
+                                                "          \"type\": \"record\",\n"
+                                                "          \"name\": \"point\",\n"
+                                                "          \"fields\": [\n"
+                                                "            {\n"
+                                                "              \"name\": \"x\",\n"
+                                                "              \"type\": \"int\"\n"
+                                                "            },\n"
+                                                "            {\n"
+                                                "              \"name\": \"y\",\n"
+                                                "              \"type\": \"int\"\n"
+                                                "            }\n"
+                                                "          ]\n"
+                                                "        }\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"colors\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": {\n"
+                                                "          \"type\": \"enum\",\n"
+                                                "          \"name\": \"color\",\n"
+                                                "          \"symbols\": [\n"
+                                                "            \"RED\",\n"
+                                                "            \"GREEN\",\n"
+                                                "            \"BLUE\"\n"
+                                                "          ]\n"
+                                                "        }\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"matrix\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": {\n"
+                                                "          \"type\": \"array\",\n"
+                                                "          \"items\": \"double\"\n"
+                                                "        }\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"deltas\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"int\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"labels\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"string\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"tags\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"string\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"corners\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"point\"\n"
+                                                "      }\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece shapes_avro_schema_text_pieces[] = {
+        {shapes_avro_schema_text_0, 1525, NULL},
+};
+static const avrogen_text shapes_avro_schema_text = {shapes_avro_schema_text_pieces, 1, 1525};
+
+static const char shapes_avro_canonical_text_0[] =
+        "{\"name\":\"shapes\",\"type\":\"record\",\"fields\":[{\"name\":\"ids\","
+        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"names\","
+        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"points\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"point\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"}]}}},"
+        "{\"name\":\"colors\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"color\","
+        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}}},{\"name\":\"matrix\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":\"double\"}}},"
+        "{\"name\":\"deltas\",\"type\":{\"type\":\"array\",\"items\":\"int\"}},"
+        "{\"name\":\"labels\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
+        "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
+        "{\"name\":\"corners\",\"type\":{\"type\":\"array\",\"items\":\"point\"}}]}";
+static const avrogen_text_piece shapes_avro_canonical_text_pieces[] = {
+        {shapes_avro_canonical_text_0, 731, NULL},
+};
+static const avrogen_text shapes_avro_canonical_text = {shapes_avro_canonical_text_pieces, 1, 731};
+
+static avrogen_text_cache shapes_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -461,7 +499,7 @@ static const struct {
     avrogen_field_desc shapes_sub9[1];
 } point_avro_tables = {
         /* color_enum: enum color */
-        {AVROGEN_KIND_ENUM, "color", NULL, NULL, 0, sizeof(enum color), NULL, 0,
+        {AVROGEN_KIND_ENUM, "color", NULL, NULL, NULL, 0, sizeof(enum color), NULL, 0,
          point_avro_tables.color_symbols, point_avro_tables.color_values, 3, NULL, NULL, 0},
         {"RED", "GREEN", "BLUE"},
         {COLOR_RED, COLOR_GREEN, COLOR_BLUE},
@@ -584,10 +622,6 @@ static const struct {
         },
 };
 
-static const char point_avro_canonical[] =
-        "{\"name\":\"point\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
-        "\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"}]}";
-
 /* point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -598,8 +632,9 @@ point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point",
-        point_avro_schema,
-        point_avro_canonical,
+        &point_avro_schema_text,
+        &point_avro_canonical_text,
+        &point_avro_cache,
         POINT_AVRO_FINGERPRINT,
         sizeof(struct point),
         point_avro_tables.point_fields,
@@ -612,20 +647,6 @@ const avrogen_type point_avro_type = {
         0,
 };
 
-static const char shapes_avro_canonical[] =
-        "{\"name\":\"shapes\",\"type\":\"record\",\"fields\":[{\"name\":\"ids\","
-        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"names\","
-        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"points\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"point\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"}]}}},"
-        "{\"name\":\"colors\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"color\","
-        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GREEN\",\"BLUE\"]}}},{\"name\":\"matrix\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":\"double\"}}},"
-        "{\"name\":\"deltas\",\"type\":{\"type\":\"array\",\"items\":\"int\"}},"
-        "{\"name\":\"labels\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
-        "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
-        "{\"name\":\"corners\",\"type\":{\"type\":\"array\",\"items\":\"point\"}}]}";
-
 /* shapes_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 shapes_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -636,8 +657,9 @@ shapes_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type shapes_avro_type = {
         AVROGEN_KIND_RECORD,
         "shapes",
-        shapes_avro_schema,
-        shapes_avro_canonical,
+        &shapes_avro_schema_text,
+        &shapes_avro_canonical_text,
+        &shapes_avro_cache,
         SHAPES_AVRO_FINGERPRINT,
         sizeof(struct shapes),
         point_avro_tables.shapes_fields,

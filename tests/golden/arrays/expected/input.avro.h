@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct point: Avro record point */
-extern const char point_avro_schema[];
 #define POINT_AVRO_FINGERPRINT UINT64_C(0x3902fd118df31bc3)
 extern const avrogen_type point_avro_type;
 size_t point_avro_size(const struct point *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status point_avro_decode(avrogen_reader *r, struct poi
                                                    avrogen_arena *a);
 
 /* struct shapes: Avro record shapes */
-extern const char shapes_avro_schema[];
 #define SHAPES_AVRO_FINGERPRINT UINT64_C(0x30dd276c1dcf6aa4)
 extern const avrogen_type shapes_avro_type;
 size_t shapes_avro_size(const struct shapes *v);

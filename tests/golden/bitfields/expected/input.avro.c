@@ -150,70 +150,92 @@ avrogen_status ip_header_avro_decode(avrogen_reader *r, struct ip_header *v, avr
     return r->err;
 }
 
-const char ip_header_avro_schema[] = "{\n"
-                                     "  \"type\": \"record\",\n"
-                                     "  \"name\": \"ip_header\",\n"
-                                     "  \"fields\": [\n"
-                                     "    {\n"
-                                     "      \"name\": \"ihl\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"version\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"tos\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"tot_len\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"frag_off\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"flags\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"evil\",\n"
-                                     "      \"type\": \"boolean\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"delta\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"wide\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"full\",\n"
-                                     "      \"type\": \"long\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"s32\",\n"
-                                     "      \"type\": \"int\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"stampTicks\",\n"
-                                     "      \"type\": \"long\",\n"
-                                     "      \"default\": -1\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"big\",\n"
-                                     "      \"type\": \"long\"\n"
-                                     "    },\n"
-                                     "    {\n"
-                                     "      \"name\": \"counter\",\n"
-                                     "      \"type\": \"int\",\n"
-                                     "      \"doc\": \"a long bit-field of 20 bits is an int\"\n"
-                                     "    }\n"
-                                     "  ]\n"
-                                     "}\n";
+static const char ip_header_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"ip_header\",\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"ihl\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"version\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tos\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tot_len\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"frag_off\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"flags\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"evil\",\n"
+        "      \"type\": \"boolean\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"delta\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"wide\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"full\",\n"
+        "      \"type\": \"long\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"s32\",\n"
+        "      \"type\": \"int\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"stampTicks\",\n"
+        "      \"type\": \"long\",\n"
+        "      \"default\": -1\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"big\",\n"
+        "      \"type\": \"long\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"counter\",\n"
+        "      \"type\": \"int\",\n"
+        "      \"doc\": \"a long bit-field of 20 bits is an int\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece ip_header_avro_schema_text_pieces[] = {
+        {ip_header_avro_schema_text_0, 933, NULL},
+};
+static const avrogen_text ip_header_avro_schema_text = {ip_header_avro_schema_text_pieces, 1, 933};
+
+static const char ip_header_avro_canonical_text_0[] =
+        "{\"name\":\"ip_header\",\"type\":\"record\",\"fields\":[{\"name\":\"ihl\","
+        "\"type\":\"int\"},{\"name\":\"version\",\"type\":\"int\"},{\"name\":\"tos\","
+        "\"type\":\"int\"},{\"name\":\"tot_len\",\"type\":\"int\"},{\"name\":\"frag_off\","
+        "\"type\":\"int\"},{\"name\":\"flags\",\"type\":\"int\"},{\"name\":\"evil\","
+        "\"type\":\"boolean\"},{\"name\":\"delta\",\"type\":\"int\"},{\"name\":\"wide\","
+        "\"type\":\"int\"},{\"name\":\"full\",\"type\":\"long\"},{\"name\":\"s32\","
+        "\"type\":\"int\"},{\"name\":\"stampTicks\",\"type\":\"long\"},{\"name\":\"big\","
+        "\"type\":\"long\"},{\"name\":\"counter\",\"type\":\"int\"}]}";
+static const avrogen_text_piece ip_header_avro_canonical_text_pieces[] = {
+        {ip_header_avro_canonical_text_0, 477, NULL},
+};
+static const avrogen_text ip_header_avro_canonical_text = {ip_header_avro_canonical_text_pieces, 1,
+                                                           477};
+
+static avrogen_text_cache ip_header_avro_cache;
 
 static int64_t ip_header_avro_tables_get_bits0(const void *base)
 {
@@ -428,16 +450,6 @@ static const struct {
         },
 };
 
-static const char ip_header_avro_canonical[] =
-        "{\"name\":\"ip_header\",\"type\":\"record\",\"fields\":[{\"name\":\"ihl\","
-        "\"type\":\"int\"},{\"name\":\"version\",\"type\":\"int\"},{\"name\":\"tos\","
-        "\"type\":\"int\"},{\"name\":\"tot_len\",\"type\":\"int\"},{\"name\":\"frag_off\","
-        "\"type\":\"int\"},{\"name\":\"flags\",\"type\":\"int\"},{\"name\":\"evil\","
-        "\"type\":\"boolean\"},{\"name\":\"delta\",\"type\":\"int\"},{\"name\":\"wide\","
-        "\"type\":\"int\"},{\"name\":\"full\",\"type\":\"long\"},{\"name\":\"s32\","
-        "\"type\":\"int\"},{\"name\":\"stampTicks\",\"type\":\"long\"},{\"name\":\"big\","
-        "\"type\":\"long\"},{\"name\":\"counter\",\"type\":\"int\"}]}";
-
 /* ip_header_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 ip_header_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -448,8 +460,9 @@ ip_header_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type ip_header_avro_type = {
         AVROGEN_KIND_RECORD,
         "ip_header",
-        ip_header_avro_schema,
-        ip_header_avro_canonical,
+        &ip_header_avro_schema_text,
+        &ip_header_avro_canonical_text,
+        &ip_header_avro_cache,
         IP_HEADER_AVRO_FINGERPRINT,
         sizeof(struct ip_header),
         ip_header_avro_tables.ip_header_fields,

@@ -293,99 +293,137 @@ avrogen_status counted_avro_decode(avrogen_reader *r, struct counted *v, avrogen
     return r->err;
 }
 
-const char hop_avro_schema[] = "{\n"
-                               "  \"type\": \"record\",\n"
-                               "  \"name\": \"hop\",\n"
-                               "  \"fields\": [\n"
-                               "    {\n"
-                               "      \"name\": \"ttl\",\n"
-                               "      \"type\": \"int\"\n"
-                               "    }\n"
-                               "  ]\n"
-                               "}\n";
+static const char hop_avro_schema_text_0[] = "{\n"
+                                             "  \"type\": \"record\",\n"
+                                             "  \"name\": \"hop\",\n"
+                                             "  \"fields\": [\n"
+                                             "    {\n"
+                                             "      \"name\": \"ttl\",\n"
+                                             "      \"type\": \"int\"\n"
+                                             "    }\n"
+                                             "  ]\n"
+                                             "}\n";
+static const avrogen_text_piece hop_avro_schema_text_pieces[] = {
+        {hop_avro_schema_text_0, 112, NULL},
+};
+static const avrogen_text hop_avro_schema_text = {hop_avro_schema_text_pieces, 1, 112};
 
-const char counted_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"counted\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"hops\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": {\n"
-                                   "          \"type\": \"record\",\n"
-                                   "          \"name\": \"hop\",\n"
-                                   "          \"fields\": [\n"
-                                   "            {\n"
-                                   "              \"name\": \"ttl\",\n"
-                                   "              \"type\": \"int\"\n"
-                                   "            }\n"
-                                   "          ]\n"
-                                   "        }\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"samples\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": \"long\"\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"tags\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": \"string\"\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"blob\",\n"
-                                   "      \"type\": \"bytes\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"name\",\n"
-                                   "      \"type\": \"string\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"topic\",\n"
-                                   "      \"type\": \"string\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"note\",\n"
-                                   "      \"type\": [\n"
-                                   "        \"null\",\n"
-                                   "        \"string\"\n"
-                                   "      ]\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"payload\",\n"
-                                   "      \"type\": \"bytes\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"extra\",\n"
-                                   "      \"type\": [\n"
-                                   "        \"null\",\n"
-                                   "        \"bytes\"\n"
-                                   "      ]\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"id\",\n"
-                                   "      \"type\": \"string\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"lines\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": \"string\"\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"user\",\n"
-                                   "      \"type\": \"string\",\n"
-                                   "      \"default\": \"nobody\"\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char hop_avro_canonical_text_0[] =
+        "{\"name\":\"hop\",\"type\":\"record\",\"fields\":[{\"name\":\"ttl\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece hop_avro_canonical_text_pieces[] = {
+        {hop_avro_canonical_text_0, 69, NULL},
+};
+static const avrogen_text hop_avro_canonical_text = {hop_avro_canonical_text_pieces, 1, 69};
+
+static avrogen_text_cache hop_avro_cache;
+
+static const char counted_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"counted\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"hops\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"array\",\n"
+                                                 "        \"items\": {\n"
+                                                 "          \"type\": \"record\",\n"
+                                                 "          \"name\": \"hop\",\n"
+                                                 "          \"fields\": [\n"
+                                                 "            {\n"
+                                                 "              \"name\": \"ttl\",\n"
+                                                 "              \"type\": \"int\"\n"
+                                                 "            }\n"
+                                                 "          ]\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"samples\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"array\",\n"
+                                                 "        \"items\": \"long\"\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"tags\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"array\",\n"
+                                                 "        \"items\": \"string\"\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"blob\",\n"
+                                                 "      \"type\": \"bytes\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"name\",\n"
+                                                 "      \"type\": \"string\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"topic\",\n"
+                                                 "      \"type\": \"string\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"note\",\n"
+                                                 "      \"type\": [\n"
+                                                 "        \"null\",\n"
+                                                 "        \"string\"\n"
+                                                 "      ]\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"payload\",\n"
+                                                 "      \"type\": \"bytes\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"extra\",\n"
+                                                 "      \"type\": [\n"
+                                                 "        \"null\",\n"
+                                                 "        \"bytes\"\n"
+                                                 "      ]\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"id\",\n"
+                                                 "      \"type\": \"string\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"lines\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"array\",\n"
+                                                 "        \"items\": \"string\"\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"user\",\n"
+                                                 "      \"type\": \"string\",\n"
+                                                 "      \"default\": \"nobody\"\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece counted_avro_schema_text_pieces[] = {
+        {counted_avro_schema_text_0, 1238, NULL},
+};
+static const avrogen_text counted_avro_schema_text = {counted_avro_schema_text_pieces, 1, 1238};
+
+static const char counted_avro_canonical_text_0[] =
+        "{\"name\":\"counted\",\"type\":\"record\",\"fields\":[{\"name\":\"hops\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"hop\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"ttl\",\"type\":\"int\"}]}}},{\"name\":\"samples\","
+        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"tags\","
+        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"blob\","
+        "\"type\":\"bytes\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"topic\","
+        "\"type\":\"string\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
+        "{\"name\":\"payload\",\"type\":\"bytes\"},{\"name\":\"extra\",\"type\":[\"null\","
+        "\"bytes\"]},{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"lines\","
+        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"user\","
+        "\"type\":\"string\"}]}";
+static const avrogen_text_piece counted_avro_canonical_text_pieces[] = {
+        {counted_avro_canonical_text_0, 610, NULL},
+};
+static const avrogen_text counted_avro_canonical_text = {counted_avro_canonical_text_pieces, 1,
+                                                         610};
+
+static avrogen_text_cache counted_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -510,10 +548,6 @@ static const struct {
         },
 };
 
-static const char hop_avro_canonical[] =
-        "{\"name\":\"hop\",\"type\":\"record\",\"fields\":[{\"name\":\"ttl\","
-        "\"type\":\"int\"}]}";
-
 /* hop_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -524,8 +558,9 @@ hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type hop_avro_type = {
         AVROGEN_KIND_RECORD,
         "hop",
-        hop_avro_schema,
-        hop_avro_canonical,
+        &hop_avro_schema_text,
+        &hop_avro_canonical_text,
+        &hop_avro_cache,
         HOP_AVRO_FINGERPRINT,
         sizeof(struct hop),
         hop_avro_tables.hop_fields,
@@ -538,19 +573,6 @@ const avrogen_type hop_avro_type = {
         0,
 };
 
-static const char counted_avro_canonical[] =
-        "{\"name\":\"counted\",\"type\":\"record\",\"fields\":[{\"name\":\"hops\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"name\":\"hop\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"ttl\",\"type\":\"int\"}]}}},{\"name\":\"samples\","
-        "\"type\":{\"type\":\"array\",\"items\":\"long\"}},{\"name\":\"tags\","
-        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"blob\","
-        "\"type\":\"bytes\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"topic\","
-        "\"type\":\"string\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
-        "{\"name\":\"payload\",\"type\":\"bytes\"},{\"name\":\"extra\",\"type\":[\"null\","
-        "\"bytes\"]},{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"lines\","
-        "\"type\":{\"type\":\"array\",\"items\":\"string\"}},{\"name\":\"user\","
-        "\"type\":\"string\"}]}";
-
 /* counted_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 counted_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -561,8 +583,9 @@ counted_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type counted_avro_type = {
         AVROGEN_KIND_RECORD,
         "counted",
-        counted_avro_schema,
-        counted_avro_canonical,
+        &counted_avro_schema_text,
+        &counted_avro_canonical_text,
+        &counted_avro_cache,
         COUNTED_AVRO_FINGERPRINT,
         sizeof(struct counted),
         hop_avro_tables.counted_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct hop: Avro record hop */
-extern const char hop_avro_schema[];
 #define HOP_AVRO_FINGERPRINT UINT64_C(0x9c7abe9d07333024)
 extern const avrogen_type hop_avro_type;
 size_t hop_avro_size(const struct hop *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *
                                                  avrogen_arena *a);
 
 /* struct counted: Avro record counted */
-extern const char counted_avro_schema[];
 #define COUNTED_AVRO_FINGERPRINT UINT64_C(0xc05bcb7d1d5d22c3)
 extern const avrogen_type counted_avro_type;
 size_t counted_avro_size(const struct counted *v);

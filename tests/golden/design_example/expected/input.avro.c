@@ -316,159 +316,203 @@ avrogen_status order_avro_decode(avrogen_reader *r, order_t *v, avrogen_arena *a
     return r->err;
 }
 
-const char line_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"line\",\n"
-                                "  \"doc\": \"One line of an order.\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"sku\",\n"
-                                "      \"type\": \"long\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"name\",\n"
-                                "      \"type\": \"string\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"quantity\",\n"
-                                "      \"type\": \"int\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"price\",\n"
-                                "      \"type\": \"double\"\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char line_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"line\",\n"
+                                              "  \"doc\": \"One line of an order.\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"sku\",\n"
+                                              "      \"type\": \"long\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"name\",\n"
+                                              "      \"type\": \"string\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"quantity\",\n"
+                                              "      \"type\": \"int\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"price\",\n"
+                                              "      \"type\": \"double\"\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece line_avro_schema_text_pieces[] = {
+        {line_avro_schema_text_0, 324, NULL},
+};
+static const avrogen_text line_avro_schema_text = {line_avro_schema_text_pieces, 1, 324};
 
-const char order_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"Order\",\n"
-                                 "  \"namespace\": \"com.acme.shop\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"id\",\n"
-                                 "      \"type\": \"long\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"customer\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"total\",\n"
-                                 "      \"type\": \"double\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"priority\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"paid\",\n"
-                                 "      \"type\": \"boolean\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"note\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"lines\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": {\n"
-                                 "          \"type\": \"record\",\n"
-                                 "          \"name\": \"line\",\n"
-                                 "          \"doc\": \"One line of an order.\",\n"
-                                 "          \"fields\": [\n"
-                                 "            {\n"
-                                 "              \"name\": \"sku\",\n"
-                                 "              \"type\": \"long\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"name\",\n"
-                                 "              \"type\": \"string\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"quantity\",\n"
-                                 "              \"type\": \"int\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"price\",\n"
-                                 "              \"type\": \"double\"\n"
-                                 "            }\n"
-                                 "          ]\n"
-                                 "        }\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"counters\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": \"long\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"tags\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"map\",\n"
-                                 "        \"values\": \"long\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"status\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"enum\",\n"
-                                 "        \"name\": \"order_status\",\n"
-                                 "        \"symbols\": [\n"
-                                 "          \"NEW\",\n"
-                                 "          \"PAID\",\n"
-                                 "          \"SHIPPED\"\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"created_us\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"timestamp-micros\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"uuid\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"fixed\",\n"
-                                 "        \"name\": \"Order_uuid\",\n"
-                                 "        \"size\": 16,\n"
-                                 "        \"logicalType\": \"uuid\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"price_cents\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"bytes\",\n"
-                                 "        \"logicalType\": \"decimal\",\n"
-                                 "        \"precision\": 18,\n"
-                                 "        \"scale\": 2\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"region\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"legacyName\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ],\n"
-                                 "      \"aliases\": [\n"
-                                 "        \"old\"\n"
-                                 "      ],\n"
-                                 "      \"default\": null\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char line_avro_canonical_text_0[] =
+        "{\"name\":\"line\",\"type\":\"record\",\"fields\":[{\"name\":\"sku\","
+        "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\","
+        "\"type\":\"int\"},{\"name\":\"price\",\"type\":\"double\"}]}";
+static const avrogen_text_piece line_avro_canonical_text_pieces[] = {
+        {line_avro_canonical_text_0, 169, NULL},
+};
+static const avrogen_text line_avro_canonical_text = {line_avro_canonical_text_pieces, 1, 169};
+
+static avrogen_text_cache line_avro_cache;
+
+static const char order_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"Order\",\n"
+                                               "  \"namespace\": \"com.acme.shop\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"id\",\n"
+                                               "      \"type\": \"long\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"customer\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"total\",\n"
+                                               "      \"type\": \"double\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"priority\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"paid\",\n"
+                                               "      \"type\": \"boolean\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"note\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"lines\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"array\",\n"
+                                               "        \"items\": {\n"
+                                               "          \"type\": \"record\",\n"
+                                               "          \"name\": \"line\",\n"
+                                               "          \"doc\": \"One line of an order.\",\n"
+                                               "          \"fields\": [\n"
+                                               "            {\n"
+                                               "              \"name\": \"sku\",\n"
+                                               "              \"type\": \"long\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"name\",\n"
+                                               "              \"type\": \"string\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"quantity\",\n"
+                                               "              \"type\": \"int\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"price\",\n"
+                                               "              \"type\": \"double\"\n"
+                                               "            }\n"
+                                               "          ]\n"
+                                               "        }\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"counters\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"array\",\n"
+                                               "        \"items\": \"long\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"tags\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"map\",\n"
+                                               "        \"values\": \"long\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"status\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"enum\",\n"
+                                               "        \"name\": \"order_status\",\n"
+                                               "        \"symbols\": [\n"
+                                               "          \"NEW\",\n"
+                                               "          \"PAID\",\n"
+                                               "          \"SHIPPED\"\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"created_us\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"long\",\n"
+                                               "        \"logicalType\": \"timestamp-micros\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"uuid\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"fixed\",\n"
+                                               "        \"name\": \"Order_uuid\",\n"
+                                               "        \"size\": 16,\n"
+                                               "        \"logicalType\": \"uuid\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"price_cents\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"bytes\",\n"
+                                               "        \"logicalType\": \"decimal\",\n"
+                                               "        \"precision\": 18,\n"
+                                               "        \"scale\": 2\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"region\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"legacyName\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ],\n"
+                                               "      \"aliases\": [\n"
+                                               "        \"old\"\n"
+                                               "      ],\n"
+                                               "      \"default\": null\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece order_avro_schema_text_pieces[] = {
+        {order_avro_schema_text_0, 2188, NULL},
+};
+static const avrogen_text order_avro_schema_text = {order_avro_schema_text_pieces, 1, 2188};
+
+static const char order_avro_canonical_text_0[] =
+        "{\"name\":\"com.acme.shop.Order\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
+        "\"type\":\"long\"},{\"name\":\"customer\",\"type\":\"string\"},{\"name\":\"total\","
+        "\"type\":\"double\"},{\"name\":\"priority\",\"type\":\"int\"},{\"name\":\"paid\","
+        "\"type\":\"boolean\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
+        "{\"name\":\"lines\",\"type\":{\"type\":\"array\","
+        "\"items\":{\"name\":\"com.acme.shop.line\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},{\"name\":\"name\","
+        "\"type\":\"string\"},{\"name\":\"quantity\",\"type\":\"int\"},{\"name\":\"price\","
+        "\"type\":\"double\"}]}}},{\"name\":\"counters\",\"type\":{\"type\":\"array\","
+        "\"items\":\"long\"}},{\"name\":\"tags\",\"type\":{\"type\":\"map\","
+        "\"values\":\"long\"}},{\"name\":\"status\","
+        "\"type\":{\"name\":\"com.acme.shop.order_status\",\"type\":\"enum\","
+        "\"symbols\":[\"NEW\",\"PAID\",\"SHIPPED\"]}},{\"name\":\"created_us\","
+        "\"type\":\"long\"},{\"name\":\"uuid\","
+        "\"type\":{\"name\":\"com.acme.shop.Order_uuid\",\"type\":\"fixed\",\"size\":16}},"
+        "{\"name\":\"price_cents\",\"type\":\"bytes\"},{\"name\":\"region\","
+        "\"type\":\"string\"},{\"name\":\"legacyName\",\"type\":[\"null\",\"string\"]}]}";
+static const avrogen_text_piece order_avro_canonical_text_pieces[] = {
+        {order_avro_canonical_text_0, 958, NULL},
+};
+static const avrogen_text order_avro_canonical_text = {order_avro_canonical_text_pieces, 1, 958};
+
+static avrogen_text_cache order_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -488,14 +532,14 @@ static const struct {
     avrogen_field_desc order_sub4[1];
 } line_avro_tables = {
         /* order_status_enum: enum order_status */
-        {AVROGEN_KIND_ENUM, "order_status", NULL, NULL, 0, sizeof(enum order_status), NULL, 0,
+        {AVROGEN_KIND_ENUM, "order_status", NULL, NULL, NULL, 0, sizeof(enum order_status), NULL, 0,
          line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3, NULL, NULL,
          0},
         {"NEW", "PAID", "SHIPPED"},
         {ORDER_NEW, ORDER_PAID, ORDER_SHIPPED},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "com.acme.shop.Order_uuid", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0,
-         NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "com.acme.shop.Order_uuid", NULL, NULL, NULL, 0, 16, NULL, 0, NULL,
+         NULL, 0, NULL, NULL, 0},
         /* line_fields: struct line */
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
@@ -608,11 +652,6 @@ static const struct {
         },
 };
 
-static const char line_avro_canonical[] =
-        "{\"name\":\"line\",\"type\":\"record\",\"fields\":[{\"name\":\"sku\","
-        "\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"},{\"name\":\"quantity\","
-        "\"type\":\"int\"},{\"name\":\"price\",\"type\":\"double\"}]}";
-
 /* line_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -623,8 +662,9 @@ line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type line_avro_type = {
         AVROGEN_KIND_RECORD,
         "line",
-        line_avro_schema,
-        line_avro_canonical,
+        &line_avro_schema_text,
+        &line_avro_canonical_text,
+        &line_avro_cache,
         LINE_AVRO_FINGERPRINT,
         sizeof(struct line),
         line_avro_tables.line_fields,
@@ -637,25 +677,6 @@ const avrogen_type line_avro_type = {
         0,
 };
 
-static const char order_avro_canonical[] =
-        "{\"name\":\"com.acme.shop.Order\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
-        "\"type\":\"long\"},{\"name\":\"customer\",\"type\":\"string\"},{\"name\":\"total\","
-        "\"type\":\"double\"},{\"name\":\"priority\",\"type\":\"int\"},{\"name\":\"paid\","
-        "\"type\":\"boolean\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
-        "{\"name\":\"lines\",\"type\":{\"type\":\"array\","
-        "\"items\":{\"name\":\"com.acme.shop.line\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},{\"name\":\"name\","
-        "\"type\":\"string\"},{\"name\":\"quantity\",\"type\":\"int\"},{\"name\":\"price\","
-        "\"type\":\"double\"}]}}},{\"name\":\"counters\",\"type\":{\"type\":\"array\","
-        "\"items\":\"long\"}},{\"name\":\"tags\",\"type\":{\"type\":\"map\","
-        "\"values\":\"long\"}},{\"name\":\"status\","
-        "\"type\":{\"name\":\"com.acme.shop.order_status\",\"type\":\"enum\","
-        "\"symbols\":[\"NEW\",\"PAID\",\"SHIPPED\"]}},{\"name\":\"created_us\","
-        "\"type\":\"long\"},{\"name\":\"uuid\","
-        "\"type\":{\"name\":\"com.acme.shop.Order_uuid\",\"type\":\"fixed\",\"size\":16}},"
-        "{\"name\":\"price_cents\",\"type\":\"bytes\"},{\"name\":\"region\","
-        "\"type\":\"string\"},{\"name\":\"legacyName\",\"type\":[\"null\",\"string\"]}]}";
-
 /* order_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 order_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -666,8 +687,9 @@ order_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type order_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.shop.Order",
-        order_avro_schema,
-        order_avro_canonical,
+        &order_avro_schema_text,
+        &order_avro_canonical_text,
+        &order_avro_cache,
         ORDER_AVRO_FINGERPRINT,
         sizeof(order_t),
         line_avro_tables.order_fields,

@@ -207,90 +207,113 @@ avrogen_status signal_avro_decode(avrogen_reader *r, struct signal *v, avrogen_a
     return r->err;
 }
 
-const char signal_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"signal\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"light\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"light\",\n"
-                                  "        \"doc\": \"Traffic light colors.\",\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"RED\",\n"
-                                  "          \"AMBER\",\n"
-                                  "          \"GREEN\"\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"shape\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"shape\",\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"CIRCLE\",\n"
-                                  "          \"SQUARE\",\n"
-                                  "          \"TRIANGLE\"\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"status\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"HttpStatus\",\n"
-                                  "        \"namespace\": \"net.http\",\n"
-                                  "        \"aliases\": [\n"
-                                  "          \"Status\"\n"
-                                  "        ],\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"OK\",\n"
-                                  "          \"NOT_FOUND\",\n"
-                                  "          \"TEAPOT\"\n"
-                                  "        ],\n"
-                                  "        \"default\": \"OK\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"place\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"place\",\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"PLACE_1ST\",\n"
-                                  "          \"PLACE_2ND\"\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"mode\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"gps_mode\",\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"NOT_SEEN\",\n"
-                                  "          \"NO_FIX\",\n"
-                                  "          \"FIX_2D\",\n"
-                                  "          \"FIX_3D\"\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"direction\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"enum\",\n"
-                                  "        \"name\": \"direction_t\",\n"
-                                  "        \"symbols\": [\n"
-                                  "          \"DOWN\",\n"
-                                  "          \"Still\",\n"
-                                  "          \"UP\"\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char signal_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"signal\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"light\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"light\",\n"
+                                                "        \"doc\": \"Traffic light colors.\",\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"RED\",\n"
+                                                "          \"AMBER\",\n"
+                                                "          \"GREEN\"\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"shape\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"shape\",\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"CIRCLE\",\n"
+                                                "          \"SQUARE\",\n"
+                                                "          \"TRIANGLE\"\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"status\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"HttpStatus\",\n"
+                                                "        \"namespace\": \"net.http\",\n"
+                                                "        \"aliases\": [\n"
+                                                "          \"Status\"\n"
+                                                "        ],\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"OK\",\n"
+                                                "          \"NOT_FOUND\",\n"
+                                                "          \"TEAPOT\"\n"
+                                                "        ],\n"
+                                                "        \"default\": \"OK\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"place\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"place\",\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"PLACE_1ST\",\n"
+                                                "          \"PLACE_2ND\"\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"mode\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"gps_mode\",\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"NOT_SEEN\",\n"
+                                                "          \"NO_FIX\",\n"
+                                                "          \"FIX_2D\",\n"
+                                                "          \"FIX_3D\"\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"direction\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"enum\",\n"
+                                                "        \"name\": \"direction_t\",\n"
+                                                "        \"symbols\": [\n"
+                                                "          \"DOWN\",\n"
+                                                "          \"Still\",\n"
+                                                "          \"UP\"\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece signal_avro_schema_text_pieces[] = {
+        {signal_avro_schema_text_0, 1419, NULL},
+};
+static const avrogen_text signal_avro_schema_text = {signal_avro_schema_text_pieces, 1, 1419};
+
+static const char signal_avro_canonical_text_0[] =
+        "{\"name\":\"signal\",\"type\":\"record\",\"fields\":[{\"name\":\"light\","
+        "\"type\":{\"name\":\"light\",\"type\":\"enum\",\"symbols\":[\"RED\",\"AMBER\","
+        "\"GREEN\"]}},{\"name\":\"shape\",\"type\":{\"name\":\"shape\",\"type\":\"enum\","
+        "\"symbols\":[\"CIRCLE\",\"SQUARE\",\"TRIANGLE\"]}},{\"name\":\"status\","
+        "\"type\":{\"name\":\"net.http.HttpStatus\",\"type\":\"enum\",\"symbols\":[\"OK\","
+        "\"NOT_FOUND\",\"TEAPOT\"]}},{\"name\":\"place\",\"type\":{\"name\":\"place\","
+        "\"type\":\"enum\",\"symbols\":[\"PLACE_1ST\",\"PLACE_2ND\"]}},{\"name\":\"mode\","
+        "\"type\":{\"name\":\"gps_mode\",\"type\":\"enum\",\"symbols\":[\"NOT_SEEN\","
+        "\"NO_FIX\",\"FIX_2D\",\"FIX_3D\"]}},{\"name\":\"direction\","
+        "\"type\":{\"name\":\"direction_t\",\"type\":\"enum\",\"symbols\":[\"DOWN\","
+        "\"Still\",\"UP\"]}}]}";
+static const avrogen_text_piece signal_avro_canonical_text_pieces[] = {
+        {signal_avro_canonical_text_0, 632, NULL},
+};
+static const avrogen_text signal_avro_canonical_text = {signal_avro_canonical_text_pieces, 1, 632};
+
+static avrogen_text_cache signal_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -318,33 +341,33 @@ static const struct {
     avrogen_field_desc signal_fields[6];
 } signal_avro_tables = {
         /* light_enum: enum light */
-        {AVROGEN_KIND_ENUM, "light", NULL, NULL, 0, sizeof(enum light), NULL, 0,
+        {AVROGEN_KIND_ENUM, "light", NULL, NULL, NULL, 0, sizeof(enum light), NULL, 0,
          signal_avro_tables.light_symbols, signal_avro_tables.light_values, 3, NULL, NULL, 0},
         {"RED", "AMBER", "GREEN"},
         {LIGHT_RED, LIGHT_AMBER, LIGHT_GREEN},
         /* shape_enum: enum shape */
-        {AVROGEN_KIND_ENUM, "shape", NULL, NULL, 0, sizeof(enum shape), NULL, 0,
+        {AVROGEN_KIND_ENUM, "shape", NULL, NULL, NULL, 0, sizeof(enum shape), NULL, 0,
          signal_avro_tables.shape_symbols, signal_avro_tables.shape_values, 3, NULL, NULL, 0},
         {"CIRCLE", "SQUARE", "TRIANGLE"},
         {CIRCLE, SQUARE, TRIANGLE},
         /* http_status_enum: enum http_status */
-        {AVROGEN_KIND_ENUM, "net.http.HttpStatus", NULL, NULL, 0, sizeof(enum http_status), NULL, 0,
-         signal_avro_tables.http_status_symbols, signal_avro_tables.http_status_values, 3, NULL,
-         NULL, 0},
+        {AVROGEN_KIND_ENUM, "net.http.HttpStatus", NULL, NULL, NULL, 0, sizeof(enum http_status),
+         NULL, 0, signal_avro_tables.http_status_symbols, signal_avro_tables.http_status_values, 3,
+         NULL, NULL, 0},
         {"OK", "NOT_FOUND", "TEAPOT"},
         {HTTP_STATUS_OK, HTTP_STATUS_NOT_FOUND, HTTP_STATUS_TEAPOT},
         /* place_enum: enum place */
-        {AVROGEN_KIND_ENUM, "place", NULL, NULL, 0, sizeof(enum place), NULL, 0,
+        {AVROGEN_KIND_ENUM, "place", NULL, NULL, NULL, 0, sizeof(enum place), NULL, 0,
          signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2, NULL, NULL, 0},
         {"PLACE_1ST", "PLACE_2ND"},
         {PLACE_1ST, PLACE_2ND},
         /* gps_mode_enum: enum gps_mode */
-        {AVROGEN_KIND_ENUM, "gps_mode", NULL, NULL, 0, sizeof(enum gps_mode), NULL, 0,
+        {AVROGEN_KIND_ENUM, "gps_mode", NULL, NULL, NULL, 0, sizeof(enum gps_mode), NULL, 0,
          signal_avro_tables.gps_mode_symbols, signal_avro_tables.gps_mode_values, 4, NULL, NULL, 0},
         {"NOT_SEEN", "NO_FIX", "FIX_2D", "FIX_3D"},
         {MODE_NOT_SEEN, MODE_NO_FIX, MODE_2D, MODE_3D},
         /* direction_enum: direction_t */
-        {AVROGEN_KIND_ENUM, "direction_t", NULL, NULL, 0, sizeof(direction_t), NULL, 0,
+        {AVROGEN_KIND_ENUM, "direction_t", NULL, NULL, NULL, 0, sizeof(direction_t), NULL, 0,
          signal_avro_tables.direction_symbols, signal_avro_tables.direction_values, 3, NULL, NULL,
          0},
         {"DOWN", "Still", "UP"},
@@ -379,19 +402,6 @@ static const struct {
         },
 };
 
-static const char signal_avro_canonical[] =
-        "{\"name\":\"signal\",\"type\":\"record\",\"fields\":[{\"name\":\"light\","
-        "\"type\":{\"name\":\"light\",\"type\":\"enum\",\"symbols\":[\"RED\",\"AMBER\","
-        "\"GREEN\"]}},{\"name\":\"shape\",\"type\":{\"name\":\"shape\",\"type\":\"enum\","
-        "\"symbols\":[\"CIRCLE\",\"SQUARE\",\"TRIANGLE\"]}},{\"name\":\"status\","
-        "\"type\":{\"name\":\"net.http.HttpStatus\",\"type\":\"enum\",\"symbols\":[\"OK\","
-        "\"NOT_FOUND\",\"TEAPOT\"]}},{\"name\":\"place\",\"type\":{\"name\":\"place\","
-        "\"type\":\"enum\",\"symbols\":[\"PLACE_1ST\",\"PLACE_2ND\"]}},{\"name\":\"mode\","
-        "\"type\":{\"name\":\"gps_mode\",\"type\":\"enum\",\"symbols\":[\"NOT_SEEN\","
-        "\"NO_FIX\",\"FIX_2D\",\"FIX_3D\"]}},{\"name\":\"direction\","
-        "\"type\":{\"name\":\"direction_t\",\"type\":\"enum\",\"symbols\":[\"DOWN\","
-        "\"Still\",\"UP\"]}}]}";
-
 /* signal_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 signal_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -402,8 +412,9 @@ signal_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type signal_avro_type = {
         AVROGEN_KIND_RECORD,
         "signal",
-        signal_avro_schema,
-        signal_avro_canonical,
+        &signal_avro_schema_text,
+        &signal_avro_canonical_text,
+        &signal_avro_cache,
         SIGNAL_AVRO_FINGERPRINT,
         sizeof(struct signal),
         signal_avro_tables.signal_fields,

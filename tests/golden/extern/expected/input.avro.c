@@ -169,54 +169,73 @@ avrogen_status vendor_point_avro_decode(avrogen_reader *r, struct vendor_point *
     return r->err;
 }
 
-const char vendor_point_avro_schema[] = "{\n"
-                                        "  \"type\": \"record\",\n"
-                                        "  \"name\": \"Point\",\n"
-                                        "  \"namespace\": \"com.vendor\",\n"
-                                        "  \"doc\": \"A point.\",\n"
-                                        "  \"fields\": [\n"
-                                        "    {\n"
-                                        "      \"name\": \"x\",\n"
-                                        "      \"type\": \"int\"\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"y\",\n"
-                                        "      \"type\": \"int\"\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"name\",\n"
-                                        "      \"type\": [\n"
-                                        "        \"null\",\n"
-                                        "        \"string\"\n"
-                                        "      ]\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"next\",\n"
-                                        "      \"type\": [\n"
-                                        "        \"null\",\n"
-                                        "        \"Point\"\n"
-                                        "      ]\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"history\",\n"
-                                        "      \"type\": {\n"
-                                        "        \"type\": \"array\",\n"
-                                        "        \"items\": \"int\"\n"
-                                        "      }\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"color\",\n"
-                                        "      \"type\": {\n"
-                                        "        \"type\": \"enum\",\n"
-                                        "        \"name\": \"Color\",\n"
-                                        "        \"symbols\": [\n"
-                                        "          \"RED\",\n"
-                                        "          \"GO\"\n"
-                                        "        ]\n"
-                                        "      }\n"
-                                        "    }\n"
-                                        "  ]\n"
-                                        "}\n";
+static const char vendor_point_avro_schema_text_0[] = "{\n"
+                                                      "  \"type\": \"record\",\n"
+                                                      "  \"name\": \"Point\",\n"
+                                                      "  \"namespace\": \"com.vendor\",\n"
+                                                      "  \"doc\": \"A point.\",\n"
+                                                      "  \"fields\": [\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"x\",\n"
+                                                      "      \"type\": \"int\"\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"y\",\n"
+                                                      "      \"type\": \"int\"\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"name\",\n"
+                                                      "      \"type\": [\n"
+                                                      "        \"null\",\n"
+                                                      "        \"string\"\n"
+                                                      "      ]\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"next\",\n"
+                                                      "      \"type\": [\n"
+                                                      "        \"null\",\n"
+                                                      "        \"Point\"\n"
+                                                      "      ]\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"history\",\n"
+                                                      "      \"type\": {\n"
+                                                      "        \"type\": \"array\",\n"
+                                                      "        \"items\": \"int\"\n"
+                                                      "      }\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"color\",\n"
+                                                      "      \"type\": {\n"
+                                                      "        \"type\": \"enum\",\n"
+                                                      "        \"name\": \"Color\",\n"
+                                                      "        \"symbols\": [\n"
+                                                      "          \"RED\",\n"
+                                                      "          \"GO\"\n"
+                                                      "        ]\n"
+                                                      "      }\n"
+                                                      "    }\n"
+                                                      "  ]\n"
+                                                      "}\n";
+static const avrogen_text_piece vendor_point_avro_schema_text_pieces[] = {
+        {vendor_point_avro_schema_text_0, 679, NULL},
+};
+static const avrogen_text vendor_point_avro_schema_text = {vendor_point_avro_schema_text_pieces, 1,
+                                                           679};
+
+static const char vendor_point_avro_canonical_text_0[] =
+        "{\"name\":\"com.vendor.Point\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
+        "\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"},{\"name\":\"name\","
+        "\"type\":[\"null\",\"string\"]},{\"name\":\"next\",\"type\":[\"null\","
+        "\"com.vendor.Point\"]},{\"name\":\"history\",\"type\":{\"type\":\"array\","
+        "\"items\":\"int\"}},{\"name\":\"color\",\"type\":{\"name\":\"com.vendor.Color\","
+        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GO\"]}}]}";
+static const avrogen_text_piece vendor_point_avro_canonical_text_pieces[] = {
+        {vendor_point_avro_canonical_text_0, 344, NULL},
+};
+static const avrogen_text vendor_point_avro_canonical_text = {vendor_point_avro_canonical_text_pieces, 1, 344};
+
+static avrogen_text_cache vendor_point_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -232,8 +251,8 @@ static const struct {
     avrogen_field_desc vendor_point_sub2[1];
 } vendor_point_avro_tables = {
         /* vendor_color_enum: enum vendor_color */
-        {AVROGEN_KIND_ENUM, "com.vendor.Color", NULL, NULL, 0, sizeof(enum vendor_color), NULL, 0,
-         vendor_point_avro_tables.vendor_color_symbols,
+        {AVROGEN_KIND_ENUM, "com.vendor.Color", NULL, NULL, NULL, 0, sizeof(enum vendor_color),
+         NULL, 0, vendor_point_avro_tables.vendor_color_symbols,
          vendor_point_avro_tables.vendor_color_values, 2, NULL, NULL, 0},
         {"RED", "GO"},
         {VENDOR_COLOR_RED, VENDOR_COLOR_GREEN},
@@ -290,14 +309,6 @@ static const struct {
         },
 };
 
-static const char vendor_point_avro_canonical[] =
-        "{\"name\":\"com.vendor.Point\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
-        "\"type\":\"int\"},{\"name\":\"y\",\"type\":\"int\"},{\"name\":\"name\","
-        "\"type\":[\"null\",\"string\"]},{\"name\":\"next\",\"type\":[\"null\","
-        "\"com.vendor.Point\"]},{\"name\":\"history\",\"type\":{\"type\":\"array\","
-        "\"items\":\"int\"}},{\"name\":\"color\",\"type\":{\"name\":\"com.vendor.Color\","
-        "\"type\":\"enum\",\"symbols\":[\"RED\",\"GO\"]}}]}";
-
 /* vendor_point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 vendor_point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -308,8 +319,9 @@ vendor_point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type vendor_point_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.vendor.Point",
-        vendor_point_avro_schema,
-        vendor_point_avro_canonical,
+        &vendor_point_avro_schema_text,
+        &vendor_point_avro_canonical_text,
+        &vendor_point_avro_cache,
         VENDOR_POINT_AVRO_FINGERPRINT,
         sizeof(struct vendor_point),
         vendor_point_avro_tables.vendor_point_fields,

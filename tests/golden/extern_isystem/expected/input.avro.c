@@ -134,55 +134,77 @@ avrogen_status acme_sensor_avro_decode(avrogen_reader *r, acme_sensor_t *v, avro
     return r->err;
 }
 
-const char acme_sensor_avro_schema[] = "{\n"
-                                       "  \"type\": \"record\",\n"
-                                       "  \"name\": \"Sensor\",\n"
-                                       "  \"namespace\": \"com.acme\",\n"
-                                       "  \"fields\": [\n"
-                                       "    {\n"
-                                       "      \"name\": \"id\",\n"
-                                       "      \"type\": \"long\"\n"
-                                       "    },\n"
-                                       "    {\n"
-                                       "      \"name\": \"label\",\n"
-                                       "      \"type\": [\n"
-                                       "        \"null\",\n"
-                                       "        \"string\"\n"
-                                       "      ]\n"
-                                       "    },\n"
-                                       "    {\n"
-                                       "      \"name\": \"unit\",\n"
-                                       "      \"type\": {\n"
-                                       "        \"type\": \"enum\",\n"
-                                       "        \"name\": \"Unit\",\n"
-                                       "        \"symbols\": [\n"
-                                       "          \"ACME_CELSIUS\",\n"
-                                       "          \"ACME_KELVIN\"\n"
-                                       "        ]\n"
-                                       "      }\n"
-                                       "    },\n"
-                                       "    {\n"
-                                       "      \"name\": \"last\",\n"
-                                       "      \"type\": {\n"
-                                       "        \"type\": \"record\",\n"
-                                       "        \"name\": \"acme_sample\",\n"
-                                       "        \"fields\": [\n"
-                                       "          {\n"
-                                       "            \"name\": \"at_us\",\n"
-                                       "            \"type\": {\n"
-                                       "              \"type\": \"long\",\n"
-                                       "              \"logicalType\": \"timestamp-micros\"\n"
-                                       "            }\n"
-                                       "          },\n"
-                                       "          {\n"
-                                       "            \"name\": \"value\",\n"
-                                       "            \"type\": \"double\"\n"
-                                       "          }\n"
-                                       "        ]\n"
-                                       "      }\n"
-                                       "    }\n"
-                                       "  ]\n"
-                                       "}\n";
+static const char acme_sensor_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"Sensor\",\n"
+        "  \"namespace\": \"com.acme\",\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"id\",\n"
+        "      \"type\": \"long\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"label\",\n"
+        "      \"type\": [\n"
+        "        \"null\",\n"
+        "        \"string\"\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"unit\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"enum\",\n"
+        "        \"name\": \"Unit\",\n"
+        "        \"symbols\": [\n"
+        "          \"ACME_CELSIUS\",\n"
+        "          \"ACME_KELVIN\"\n"
+        "        ]\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"last\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"record\",\n"
+        "        \"name\": \"acme_sample\",\n"
+        "        \"fields\": [\n"
+        "          {\n"
+        "            \"name\": \"at_us\",\n"
+        "            \"type\": {\n"
+        "              \"type\": \"long\",\n"
+        "              \"logicalType\": \"timestamp-micros\"\n"
+        "            }\n"
+        "          },\n"
+        "          {\n"
+        "            \"name\": \"value\",\n"
+        "            \"type\": \"double\"\n"
+        "          }\n"
+        "        ]\n"
+        "      }\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece acme_sensor_avro_schema_text_pieces[] = {
+        {acme_sensor_avro_schema_text_0, 819, NULL},
+};
+static const avrogen_text acme_sensor_avro_schema_text = {acme_sensor_avro_schema_text_pieces, 1,
+                                                          819};
+
+static const char acme_sensor_avro_canonical_text_0[] =
+        "{\"name\":\"com.acme.Sensor\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
+        "\"type\":\"long\"},{\"name\":\"label\",\"type\":[\"null\",\"string\"]},"
+        "{\"name\":\"unit\",\"type\":{\"name\":\"com.acme.Unit\",\"type\":\"enum\","
+        "\"symbols\":[\"ACME_CELSIUS\",\"ACME_KELVIN\"]}},{\"name\":\"last\","
+        "\"type\":{\"name\":\"com.acme.acme_sample\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"at_us\",\"type\":\"long\"},{\"name\":\"value\","
+        "\"type\":\"double\"}]}}]}";
+static const avrogen_text_piece acme_sensor_avro_canonical_text_pieces[] = {
+        {acme_sensor_avro_canonical_text_0, 372, NULL},
+};
+static const avrogen_text acme_sensor_avro_canonical_text = {acme_sensor_avro_canonical_text_pieces,
+                                                             1, 372};
+
+static avrogen_text_cache acme_sensor_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -198,14 +220,15 @@ static const struct {
     avrogen_field_desc acme_sensor_sub0[1];
 } acme_sensor_avro_tables = {
         /* acme_unit_enum: enum acme_unit */
-        {AVROGEN_KIND_ENUM, "com.acme.Unit", NULL, NULL, 0, sizeof(enum acme_unit), NULL, 0,
+        {AVROGEN_KIND_ENUM, "com.acme.Unit", NULL, NULL, NULL, 0, sizeof(enum acme_unit), NULL, 0,
          acme_sensor_avro_tables.acme_unit_symbols, acme_sensor_avro_tables.acme_unit_values, 2,
          NULL, NULL, 0},
         {"ACME_CELSIUS", "ACME_KELVIN"},
         {ACME_CELSIUS, ACME_KELVIN},
         /* acme_sample_type: struct acme_sample */
-        {AVROGEN_KIND_RECORD, "com.acme.acme_sample", NULL, NULL, 0, sizeof(struct acme_sample),
-         acme_sensor_avro_tables.acme_sample_fields, 2, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_RECORD, "com.acme.acme_sample", NULL, NULL, NULL, 0,
+         sizeof(struct acme_sample), acme_sensor_avro_tables.acme_sample_fields, 2, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* acme_sample_fields: struct acme_sample */
         {
                 {"at_us", offsetof(struct acme_sample, at_us),
@@ -244,15 +267,6 @@ static const struct {
         },
 };
 
-static const char acme_sensor_avro_canonical[] =
-        "{\"name\":\"com.acme.Sensor\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
-        "\"type\":\"long\"},{\"name\":\"label\",\"type\":[\"null\",\"string\"]},"
-        "{\"name\":\"unit\",\"type\":{\"name\":\"com.acme.Unit\",\"type\":\"enum\","
-        "\"symbols\":[\"ACME_CELSIUS\",\"ACME_KELVIN\"]}},{\"name\":\"last\","
-        "\"type\":{\"name\":\"com.acme.acme_sample\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"at_us\",\"type\":\"long\"},{\"name\":\"value\","
-        "\"type\":\"double\"}]}}]}";
-
 /* acme_sensor_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 acme_sensor_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -263,8 +277,9 @@ acme_sensor_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type acme_sensor_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.Sensor",
-        acme_sensor_avro_schema,
-        acme_sensor_avro_canonical,
+        &acme_sensor_avro_schema_text,
+        &acme_sensor_avro_canonical_text,
+        &acme_sensor_avro_cache,
         ACME_SENSOR_AVRO_FINGERPRINT,
         sizeof(acme_sensor_t),
         acme_sensor_avro_tables.acme_sensor_fields,

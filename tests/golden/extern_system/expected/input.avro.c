@@ -365,191 +365,265 @@ avrogen_status inotify_event_avro_decode(avrogen_reader *r, struct inotify_event
     return r->err;
 }
 
-const char group_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"Group\",\n"
-                                 "  \"namespace\": \"posix\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"gr_name\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"gr_passwd\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"gr_gid\",\n"
-                                 "      \"type\": \"long\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char group_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"Group\",\n"
+                                               "  \"namespace\": \"posix\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"gr_name\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"gr_passwd\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"gr_gid\",\n"
+                                               "      \"type\": \"long\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece group_avro_schema_text_pieces[] = {
+        {group_avro_schema_text_0, 300, NULL},
+};
+static const avrogen_text group_avro_schema_text = {group_avro_schema_text_pieces, 1, 300};
 
-const char cJSON_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"JsonNode\",\n"
-                                 "  \"namespace\": \"org.cjson\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"next\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"JsonNode\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"child\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"JsonNode\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"type\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"valuestring\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"valueint\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"valuedouble\",\n"
-                                 "      \"type\": \"double\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"key\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char group_avro_canonical_text_0[] =
+        "{\"name\":\"posix.Group\",\"type\":\"record\",\"fields\":[{\"name\":\"gr_name\","
+        "\"type\":\"string\"},{\"name\":\"gr_passwd\",\"type\":[\"null\",\"string\"]},"
+        "{\"name\":\"gr_gid\",\"type\":\"long\"}]}";
+static const avrogen_text_piece group_avro_canonical_text_pieces[] = {
+        {group_avro_canonical_text_0, 162, NULL},
+};
+static const avrogen_text group_avro_canonical_text = {group_avro_canonical_text_pieces, 1, 162};
 
-const char watch_report_avro_schema[] = "{\n"
-                                        "  \"type\": \"record\",\n"
-                                        "  \"name\": \"watch_report\",\n"
-                                        "  \"namespace\": \"com.example\",\n"
-                                        "  \"doc\": \"What a watcher reports.\",\n"
-                                        "  \"fields\": [\n"
-                                        "    {\n"
-                                        "      \"name\": \"wd\",\n"
-                                        "      \"type\": \"int\"\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"owner\",\n"
-                                        "      \"type\": {\n"
-                                        "        \"type\": \"record\",\n"
-                                        "        \"name\": \"Group\",\n"
-                                        "        \"namespace\": \"posix\",\n"
-                                        "        \"fields\": [\n"
-                                        "          {\n"
-                                        "            \"name\": \"gr_name\",\n"
-                                        "            \"type\": \"string\"\n"
-                                        "          },\n"
-                                        "          {\n"
-                                        "            \"name\": \"gr_passwd\",\n"
-                                        "            \"type\": [\n"
-                                        "              \"null\",\n"
-                                        "              \"string\"\n"
-                                        "            ]\n"
-                                        "          },\n"
-                                        "          {\n"
-                                        "            \"name\": \"gr_gid\",\n"
-                                        "            \"type\": \"long\"\n"
-                                        "          }\n"
-                                        "        ]\n"
-                                        "      }\n"
-                                        "    },\n"
-                                        "    {\n"
-                                        "      \"name\": \"config\",\n"
-                                        "      \"type\": [\n"
-                                        "        \"null\",\n"
-                                        "        {\n"
-                                        "          \"type\": \"record\",\n"
-                                        "          \"name\": \"JsonNode\",\n"
-                                        "          \"namespace\": \"org.cjson\",\n"
-                                        "          \"fields\": [\n"
-                                        "            {\n"
-                                        "              \"name\": \"next\",\n"
-                                        "              \"type\": [\n"
-                                        "                \"null\",\n"
-                                        "                \"JsonNode\"\n"
-                                        "              ]\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"child\",\n"
-                                        "              \"type\": [\n"
-                                        "                \"null\",\n"
-                                        "                \"JsonNode\"\n"
-                                        "              ]\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"type\",\n"
-                                        "              \"type\": \"int\"\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"valuestring\",\n"
-                                        "              \"type\": [\n"
-                                        "                \"null\",\n"
-                                        "                \"string\"\n"
-                                        "              ]\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"valueint\",\n"
-                                        "              \"type\": \"int\"\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"valuedouble\",\n"
-                                        "              \"type\": \"double\"\n"
-                                        "            },\n"
-                                        "            {\n"
-                                        "              \"name\": \"key\",\n"
-                                        "              \"type\": [\n"
-                                        "                \"null\",\n"
-                                        "                \"string\"\n"
-                                        "              ]\n"
-                                        "            }\n"
-                                        "          ]\n"
-                                        "        }\n"
-                                        "      ]\n"
-                                        "    }\n"
-                                        "  ]\n"
-                                        "}\n";
+static avrogen_text_cache group_avro_cache;
 
-const char inotify_event_avro_schema[] = "{\n"
-                                         "  \"type\": \"record\",\n"
-                                         "  \"name\": \"InotifyEvent\",\n"
-                                         "  \"namespace\": \"linux\",\n"
-                                         "  \"fields\": [\n"
-                                         "    {\n"
-                                         "      \"name\": \"wd\",\n"
-                                         "      \"type\": \"int\"\n"
-                                         "    },\n"
-                                         "    {\n"
-                                         "      \"name\": \"mask\",\n"
-                                         "      \"type\": \"long\"\n"
-                                         "    },\n"
-                                         "    {\n"
-                                         "      \"name\": \"cookie\",\n"
-                                         "      \"type\": \"long\"\n"
-                                         "    },\n"
-                                         "    {\n"
-                                         "      \"name\": \"len\",\n"
-                                         "      \"type\": \"long\"\n"
-                                         "    }\n"
-                                         "  ]\n"
-                                         "}\n";
+static const char cJSON_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"JsonNode\",\n"
+                                               "  \"namespace\": \"org.cjson\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"next\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"JsonNode\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"child\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"JsonNode\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"type\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"valuestring\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"valueint\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"valuedouble\",\n"
+                                               "      \"type\": \"double\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"key\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece cJSON_avro_schema_text_pieces[] = {
+        {cJSON_avro_schema_text_0, 649, NULL},
+};
+static const avrogen_text cJSON_avro_schema_text = {cJSON_avro_schema_text_pieces, 1, 649};
+
+static const char cJSON_avro_canonical_text_0[] =
+        "{\"name\":\"org.cjson.JsonNode\",\"type\":\"record\",\"fields\":[{\"name\":\"next\","
+        "\"type\":[\"null\",\"org.cjson.JsonNode\"]},{\"name\":\"child\",\"type\":[\"null\","
+        "\"org.cjson.JsonNode\"]},{\"name\":\"type\",\"type\":\"int\"},"
+        "{\"name\":\"valuestring\",\"type\":[\"null\",\"string\"]},{\"name\":\"valueint\","
+        "\"type\":\"int\"},{\"name\":\"valuedouble\",\"type\":\"double\"},{\"name\":\"key\","
+        "\"type\":[\"null\",\"string\"]}]}";
+static const avrogen_text_piece cJSON_avro_canonical_text_pieces[] = {
+        {cJSON_avro_canonical_text_0, 352, NULL},
+};
+static const avrogen_text cJSON_avro_canonical_text = {cJSON_avro_canonical_text_pieces, 1, 352};
+
+static avrogen_text_cache cJSON_avro_cache;
+
+static const char watch_report_avro_schema_text_0[] = "{\n"
+                                                      "  \"type\": \"record\",\n"
+                                                      "  \"name\": \"watch_report\",\n"
+                                                      "  \"namespace\": \"com.example\",\n"
+                                                      "  \"doc\": \"What a watcher reports.\",\n"
+                                                      "  \"fields\": [\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"wd\",\n"
+                                                      "      \"type\": \"int\"\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"owner\",\n"
+                                                      "      \"type\": {\n"
+                                                      "        \"type\": \"record\",\n"
+                                                      "        \"name\": \"Group\",\n"
+                                                      "        \"namespace\": \"posix\",\n"
+                                                      "        \"fields\": [\n"
+                                                      "          {\n"
+                                                      "            \"name\": \"gr_name\",\n"
+                                                      "            \"type\": \"string\"\n"
+                                                      "          },\n"
+                                                      "          {\n"
+                                                      "            \"name\": \"gr_passwd\",\n"
+                                                      "            \"type\": [\n"
+                                                      "              \"null\",\n"
+                                                      "              \"string\"\n"
+                                                      "            ]\n"
+                                                      "          },\n"
+                                                      "          {\n"
+                                                      "            \"name\": \"gr_gid\",\n"
+                                                      "            \"type\": \"long\"\n"
+                                                      "          }\n"
+                                                      "        ]\n"
+                                                      "      }\n"
+                                                      "    },\n"
+                                                      "    {\n"
+                                                      "      \"name\": \"config\",\n"
+                                                      "      \"type\": [\n"
+                                                      "        \"null\",\n"
+                                                      "        {\n"
+                                                      "          \"type\": \"record\",\n"
+                                                      "          \"name\": \"JsonNode\",\n"
+                                                      "          \"namespace\": \"org.cjson\",\n"
+                                                      "          \"fields\": [\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"next\",\n"
+                                                      "              \"type\": [\n"
+                                                      "                \"null\",\n"
+                                                      "                \"JsonNode\"\n"
+                                                      "              ]\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"child\",\n"
+                                                      "              \"type\": [\n"
+                                                      "                \"null\",\n"
+                                                      "                \"JsonNode\"\n"
+                                                      "              ]\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"type\",\n"
+                                                      "              \"type\": \"int\"\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"valuestring\",\n"
+                                                      "              \"type\": [\n"
+                                                      "                \"null\",\n"
+                                                      "                \"string\"\n"
+                                                      "              ]\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"valueint\",\n"
+                                                      "              \"type\": \"int\"\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"valuedouble\",\n"
+                                                      "              \"type\": \"double\"\n"
+                                                      "            },\n"
+                                                      "            {\n"
+                                                      "              \"name\": \"key\",\n"
+                                                      "              \"type\": [\n"
+                                                      "                \"null\",\n"
+                                                      "                \"string\"\n"
+                                                      "              ]\n"
+                                                      "            }\n"
+                                                      "          ]\n"
+                                                      "        }\n"
+                                                      "      ]\n"
+                                                      "    }\n"
+                                                      "  ]\n"
+                                                      "}\n";
+static const avrogen_text_piece watch_report_avro_schema_text_pieces[] = {
+        {watch_report_avro_schema_text_0, 1764, NULL},
+};
+static const avrogen_text watch_report_avro_schema_text = {watch_report_avro_schema_text_pieces, 1,
+                                                           1764};
+
+static const char watch_report_avro_canonical_text_0[] =
+        "{\"name\":\"com.example.watch_report\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"wd\",\"type\":\"int\"},{\"name\":\"owner\","
+        "\"type\":{\"name\":\"posix.Group\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"gr_name\",\"type\":\"string\"},{\"name\":\"gr_passwd\","
+        "\"type\":[\"null\",\"string\"]},{\"name\":\"gr_gid\",\"type\":\"long\"}]}},"
+        "{\"name\":\"config\",\"type\":[\"null\",{\"name\":\"org.cjson.JsonNode\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\","
+        "\"org.cjson.JsonNode\"]},{\"name\":\"child\",\"type\":[\"null\","
+        "\"org.cjson.JsonNode\"]},{\"name\":\"type\",\"type\":\"int\"},"
+        "{\"name\":\"valuestring\",\"type\":[\"null\",\"string\"]},{\"name\":\"valueint\","
+        "\"type\":\"int\"},{\"name\":\"valuedouble\",\"type\":\"double\"},{\"name\":\"key\","
+        "\"type\":[\"null\",\"string\"]}]}]}]}";
+static const avrogen_text_piece watch_report_avro_canonical_text_pieces[] = {
+        {watch_report_avro_canonical_text_0, 663, NULL},
+};
+static const avrogen_text watch_report_avro_canonical_text = {watch_report_avro_canonical_text_pieces, 1, 663};
+
+static avrogen_text_cache watch_report_avro_cache;
+
+static const char inotify_event_avro_schema_text_0[] = "{\n"
+                                                       "  \"type\": \"record\",\n"
+                                                       "  \"name\": \"InotifyEvent\",\n"
+                                                       "  \"namespace\": \"linux\",\n"
+                                                       "  \"fields\": [\n"
+                                                       "    {\n"
+                                                       "      \"name\": \"wd\",\n"
+                                                       "      \"type\": \"int\"\n"
+                                                       "    },\n"
+                                                       "    {\n"
+                                                       "      \"name\": \"mask\",\n"
+                                                       "      \"type\": \"long\"\n"
+                                                       "    },\n"
+                                                       "    {\n"
+                                                       "      \"name\": \"cookie\",\n"
+                                                       "      \"type\": \"long\"\n"
+                                                       "    },\n"
+                                                       "    {\n"
+                                                       "      \"name\": \"len\",\n"
+                                                       "      \"type\": \"long\"\n"
+                                                       "    }\n"
+                                                       "  ]\n"
+                                                       "}\n";
+static const avrogen_text_piece inotify_event_avro_schema_text_pieces[] = {
+        {inotify_event_avro_schema_text_0, 313, NULL},
+};
+static const avrogen_text inotify_event_avro_schema_text = {inotify_event_avro_schema_text_pieces,
+                                                            1, 313};
+
+static const char inotify_event_avro_canonical_text_0[] =
+        "{\"name\":\"linux.InotifyEvent\",\"type\":\"record\",\"fields\":[{\"name\":\"wd\","
+        "\"type\":\"int\"},{\"name\":\"mask\",\"type\":\"long\"},{\"name\":\"cookie\","
+        "\"type\":\"long\"},{\"name\":\"len\",\"type\":\"long\"}]}";
+static const avrogen_text_piece inotify_event_avro_canonical_text_pieces[] = {
+        {inotify_event_avro_canonical_text_0, 174, NULL},
+};
+static const avrogen_text inotify_event_avro_canonical_text = {inotify_event_avro_canonical_text_pieces, 1, 174};
+
+static avrogen_text_cache inotify_event_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -685,11 +759,6 @@ static const struct {
         },
 };
 
-static const char group_avro_canonical[] =
-        "{\"name\":\"posix.Group\",\"type\":\"record\",\"fields\":[{\"name\":\"gr_name\","
-        "\"type\":\"string\"},{\"name\":\"gr_passwd\",\"type\":[\"null\",\"string\"]},"
-        "{\"name\":\"gr_gid\",\"type\":\"long\"}]}";
-
 /* group_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 group_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -700,8 +769,9 @@ group_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type group_avro_type = {
         AVROGEN_KIND_RECORD,
         "posix.Group",
-        group_avro_schema,
-        group_avro_canonical,
+        &group_avro_schema_text,
+        &group_avro_canonical_text,
+        &group_avro_cache,
         GROUP_AVRO_FINGERPRINT,
         sizeof(struct group),
         group_avro_tables.group_fields,
@@ -714,14 +784,6 @@ const avrogen_type group_avro_type = {
         0,
 };
 
-static const char cJSON_avro_canonical[] =
-        "{\"name\":\"org.cjson.JsonNode\",\"type\":\"record\",\"fields\":[{\"name\":\"next\","
-        "\"type\":[\"null\",\"org.cjson.JsonNode\"]},{\"name\":\"child\",\"type\":[\"null\","
-        "\"org.cjson.JsonNode\"]},{\"name\":\"type\",\"type\":\"int\"},"
-        "{\"name\":\"valuestring\",\"type\":[\"null\",\"string\"]},{\"name\":\"valueint\","
-        "\"type\":\"int\"},{\"name\":\"valuedouble\",\"type\":\"double\"},{\"name\":\"key\","
-        "\"type\":[\"null\",\"string\"]}]}";
-
 /* cJSON_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 cJSON_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -732,8 +794,9 @@ cJSON_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type cJSON_avro_type = {
         AVROGEN_KIND_RECORD,
         "org.cjson.JsonNode",
-        cJSON_avro_schema,
-        cJSON_avro_canonical,
+        &cJSON_avro_schema_text,
+        &cJSON_avro_canonical_text,
+        &cJSON_avro_cache,
         CJSON_AVRO_FINGERPRINT,
         sizeof(cJSON),
         group_avro_tables.cJSON_fields,
@@ -746,20 +809,6 @@ const avrogen_type cJSON_avro_type = {
         0,
 };
 
-static const char watch_report_avro_canonical[] =
-        "{\"name\":\"com.example.watch_report\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"wd\",\"type\":\"int\"},{\"name\":\"owner\","
-        "\"type\":{\"name\":\"posix.Group\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"gr_name\",\"type\":\"string\"},{\"name\":\"gr_passwd\","
-        "\"type\":[\"null\",\"string\"]},{\"name\":\"gr_gid\",\"type\":\"long\"}]}},"
-        "{\"name\":\"config\",\"type\":[\"null\",{\"name\":\"org.cjson.JsonNode\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\","
-        "\"org.cjson.JsonNode\"]},{\"name\":\"child\",\"type\":[\"null\","
-        "\"org.cjson.JsonNode\"]},{\"name\":\"type\",\"type\":\"int\"},"
-        "{\"name\":\"valuestring\",\"type\":[\"null\",\"string\"]},{\"name\":\"valueint\","
-        "\"type\":\"int\"},{\"name\":\"valuedouble\",\"type\":\"double\"},{\"name\":\"key\","
-        "\"type\":[\"null\",\"string\"]}]}]}]}";
-
 /* watch_report_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 watch_report_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -770,8 +819,9 @@ watch_report_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type watch_report_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.watch_report",
-        watch_report_avro_schema,
-        watch_report_avro_canonical,
+        &watch_report_avro_schema_text,
+        &watch_report_avro_canonical_text,
+        &watch_report_avro_cache,
         WATCH_REPORT_AVRO_FINGERPRINT,
         sizeof(struct watch_report),
         group_avro_tables.watch_report_fields,
@@ -784,11 +834,6 @@ const avrogen_type watch_report_avro_type = {
         0,
 };
 
-static const char inotify_event_avro_canonical[] =
-        "{\"name\":\"linux.InotifyEvent\",\"type\":\"record\",\"fields\":[{\"name\":\"wd\","
-        "\"type\":\"int\"},{\"name\":\"mask\",\"type\":\"long\"},{\"name\":\"cookie\","
-        "\"type\":\"long\"},{\"name\":\"len\",\"type\":\"long\"}]}";
-
 /* inotify_event_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 inotify_event_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -799,8 +844,9 @@ inotify_event_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type inotify_event_avro_type = {
         AVROGEN_KIND_RECORD,
         "linux.InotifyEvent",
-        inotify_event_avro_schema,
-        inotify_event_avro_canonical,
+        &inotify_event_avro_schema_text,
+        &inotify_event_avro_canonical_text,
+        &inotify_event_avro_cache,
         INOTIFY_EVENT_AVRO_FINGERPRINT,
         sizeof(struct inotify_event),
         group_avro_tables.inotify_event_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct group: Avro record posix.Group */
-extern const char group_avro_schema[];
 #define GROUP_AVRO_FINGERPRINT UINT64_C(0x02f1f013e8520be1)
 extern const avrogen_type group_avro_type;
 size_t group_avro_size(const struct group *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status group_avro_decode(avrogen_reader *r, struct gro
                                                    avrogen_arena *a);
 
 /* cJSON: Avro record org.cjson.JsonNode */
-extern const char cJSON_avro_schema[];
 #define CJSON_AVRO_FINGERPRINT UINT64_C(0x7ccfc7f6e7244433)
 extern const avrogen_type cJSON_avro_type;
 size_t cJSON_avro_size(const cJSON *v);
@@ -48,7 +46,6 @@ AVROGEN_NODISCARD avrogen_status cJSON_avro_encode(avrogen_writer *w, const cJSO
 AVROGEN_NODISCARD avrogen_status cJSON_avro_decode(avrogen_reader *r, cJSON *v, avrogen_arena *a);
 
 /* struct watch_report: Avro record com.example.watch_report */
-extern const char watch_report_avro_schema[];
 #define WATCH_REPORT_AVRO_FINGERPRINT UINT64_C(0x6b6c66c98973a7f7)
 extern const avrogen_type watch_report_avro_type;
 size_t watch_report_avro_size(const struct watch_report *v);
@@ -58,7 +55,6 @@ AVROGEN_NODISCARD avrogen_status watch_report_avro_decode(avrogen_reader *r, str
                                                           avrogen_arena *a);
 
 /* struct inotify_event: Avro record linux.InotifyEvent */
-extern const char inotify_event_avro_schema[];
 #define INOTIFY_EVENT_AVRO_FINGERPRINT UINT64_C(0x58fcf51f185afbef)
 extern const avrogen_type inotify_event_avro_type;
 size_t inotify_event_avro_size(const struct inotify_event *v);

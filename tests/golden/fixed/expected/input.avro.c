@@ -127,106 +127,145 @@ avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *v, avrogen_arena *
     return r->err;
 }
 
-const char packet_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"packet\",\n"
-                                  "  \"namespace\": \"net.example\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"mac\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"fixed\",\n"
-                                  "        \"name\": \"packet_mac\",\n"
-                                  "        \"size\": 6\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"src\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"fixed\",\n"
-                                  "        \"name\": \"Ipv4\",\n"
-                                  "        \"size\": 4\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"dst\",\n"
-                                  "      \"type\": \"Ipv4\"\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"hash\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"fixed\",\n"
-                                  "        \"name\": \"Sha256\",\n"
-                                  "        \"namespace\": \"org.crypto\",\n"
-                                  "        \"size\": 32\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"routes\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"Ipv4\"\n"
-                                  "      }\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char packet_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"packet\",\n"
+                                                "  \"namespace\": \"net.example\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"mac\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"fixed\",\n"
+                                                "        \"name\": \"packet_mac\",\n"
+                                                "        \"size\": 6\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"src\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"fixed\",\n"
+                                                "        \"name\": \"Ipv4\",\n"
+                                                "        \"size\": 4\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"dst\",\n"
+                                                "      \"type\": \"Ipv4\"\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"hash\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"fixed\",\n"
+                                                "        \"name\": \"Sha256\",\n"
+                                                "        \"namespace\": \"org.crypto\",\n"
+                                                "        \"size\": 32\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"routes\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"Ipv4\"\n"
+                                                "      }\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece packet_avro_schema_text_pieces[] = {
+        {packet_avro_schema_text_0, 676, NULL},
+};
+static const avrogen_text packet_avro_schema_text = {packet_avro_schema_text_pieces, 1, 676};
 
-const char hop_avro_schema[] = "{\n"
-                               "  \"type\": \"record\",\n"
-                               "  \"name\": \"hop\",\n"
-                               "  \"namespace\": \"net.example\",\n"
-                               "  \"fields\": [\n"
-                               "    {\n"
-                               "      \"name\": \"addr\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"fixed\",\n"
-                               "        \"name\": \"Ipv4\",\n"
-                               "        \"size\": 4\n"
-                               "      }\n"
-                               "    },\n"
-                               "    {\n"
-                               "      \"name\": \"last\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"record\",\n"
-                               "        \"name\": \"packet\",\n"
-                               "        \"fields\": [\n"
-                               "          {\n"
-                               "            \"name\": \"mac\",\n"
-                               "            \"type\": {\n"
-                               "              \"type\": \"fixed\",\n"
-                               "              \"name\": \"packet_mac\",\n"
-                               "              \"size\": 6\n"
-                               "            }\n"
-                               "          },\n"
-                               "          {\n"
-                               "            \"name\": \"src\",\n"
-                               "            \"type\": \"Ipv4\"\n"
-                               "          },\n"
-                               "          {\n"
-                               "            \"name\": \"dst\",\n"
-                               "            \"type\": \"Ipv4\"\n"
-                               "          },\n"
-                               "          {\n"
-                               "            \"name\": \"hash\",\n"
-                               "            \"type\": {\n"
-                               "              \"type\": \"fixed\",\n"
-                               "              \"name\": \"Sha256\",\n"
-                               "              \"namespace\": \"org.crypto\",\n"
-                               "              \"size\": 32\n"
-                               "            }\n"
-                               "          },\n"
-                               "          {\n"
-                               "            \"name\": \"routes\",\n"
-                               "            \"type\": {\n"
-                               "              \"type\": \"array\",\n"
-                               "              \"items\": \"Ipv4\"\n"
-                               "            }\n"
-                               "          }\n"
-                               "        ]\n"
-                               "      }\n"
-                               "    }\n"
-                               "  ]\n"
-                               "}\n";
+static const char packet_avro_canonical_text_0[] =
+        "{\"name\":\"net.example.packet\",\"type\":\"record\",\"fields\":[{\"name\":\"mac\","
+        "\"type\":{\"name\":\"net.example.packet_mac\",\"type\":\"fixed\",\"size\":6}},"
+        "{\"name\":\"src\",\"type\":{\"name\":\"net.example.Ipv4\",\"type\":\"fixed\","
+        "\"size\":4}},{\"name\":\"dst\",\"type\":\"net.example.Ipv4\"},{\"name\":\"hash\","
+        "\"type\":{\"name\":\"org.crypto.Sha256\",\"type\":\"fixed\",\"size\":32}},"
+        "{\"name\":\"routes\",\"type\":{\"type\":\"array\",\"items\":\"net.example.Ipv4\"}}]}";
+static const avrogen_text_piece packet_avro_canonical_text_pieces[] = {
+        {packet_avro_canonical_text_0, 397, NULL},
+};
+static const avrogen_text packet_avro_canonical_text = {packet_avro_canonical_text_pieces, 1, 397};
+
+static avrogen_text_cache packet_avro_cache;
+
+static const char hop_avro_schema_text_0[] = "{\n"
+                                             "  \"type\": \"record\",\n"
+                                             "  \"name\": \"hop\",\n"
+                                             "  \"namespace\": \"net.example\",\n"
+                                             "  \"fields\": [\n"
+                                             "    {\n"
+                                             "      \"name\": \"addr\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"fixed\",\n"
+                                             "        \"name\": \"Ipv4\",\n"
+                                             "        \"size\": 4\n"
+                                             "      }\n"
+                                             "    },\n"
+                                             "    {\n"
+                                             "      \"name\": \"last\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"record\",\n"
+                                             "        \"name\": \"packet\",\n"
+                                             "        \"fields\": [\n"
+                                             "          {\n"
+                                             "            \"name\": \"mac\",\n"
+                                             "            \"type\": {\n"
+                                             "              \"type\": \"fixed\",\n"
+                                             "              \"name\": \"packet_mac\",\n"
+                                             "              \"size\": 6\n"
+                                             "            }\n"
+                                             "          },\n"
+                                             "          {\n"
+                                             "            \"name\": \"src\",\n"
+                                             "            \"type\": \"Ipv4\"\n"
+                                             "          },\n"
+                                             "          {\n"
+                                             "            \"name\": \"dst\",\n"
+                                             "            \"type\": \"Ipv4\"\n"
+                                             "          },\n"
+                                             "          {\n"
+                                             "            \"name\": \"hash\",\n"
+                                             "            \"type\": {\n"
+                                             "              \"type\": \"fixed\",\n"
+                                             "              \"name\": \"Sha256\",\n"
+                                             "              \"namespace\": \"org.crypto\",\n"
+                                             "              \"size\": 32\n"
+                                             "            }\n"
+                                             "          },\n"
+                                             "          {\n"
+                                             "            \"name\": \"routes\",\n"
+                                             "            \"type\": {\n"
+                                             "              \"type\": \"array\",\n"
+                                             "              \"items\": \"Ipv4\"\n"
+                                             "            }\n"
+                                             "          }\n"
+                                             "        ]\n"
+                                             "      }\n"
+                                             "    }\n"
+                                             "  ]\n"
+                                             "}\n";
+static const avrogen_text_piece hop_avro_schema_text_pieces[] = {
+        {hop_avro_schema_text_0, 1061, NULL},
+};
+static const avrogen_text hop_avro_schema_text = {hop_avro_schema_text_pieces, 1, 1061};
+
+static const char hop_avro_canonical_text_0[] =
+        "{\"name\":\"net.example.hop\",\"type\":\"record\",\"fields\":[{\"name\":\"addr\","
+        "\"type\":{\"name\":\"net.example.Ipv4\",\"type\":\"fixed\",\"size\":4}},"
+        "{\"name\":\"last\",\"type\":{\"name\":\"net.example.packet\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"mac\",\"type\":{\"name\":\"net.example.packet_mac\","
+        "\"type\":\"fixed\",\"size\":6}},{\"name\":\"src\",\"type\":\"net.example.Ipv4\"},"
+        "{\"name\":\"dst\",\"type\":\"net.example.Ipv4\"},{\"name\":\"hash\","
+        "\"type\":{\"name\":\"org.crypto.Sha256\",\"type\":\"fixed\",\"size\":32}},"
+        "{\"name\":\"routes\",\"type\":{\"type\":\"array\","
+        "\"items\":\"net.example.Ipv4\"}}]}}]}";
+static const avrogen_text_piece hop_avro_canonical_text_pieces[] = {
+        {hop_avro_canonical_text_0, 516, NULL},
+};
+static const avrogen_text hop_avro_canonical_text = {hop_avro_canonical_text_pieces, 1, 516};
+
+static avrogen_text_cache hop_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -241,14 +280,14 @@ static const struct {
     avrogen_field_desc hop_fields[2];
 } packet_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "net.example.packet_mac", NULL, NULL, 0, 6, NULL, 0, NULL, NULL, 0,
-         NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "net.example.packet_mac", NULL, NULL, NULL, 0, 6, NULL, 0, NULL, NULL,
+         0, NULL, NULL, 0},
         /* fixed1 */
-        {AVROGEN_KIND_FIXED, "net.example.Ipv4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+        {AVROGEN_KIND_FIXED, "net.example.Ipv4", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* fixed2 */
-        {AVROGEN_KIND_FIXED, "org.crypto.Sha256", NULL, NULL, 0, 32, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+        {AVROGEN_KIND_FIXED, "org.crypto.Sha256", NULL, NULL, NULL, 0, 32, NULL, 0, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* packet_fields: struct packet */
         {
                 {"mac", offsetof(struct packet, mac), AVROGEN_SIZEOF_MEMBER(struct packet, mac),
@@ -293,14 +332,6 @@ static const struct {
         },
 };
 
-static const char packet_avro_canonical[] =
-        "{\"name\":\"net.example.packet\",\"type\":\"record\",\"fields\":[{\"name\":\"mac\","
-        "\"type\":{\"name\":\"net.example.packet_mac\",\"type\":\"fixed\",\"size\":6}},"
-        "{\"name\":\"src\",\"type\":{\"name\":\"net.example.Ipv4\",\"type\":\"fixed\","
-        "\"size\":4}},{\"name\":\"dst\",\"type\":\"net.example.Ipv4\"},{\"name\":\"hash\","
-        "\"type\":{\"name\":\"org.crypto.Sha256\",\"type\":\"fixed\",\"size\":32}},"
-        "{\"name\":\"routes\",\"type\":{\"type\":\"array\",\"items\":\"net.example.Ipv4\"}}]}";
-
 /* packet_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 packet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -311,8 +342,9 @@ packet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type packet_avro_type = {
         AVROGEN_KIND_RECORD,
         "net.example.packet",
-        packet_avro_schema,
-        packet_avro_canonical,
+        &packet_avro_schema_text,
+        &packet_avro_canonical_text,
+        &packet_avro_cache,
         PACKET_AVRO_FINGERPRINT,
         sizeof(struct packet),
         packet_avro_tables.packet_fields,
@@ -325,17 +357,6 @@ const avrogen_type packet_avro_type = {
         0,
 };
 
-static const char hop_avro_canonical[] =
-        "{\"name\":\"net.example.hop\",\"type\":\"record\",\"fields\":[{\"name\":\"addr\","
-        "\"type\":{\"name\":\"net.example.Ipv4\",\"type\":\"fixed\",\"size\":4}},"
-        "{\"name\":\"last\",\"type\":{\"name\":\"net.example.packet\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"mac\",\"type\":{\"name\":\"net.example.packet_mac\","
-        "\"type\":\"fixed\",\"size\":6}},{\"name\":\"src\",\"type\":\"net.example.Ipv4\"},"
-        "{\"name\":\"dst\",\"type\":\"net.example.Ipv4\"},{\"name\":\"hash\","
-        "\"type\":{\"name\":\"org.crypto.Sha256\",\"type\":\"fixed\",\"size\":32}},"
-        "{\"name\":\"routes\",\"type\":{\"type\":\"array\","
-        "\"items\":\"net.example.Ipv4\"}}]}}]}";
-
 /* hop_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -346,8 +367,9 @@ hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type hop_avro_type = {
         AVROGEN_KIND_RECORD,
         "net.example.hop",
-        hop_avro_schema,
-        hop_avro_canonical,
+        &hop_avro_schema_text,
+        &hop_avro_canonical_text,
+        &hop_avro_cache,
         HOP_AVRO_FINGERPRINT,
         sizeof(struct hop),
         packet_avro_tables.hop_fields,

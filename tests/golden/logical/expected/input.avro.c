@@ -277,179 +277,233 @@ avrogen_status amounts_avro_decode(avrogen_reader *r, struct amounts *v, avrogen
     return r->err;
 }
 
-const char times_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"times\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"day\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"int\",\n"
-                                 "        \"logicalType\": \"date\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"tod_ms\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"int\",\n"
-                                 "        \"logicalType\": \"time-millis\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"tod_us\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"time-micros\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"ts_ms\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"timestamp-millis\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"ts_us\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"timestamp-micros\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"ts_ns\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"timestamp-nanos\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"local_ms\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"local-timestamp-millis\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"local_us\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"local-timestamp-micros\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"local_ns\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"long\",\n"
-                                 "        \"logicalType\": \"local-timestamp-nanos\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"span\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"fixed\",\n"
-                                 "        \"name\": \"times_span\",\n"
-                                 "        \"size\": 12,\n"
-                                 "        \"logicalType\": \"duration\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"samples\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": {\n"
-                                 "          \"type\": \"long\",\n"
-                                 "          \"logicalType\": \"timestamp-micros\"\n"
-                                 "        }\n"
-                                 "      }\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char times_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"times\",\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"day\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"int\",\n"
+        "        \"logicalType\": \"date\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tod_ms\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"int\",\n"
+        "        \"logicalType\": \"time-millis\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tod_us\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"time-micros\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"ts_ms\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"timestamp-millis\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"ts_us\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"timestamp-micros\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"ts_ns\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"timestamp-nanos\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"local_ms\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"local-timestamp-millis\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"local_us\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"local-timestamp-micros\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"local_ns\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"long\",\n"
+        "        \"logicalType\": \"local-timestamp-nanos\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"span\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"fixed\",\n"
+        "        \"name\": \"times_span\",\n"
+        "        \"size\": 12,\n"
+        "        \"logicalType\": \"duration\"\n"
+        "      }\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"samples\",\n"
+        "      \"type\": {\n"
+        "        \"type\": \"array\",\n"
+        "        \"items\": {\n"
+        "          \"type\": \"long\",\n"
+        "          \"logicalType\": \"timestamp-micros\"\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece times_avro_schema_text_pieces[] = {
+        {times_avro_schema_text_0, 1549, NULL},
+};
+static const avrogen_text times_avro_schema_text = {times_avro_schema_text_pieces, 1, 1549};
 
-const char ids_avro_schema[] = "{\n"
-                               "  \"type\": \"record\",\n"
-                               "  \"name\": \"ids\",\n"
-                               "  \"fields\": [\n"
-                               "    {\n"
-                               "      \"name\": \"bin\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"fixed\",\n"
-                               "        \"name\": \"ids_bin\",\n"
-                               "        \"size\": 16,\n"
-                               "        \"logicalType\": \"uuid\"\n"
-                               "      }\n"
-                               "    },\n"
-                               "    {\n"
-                               "      \"name\": \"text\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"string\",\n"
-                               "        \"logicalType\": \"uuid\"\n"
-                               "      }\n"
-                               "    },\n"
-                               "    {\n"
-                               "      \"name\": \"canonical\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"string\",\n"
-                               "        \"logicalType\": \"uuid\"\n"
-                               "      }\n"
-                               "    },\n"
-                               "    {\n"
-                               "      \"name\": \"view\",\n"
-                               "      \"type\": {\n"
-                               "        \"type\": \"string\",\n"
-                               "        \"logicalType\": \"uuid\"\n"
-                               "      }\n"
-                               "    }\n"
-                               "  ]\n"
-                               "}\n";
+static const char times_avro_canonical_text_0[] =
+        "{\"name\":\"times\",\"type\":\"record\",\"fields\":[{\"name\":\"day\","
+        "\"type\":\"int\"},{\"name\":\"tod_ms\",\"type\":\"int\"},{\"name\":\"tod_us\","
+        "\"type\":\"long\"},{\"name\":\"ts_ms\",\"type\":\"long\"},{\"name\":\"ts_us\","
+        "\"type\":\"long\"},{\"name\":\"ts_ns\",\"type\":\"long\"},{\"name\":\"local_ms\","
+        "\"type\":\"long\"},{\"name\":\"local_us\",\"type\":\"long\"},{\"name\":\"local_ns\","
+        "\"type\":\"long\"},{\"name\":\"span\",\"type\":{\"name\":\"times_span\","
+        "\"type\":\"fixed\",\"size\":12}},{\"name\":\"samples\",\"type\":{\"type\":\"array\","
+        "\"items\":\"long\"}}]}";
+static const avrogen_text_piece times_avro_canonical_text_pieces[] = {
+        {times_avro_canonical_text_0, 457, NULL},
+};
+static const avrogen_text times_avro_canonical_text = {times_avro_canonical_text_pieces, 1, 457};
 
-const char amounts_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"amounts\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"cents\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"bytes\",\n"
-                                   "        \"logicalType\": \"decimal\",\n"
-                                   "        \"precision\": 18,\n"
-                                   "        \"scale\": 2\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"wide\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"fixed\",\n"
-                                   "        \"name\": \"amounts_wide\",\n"
-                                   "        \"size\": 16,\n"
-                                   "        \"logicalType\": \"decimal\",\n"
-                                   "        \"precision\": 38,\n"
-                                   "        \"scale\": 9\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"whole\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"bytes\",\n"
-                                   "        \"logicalType\": \"decimal\",\n"
-                                   "        \"precision\": 10,\n"
-                                   "        \"scale\": 0\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"history\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"array\",\n"
-                                   "        \"items\": {\n"
-                                   "          \"type\": \"bytes\",\n"
-                                   "          \"logicalType\": \"decimal\",\n"
-                                   "          \"precision\": 12,\n"
-                                   "          \"scale\": 4\n"
-                                   "        }\n"
-                                   "      }\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static avrogen_text_cache times_avro_cache;
+
+static const char ids_avro_schema_text_0[] = "{\n"
+                                             "  \"type\": \"record\",\n"
+                                             "  \"name\": \"ids\",\n"
+                                             "  \"fields\": [\n"
+                                             "    {\n"
+                                             "      \"name\": \"bin\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"fixed\",\n"
+                                             "        \"name\": \"ids_bin\",\n"
+                                             "        \"size\": 16,\n"
+                                             "        \"logicalType\": \"uuid\"\n"
+                                             "      }\n"
+                                             "    },\n"
+                                             "    {\n"
+                                             "      \"name\": \"text\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"string\",\n"
+                                             "        \"logicalType\": \"uuid\"\n"
+                                             "      }\n"
+                                             "    },\n"
+                                             "    {\n"
+                                             "      \"name\": \"canonical\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"string\",\n"
+                                             "        \"logicalType\": \"uuid\"\n"
+                                             "      }\n"
+                                             "    },\n"
+                                             "    {\n"
+                                             "      \"name\": \"view\",\n"
+                                             "      \"type\": {\n"
+                                             "        \"type\": \"string\",\n"
+                                             "        \"logicalType\": \"uuid\"\n"
+                                             "      }\n"
+                                             "    }\n"
+                                             "  ]\n"
+                                             "}\n";
+static const avrogen_text_piece ids_avro_schema_text_pieces[] = {
+        {ids_avro_schema_text_0, 568, NULL},
+};
+static const avrogen_text ids_avro_schema_text = {ids_avro_schema_text_pieces, 1, 568};
+
+static const char ids_avro_canonical_text_0[] =
+        "{\"name\":\"ids\",\"type\":\"record\",\"fields\":[{\"name\":\"bin\","
+        "\"type\":{\"name\":\"ids_bin\",\"type\":\"fixed\",\"size\":16}},{\"name\":\"text\","
+        "\"type\":\"string\"},{\"name\":\"canonical\",\"type\":\"string\"},"
+        "{\"name\":\"view\",\"type\":\"string\"}]}";
+static const avrogen_text_piece ids_avro_canonical_text_pieces[] = {
+        {ids_avro_canonical_text_0, 208, NULL},
+};
+static const avrogen_text ids_avro_canonical_text = {ids_avro_canonical_text_pieces, 1, 208};
+
+static avrogen_text_cache ids_avro_cache;
+
+static const char amounts_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"amounts\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"cents\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"bytes\",\n"
+                                                 "        \"logicalType\": \"decimal\",\n"
+                                                 "        \"precision\": 18,\n"
+                                                 "        \"scale\": 2\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"wide\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"fixed\",\n"
+                                                 "        \"name\": \"amounts_wide\",\n"
+                                                 "        \"size\": 16,\n"
+                                                 "        \"logicalType\": \"decimal\",\n"
+                                                 "        \"precision\": 38,\n"
+                                                 "        \"scale\": 9\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"whole\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"bytes\",\n"
+                                                 "        \"logicalType\": \"decimal\",\n"
+                                                 "        \"precision\": 10,\n"
+                                                 "        \"scale\": 0\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"history\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"array\",\n"
+                                                 "        \"items\": {\n"
+                                                 "          \"type\": \"bytes\",\n"
+                                                 "          \"logicalType\": \"decimal\",\n"
+                                                 "          \"precision\": 12,\n"
+                                                 "          \"scale\": 4\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece amounts_avro_schema_text_pieces[] = {
+        {amounts_avro_schema_text_0, 829, NULL},
+};
+static const avrogen_text amounts_avro_schema_text = {amounts_avro_schema_text_pieces, 1, 829};
+
+static const char amounts_avro_canonical_text_0[] =
+        "{\"name\":\"amounts\",\"type\":\"record\",\"fields\":[{\"name\":\"cents\","
+        "\"type\":\"bytes\"},{\"name\":\"wide\",\"type\":{\"name\":\"amounts_wide\","
+        "\"type\":\"fixed\",\"size\":16}},{\"name\":\"whole\",\"type\":\"bytes\"},"
+        "{\"name\":\"history\",\"type\":{\"type\":\"array\",\"items\":\"bytes\"}}]}";
+static const avrogen_text_piece amounts_avro_canonical_text_pieces[] = {
+        {amounts_avro_canonical_text_0, 240, NULL},
+};
+static const avrogen_text amounts_avro_canonical_text = {amounts_avro_canonical_text_pieces, 1,
+                                                         240};
+
+static avrogen_text_cache amounts_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -466,13 +520,14 @@ static const struct {
     avrogen_field_desc amounts_sub0[1];
 } times_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "times_span", NULL, NULL, 0, 12, NULL, 0, NULL, NULL, 0, NULL, NULL,
-         0},
+        {AVROGEN_KIND_FIXED, "times_span", NULL, NULL, NULL, 0, 12, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* fixed1 */
-        {AVROGEN_KIND_FIXED, "ids_bin", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
-        /* fixed2 */
-        {AVROGEN_KIND_FIXED, "amounts_wide", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL,
+        {AVROGEN_KIND_FIXED, "ids_bin", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL,
          0},
+        /* fixed2 */
+        {AVROGEN_KIND_FIXED, "amounts_wide", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* times_fields: struct times */
         {
                 {"day", offsetof(struct times, day), AVROGEN_SIZEOF_MEMBER(struct times, day),
@@ -570,16 +625,6 @@ static const struct {
         },
 };
 
-static const char times_avro_canonical[] =
-        "{\"name\":\"times\",\"type\":\"record\",\"fields\":[{\"name\":\"day\","
-        "\"type\":\"int\"},{\"name\":\"tod_ms\",\"type\":\"int\"},{\"name\":\"tod_us\","
-        "\"type\":\"long\"},{\"name\":\"ts_ms\",\"type\":\"long\"},{\"name\":\"ts_us\","
-        "\"type\":\"long\"},{\"name\":\"ts_ns\",\"type\":\"long\"},{\"name\":\"local_ms\","
-        "\"type\":\"long\"},{\"name\":\"local_us\",\"type\":\"long\"},{\"name\":\"local_ns\","
-        "\"type\":\"long\"},{\"name\":\"span\",\"type\":{\"name\":\"times_span\","
-        "\"type\":\"fixed\",\"size\":12}},{\"name\":\"samples\",\"type\":{\"type\":\"array\","
-        "\"items\":\"long\"}}]}";
-
 /* times_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 times_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -590,8 +635,9 @@ times_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type times_avro_type = {
         AVROGEN_KIND_RECORD,
         "times",
-        times_avro_schema,
-        times_avro_canonical,
+        &times_avro_schema_text,
+        &times_avro_canonical_text,
+        &times_avro_cache,
         TIMES_AVRO_FINGERPRINT,
         sizeof(struct times),
         times_avro_tables.times_fields,
@@ -604,12 +650,6 @@ const avrogen_type times_avro_type = {
         0,
 };
 
-static const char ids_avro_canonical[] =
-        "{\"name\":\"ids\",\"type\":\"record\",\"fields\":[{\"name\":\"bin\","
-        "\"type\":{\"name\":\"ids_bin\",\"type\":\"fixed\",\"size\":16}},{\"name\":\"text\","
-        "\"type\":\"string\"},{\"name\":\"canonical\",\"type\":\"string\"},"
-        "{\"name\":\"view\",\"type\":\"string\"}]}";
-
 /* ids_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 ids_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -620,8 +660,9 @@ ids_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type ids_avro_type = {
         AVROGEN_KIND_RECORD,
         "ids",
-        ids_avro_schema,
-        ids_avro_canonical,
+        &ids_avro_schema_text,
+        &ids_avro_canonical_text,
+        &ids_avro_cache,
         IDS_AVRO_FINGERPRINT,
         sizeof(struct ids),
         times_avro_tables.ids_fields,
@@ -634,12 +675,6 @@ const avrogen_type ids_avro_type = {
         0,
 };
 
-static const char amounts_avro_canonical[] =
-        "{\"name\":\"amounts\",\"type\":\"record\",\"fields\":[{\"name\":\"cents\","
-        "\"type\":\"bytes\"},{\"name\":\"wide\",\"type\":{\"name\":\"amounts_wide\","
-        "\"type\":\"fixed\",\"size\":16}},{\"name\":\"whole\",\"type\":\"bytes\"},"
-        "{\"name\":\"history\",\"type\":{\"type\":\"array\",\"items\":\"bytes\"}}]}";
-
 /* amounts_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 amounts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -650,8 +685,9 @@ amounts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type amounts_avro_type = {
         AVROGEN_KIND_RECORD,
         "amounts",
-        amounts_avro_schema,
-        amounts_avro_canonical,
+        &amounts_avro_schema_text,
+        &amounts_avro_canonical_text,
+        &amounts_avro_cache,
         AMOUNTS_AVRO_FINGERPRINT,
         sizeof(struct amounts),
         times_avro_tables.amounts_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct times: Avro record times */
-extern const char times_avro_schema[];
 #define TIMES_AVRO_FINGERPRINT UINT64_C(0x00c958398a4ff159)
 extern const avrogen_type times_avro_type;
 size_t times_avro_size(const struct times *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status times_avro_decode(avrogen_reader *r, struct tim
                                                    avrogen_arena *a);
 
 /* struct ids: Avro record ids */
-extern const char ids_avro_schema[];
 #define IDS_AVRO_FINGERPRINT UINT64_C(0x77cd23e60099de0b)
 extern const avrogen_type ids_avro_type;
 size_t ids_avro_size(const struct ids *v);
@@ -49,7 +47,6 @@ AVROGEN_NODISCARD avrogen_status ids_avro_decode(avrogen_reader *r, struct ids *
                                                  avrogen_arena *a);
 
 /* struct amounts: Avro record amounts */
-extern const char amounts_avro_schema[];
 #define AMOUNTS_AVRO_FINGERPRINT UINT64_C(0xe0207c595504b724)
 extern const avrogen_type amounts_avro_type;
 size_t amounts_avro_size(const struct amounts *v);

@@ -335,73 +335,108 @@ avrogen_status metrics_avro_decode(avrogen_reader *r, struct metrics *v, avrogen
     return r->err;
 }
 
-const char sample_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"sample\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"value\",\n"
-                                  "      \"type\": \"double\"\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char sample_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"sample\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"value\",\n"
+                                                "      \"type\": \"double\"\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece sample_avro_schema_text_pieces[] = {
+        {sample_avro_schema_text_0, 120, NULL},
+};
+static const avrogen_text sample_avro_schema_text = {sample_avro_schema_text_pieces, 1, 120};
 
-const char metrics_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"metrics\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"counters\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"map\",\n"
-                                   "        \"values\": \"long\"\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"labels\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"map\",\n"
-                                   "        \"values\": \"string\"\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"series\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"map\",\n"
-                                   "        \"values\": {\n"
-                                   "          \"type\": \"record\",\n"
-                                   "          \"name\": \"sample\",\n"
-                                   "          \"fields\": [\n"
-                                   "            {\n"
-                                   "              \"name\": \"value\",\n"
-                                   "              \"type\": \"double\"\n"
-                                   "            }\n"
-                                   "          ]\n"
-                                   "        }\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"bags\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"map\",\n"
-                                   "        \"values\": {\n"
-                                   "          \"type\": \"array\",\n"
-                                   "          \"items\": \"int\"\n"
-                                   "        }\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"optional\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"map\",\n"
-                                   "        \"values\": [\n"
-                                   "          \"null\",\n"
-                                   "          \"string\"\n"
-                                   "        ]\n"
-                                   "      }\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char sample_avro_canonical_text_0[] =
+        "{\"name\":\"sample\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
+        "\"type\":\"double\"}]}";
+static const avrogen_text_piece sample_avro_canonical_text_pieces[] = {
+        {sample_avro_canonical_text_0, 77, NULL},
+};
+static const avrogen_text sample_avro_canonical_text = {sample_avro_canonical_text_pieces, 1, 77};
+
+static avrogen_text_cache sample_avro_cache;
+
+static const char metrics_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"metrics\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"counters\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"map\",\n"
+                                                 "        \"values\": \"long\"\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"labels\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"map\",\n"
+                                                 "        \"values\": \"string\"\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"series\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"map\",\n"
+                                                 "        \"values\": {\n"
+                                                 "          \"type\": \"record\",\n"
+                                                 "          \"name\": \"sample\",\n"
+                                                 "          \"fields\": [\n"
+                                                 "            {\n"
+                                                 "              \"name\": \"value\",\n"
+                                                 "              \"type\": \"double\"\n"
+                                                 "            }\n"
+                                                 "          ]\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"bags\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"map\",\n"
+                                                 "        \"values\": {\n"
+                                                 "          \"type\": \"array\",\n"
+                                                 "          \"items\": \"int\"\n"
+                                                 "        }\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"optional\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"map\",\n"
+                                                 "        \"values\": [\n"
+                                                 "          \"null\",\n"
+                                                 "          \"string\"\n"
+                                                 "        ]\n"
+                                                 "      }\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece metrics_avro_schema_text_pieces[] = {
+        {metrics_avro_schema_text_0, 895, NULL},
+};
+static const avrogen_text metrics_avro_schema_text = {metrics_avro_schema_text_pieces, 1, 895};
+
+static const char metrics_avro_canonical_text_0[] =
+        "{\"name\":\"metrics\",\"type\":\"record\",\"fields\":[{\"name\":\"counters\","
+        "\"type\":{\"type\":\"map\",\"values\":\"long\"}},{\"name\":\"labels\","
+        "\"type\":{\"type\":\"map\",\"values\":\"string\"}},{\"name\":\"series\","
+        "\"type\":{\"type\":\"map\",\"values\":{\"name\":\"sample\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"value\",\"type\":\"double\"}]}}},{\"name\":\"bags\","
+        "\"type\":{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"int\"}}},"
+        "{\"name\":\"optional\",\"type\":{\"type\":\"map\",\"values\":[\"null\","
+        "\"string\"]}}]}";
+static const avrogen_text_piece metrics_avro_canonical_text_pieces[] = {
+        {metrics_avro_canonical_text_0, 435, NULL},
+};
+static const avrogen_text metrics_avro_canonical_text = {metrics_avro_canonical_text_pieces, 1,
+                                                         435};
+
+static avrogen_text_cache metrics_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -521,10 +556,6 @@ static const struct {
         },
 };
 
-static const char sample_avro_canonical[] =
-        "{\"name\":\"sample\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
-        "\"type\":\"double\"}]}";
-
 /* sample_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 sample_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -535,8 +566,9 @@ sample_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type sample_avro_type = {
         AVROGEN_KIND_RECORD,
         "sample",
-        sample_avro_schema,
-        sample_avro_canonical,
+        &sample_avro_schema_text,
+        &sample_avro_canonical_text,
+        &sample_avro_cache,
         SAMPLE_AVRO_FINGERPRINT,
         sizeof(struct sample),
         sample_avro_tables.sample_fields,
@@ -549,16 +581,6 @@ const avrogen_type sample_avro_type = {
         0,
 };
 
-static const char metrics_avro_canonical[] =
-        "{\"name\":\"metrics\",\"type\":\"record\",\"fields\":[{\"name\":\"counters\","
-        "\"type\":{\"type\":\"map\",\"values\":\"long\"}},{\"name\":\"labels\","
-        "\"type\":{\"type\":\"map\",\"values\":\"string\"}},{\"name\":\"series\","
-        "\"type\":{\"type\":\"map\",\"values\":{\"name\":\"sample\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"value\",\"type\":\"double\"}]}}},{\"name\":\"bags\","
-        "\"type\":{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"int\"}}},"
-        "{\"name\":\"optional\",\"type\":{\"type\":\"map\",\"values\":[\"null\","
-        "\"string\"]}}]}";
-
 /* metrics_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 metrics_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -569,8 +591,9 @@ metrics_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type metrics_avro_type = {
         AVROGEN_KIND_RECORD,
         "metrics",
-        metrics_avro_schema,
-        metrics_avro_canonical,
+        &metrics_avro_schema_text,
+        &metrics_avro_canonical_text,
+        &metrics_avro_cache,
         METRICS_AVRO_FINGERPRINT,
         sizeof(struct metrics),
         sample_avro_tables.metrics_fields,

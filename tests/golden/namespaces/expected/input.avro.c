@@ -146,71 +146,118 @@ avrogen_status outer_avro_decode(avrogen_reader *r, struct outer *v, avrogen_are
     return r->err;
 }
 
-const char inner_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"inner\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"v\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char inner_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"inner\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"v\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece inner_avro_schema_text_pieces[] = {
+        {inner_avro_schema_text_0, 112, NULL},
+};
+static const avrogen_text inner_avro_schema_text = {inner_avro_schema_text_pieces, 1, 112};
 
-const char foreign_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"Foreign\",\n"
-                                   "  \"namespace\": \"org.other\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"w\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char inner_avro_canonical_text_0[] =
+        "{\"name\":\"inner\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece inner_avro_canonical_text_pieces[] = {
+        {inner_avro_canonical_text_0, 69, NULL},
+};
+static const avrogen_text inner_avro_canonical_text = {inner_avro_canonical_text_pieces, 1, 69};
 
-const char outer_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"Outer\",\n"
-                                 "  \"namespace\": \"com.acme\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"a\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"record\",\n"
-                                 "        \"name\": \"inner\",\n"
-                                 "        \"fields\": [\n"
-                                 "          {\n"
-                                 "            \"name\": \"v\",\n"
-                                 "            \"type\": \"int\"\n"
-                                 "          }\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"b\",\n"
-                                 "      \"type\": \"inner\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"c\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"record\",\n"
-                                 "        \"name\": \"Foreign\",\n"
-                                 "        \"namespace\": \"org.other\",\n"
-                                 "        \"fields\": [\n"
-                                 "          {\n"
-                                 "            \"name\": \"w\",\n"
-                                 "            \"type\": \"int\"\n"
-                                 "          }\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"d\",\n"
-                                 "      \"type\": \"org.other.Foreign\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static avrogen_text_cache inner_avro_cache;
+
+static const char foreign_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"Foreign\",\n"
+                                                 "  \"namespace\": \"org.other\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"w\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece foreign_avro_schema_text_pieces[] = {
+        {foreign_avro_schema_text_0, 142, NULL},
+};
+static const avrogen_text foreign_avro_schema_text = {foreign_avro_schema_text_pieces, 1, 142};
+
+static const char foreign_avro_canonical_text_0[] =
+        "{\"name\":\"org.other.Foreign\",\"type\":\"record\",\"fields\":[{\"name\":\"w\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece foreign_avro_canonical_text_pieces[] = {
+        {foreign_avro_canonical_text_0, 81, NULL},
+};
+static const avrogen_text foreign_avro_canonical_text = {foreign_avro_canonical_text_pieces, 1, 81};
+
+static avrogen_text_cache foreign_avro_cache;
+
+static const char outer_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"Outer\",\n"
+                                               "  \"namespace\": \"com.acme\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"a\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"record\",\n"
+                                               "        \"name\": \"inner\",\n"
+                                               "        \"fields\": [\n"
+                                               "          {\n"
+                                               "            \"name\": \"v\",\n"
+                                               "            \"type\": \"int\"\n"
+                                               "          }\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"b\",\n"
+                                               "      \"type\": \"inner\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"c\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"record\",\n"
+                                               "        \"name\": \"Foreign\",\n"
+                                               "        \"namespace\": \"org.other\",\n"
+                                               "        \"fields\": [\n"
+                                               "          {\n"
+                                               "            \"name\": \"w\",\n"
+                                               "            \"type\": \"int\"\n"
+                                               "          }\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"d\",\n"
+                                               "      \"type\": \"org.other.Foreign\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece outer_avro_schema_text_pieces[] = {
+        {outer_avro_schema_text_0, 667, NULL},
+};
+static const avrogen_text outer_avro_schema_text = {outer_avro_schema_text_pieces, 1, 667};
+
+static const char outer_avro_canonical_text_0[] =
+        "{\"name\":\"com.acme.Outer\",\"type\":\"record\",\"fields\":[{\"name\":\"a\","
+        "\"type\":{\"name\":\"com.acme.inner\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"v\",\"type\":\"int\"}]}},{\"name\":\"b\","
+        "\"type\":\"com.acme.inner\"},{\"name\":\"c\","
+        "\"type\":{\"name\":\"org.other.Foreign\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"w\",\"type\":\"int\"}]}},{\"name\":\"d\","
+        "\"type\":\"org.other.Foreign\"}]}";
+static const avrogen_text_piece outer_avro_canonical_text_pieces[] = {
+        {outer_avro_canonical_text_0, 330, NULL},
+};
+static const avrogen_text outer_avro_canonical_text = {outer_avro_canonical_text_pieces, 1, 330};
+
+static avrogen_text_cache outer_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -254,10 +301,6 @@ static const struct {
         },
 };
 
-static const char inner_avro_canonical[] =
-        "{\"name\":\"inner\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
-        "\"type\":\"int\"}]}";
-
 /* inner_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -268,8 +311,9 @@ inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type inner_avro_type = {
         AVROGEN_KIND_RECORD,
         "inner",
-        inner_avro_schema,
-        inner_avro_canonical,
+        &inner_avro_schema_text,
+        &inner_avro_canonical_text,
+        &inner_avro_cache,
         INNER_AVRO_FINGERPRINT,
         sizeof(struct inner),
         inner_avro_tables.inner_fields,
@@ -282,10 +326,6 @@ const avrogen_type inner_avro_type = {
         0,
 };
 
-static const char foreign_avro_canonical[] =
-        "{\"name\":\"org.other.Foreign\",\"type\":\"record\",\"fields\":[{\"name\":\"w\","
-        "\"type\":\"int\"}]}";
-
 /* foreign_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 foreign_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -296,8 +336,9 @@ foreign_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type foreign_avro_type = {
         AVROGEN_KIND_RECORD,
         "org.other.Foreign",
-        foreign_avro_schema,
-        foreign_avro_canonical,
+        &foreign_avro_schema_text,
+        &foreign_avro_canonical_text,
+        &foreign_avro_cache,
         FOREIGN_AVRO_FINGERPRINT,
         sizeof(struct foreign),
         inner_avro_tables.foreign_fields,
@@ -310,15 +351,6 @@ const avrogen_type foreign_avro_type = {
         0,
 };
 
-static const char outer_avro_canonical[] =
-        "{\"name\":\"com.acme.Outer\",\"type\":\"record\",\"fields\":[{\"name\":\"a\","
-        "\"type\":{\"name\":\"com.acme.inner\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"v\",\"type\":\"int\"}]}},{\"name\":\"b\","
-        "\"type\":\"com.acme.inner\"},{\"name\":\"c\","
-        "\"type\":{\"name\":\"org.other.Foreign\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"w\",\"type\":\"int\"}]}},{\"name\":\"d\","
-        "\"type\":\"org.other.Foreign\"}]}";
-
 /* outer_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -329,8 +361,9 @@ outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type outer_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.Outer",
-        outer_avro_schema,
-        outer_avro_canonical,
+        &outer_avro_schema_text,
+        &outer_avro_canonical_text,
+        &outer_avro_cache,
         OUTER_AVRO_FINGERPRINT,
         sizeof(struct outer),
         inner_avro_tables.outer_fields,

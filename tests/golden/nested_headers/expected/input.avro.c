@@ -139,50 +139,69 @@ avrogen_status basket_avro_decode(avrogen_reader *r, struct basket *v, avrogen_a
     return r->err;
 }
 
-const char basket_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"basket\",\n"
-                                  "  \"namespace\": \"com.acme.shop\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"first\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"record\",\n"
-                                  "        \"name\": \"line\",\n"
-                                  "        \"namespace\": \"com.acme.common\",\n"
-                                  "        \"doc\": \"One line.\",\n"
-                                  "        \"fields\": [\n"
-                                  "          {\n"
-                                  "            \"name\": \"sku\",\n"
-                                  "            \"type\": \"long\"\n"
-                                  "          },\n"
-                                  "          {\n"
-                                  "            \"name\": \"unit\",\n"
-                                  "            \"type\": {\n"
-                                  "              \"type\": \"enum\",\n"
-                                  "              \"name\": \"unit\",\n"
-                                  "              \"symbols\": [\n"
-                                  "                \"PIECE\",\n"
-                                  "                \"KG\"\n"
-                                  "              ]\n"
-                                  "            }\n"
-                                  "          }\n"
-                                  "        ]\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"more\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"array\",\n"
-                                  "        \"items\": \"com.acme.common.line\"\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"unit\",\n"
-                                  "      \"type\": \"com.acme.common.unit\"\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char basket_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"basket\",\n"
+                                                "  \"namespace\": \"com.acme.shop\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"first\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"record\",\n"
+                                                "        \"name\": \"line\",\n"
+                                                "        \"namespace\": \"com.acme.common\",\n"
+                                                "        \"doc\": \"One line.\",\n"
+                                                "        \"fields\": [\n"
+                                                "          {\n"
+                                                "            \"name\": \"sku\",\n"
+                                                "            \"type\": \"long\"\n"
+                                                "          },\n"
+                                                "          {\n"
+                                                "            \"name\": \"unit\",\n"
+                                                "            \"type\": {\n"
+                                                "              \"type\": \"enum\",\n"
+                                                "              \"name\": \"unit\",\n"
+                                                "              \"symbols\": [\n"
+                                                "                \"PIECE\",\n"
+                                                "                \"KG\"\n"
+                                                "              ]\n"
+                                                "            }\n"
+                                                "          }\n"
+                                                "        ]\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"more\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"array\",\n"
+                                                "        \"items\": \"com.acme.common.line\"\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"unit\",\n"
+                                                "      \"type\": \"com.acme.common.unit\"\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece basket_avro_schema_text_pieces[] = {
+        {basket_avro_schema_text_0, 813, NULL},
+};
+static const avrogen_text basket_avro_schema_text = {basket_avro_schema_text_pieces, 1, 813};
+
+static const char basket_avro_canonical_text_0[] =
+        "{\"name\":\"com.acme.shop.basket\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"first\",\"type\":{\"name\":\"com.acme.common.line\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},"
+        "{\"name\":\"unit\",\"type\":{\"name\":\"com.acme.common.unit\",\"type\":\"enum\","
+        "\"symbols\":[\"PIECE\",\"KG\"]}}]}},{\"name\":\"more\",\"type\":{\"type\":\"array\","
+        "\"items\":\"com.acme.common.line\"}},{\"name\":\"unit\","
+        "\"type\":\"com.acme.common.unit\"}]}";
+static const avrogen_text_piece basket_avro_canonical_text_pieces[] = {
+        {basket_avro_canonical_text_0, 381, NULL},
+};
+static const avrogen_text basket_avro_canonical_text = {basket_avro_canonical_text_pieces, 1, 381};
+
+static avrogen_text_cache basket_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -198,12 +217,12 @@ static const struct {
     avrogen_field_desc basket_sub0[1];
 } basket_avro_tables = {
         /* unit_enum: enum unit */
-        {AVROGEN_KIND_ENUM, "com.acme.common.unit", NULL, NULL, 0, sizeof(enum unit), NULL, 0,
+        {AVROGEN_KIND_ENUM, "com.acme.common.unit", NULL, NULL, NULL, 0, sizeof(enum unit), NULL, 0,
          basket_avro_tables.unit_symbols, basket_avro_tables.unit_values, 2, NULL, NULL, 0},
         {"PIECE", "KG"},
         {UNIT_PIECE, UNIT_KG},
         /* line_type: struct line */
-        {AVROGEN_KIND_RECORD, "com.acme.common.line", NULL, NULL, 0, sizeof(struct line),
+        {AVROGEN_KIND_RECORD, "com.acme.common.line", NULL, NULL, NULL, 0, sizeof(struct line),
          basket_avro_tables.line_fields, 2, NULL, NULL, 0, NULL, NULL, 0},
         /* line_fields: struct line */
         {
@@ -239,15 +258,6 @@ static const struct {
         },
 };
 
-static const char basket_avro_canonical[] =
-        "{\"name\":\"com.acme.shop.basket\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"first\",\"type\":{\"name\":\"com.acme.common.line\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"sku\",\"type\":\"long\"},"
-        "{\"name\":\"unit\",\"type\":{\"name\":\"com.acme.common.unit\",\"type\":\"enum\","
-        "\"symbols\":[\"PIECE\",\"KG\"]}}]}},{\"name\":\"more\",\"type\":{\"type\":\"array\","
-        "\"items\":\"com.acme.common.line\"}},{\"name\":\"unit\","
-        "\"type\":\"com.acme.common.unit\"}]}";
-
 /* basket_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 basket_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -258,8 +268,9 @@ basket_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type basket_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.shop.basket",
-        basket_avro_schema,
-        basket_avro_canonical,
+        &basket_avro_schema_text,
+        &basket_avro_canonical_text,
+        &basket_avro_cache,
         BASKET_AVRO_FINGERPRINT,
         sizeof(struct basket),
         basket_avro_tables.basket_fields,

@@ -88,40 +88,56 @@ avrogen_status nulls_avro_decode(avrogen_reader *r, struct nulls *v, avrogen_are
     return r->err;
 }
 
-const char nulls_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"nulls\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"before\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"nothing\",\n"
-                                 "      \"type\": \"null\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"documented\",\n"
-                                 "      \"type\": \"null\",\n"
-                                 "      \"doc\": \"always null\",\n"
-                                 "      \"aliases\": [\n"
-                                 "        \"old\"\n"
-                                 "      ],\n"
-                                 "      \"default\": null\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"set\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"map\",\n"
-                                 "        \"values\": \"null\"\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"after\",\n"
-                                 "      \"type\": \"long\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char nulls_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"nulls\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"before\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"nothing\",\n"
+                                               "      \"type\": \"null\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"documented\",\n"
+                                               "      \"type\": \"null\",\n"
+                                               "      \"doc\": \"always null\",\n"
+                                               "      \"aliases\": [\n"
+                                               "        \"old\"\n"
+                                               "      ],\n"
+                                               "      \"default\": null\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"set\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"map\",\n"
+                                               "        \"values\": \"null\"\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"after\",\n"
+                                               "      \"type\": \"long\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece nulls_avro_schema_text_pieces[] = {
+        {nulls_avro_schema_text_0, 494, NULL},
+};
+static const avrogen_text nulls_avro_schema_text = {nulls_avro_schema_text_pieces, 1, 494};
+
+static const char nulls_avro_canonical_text_0[] =
+        "{\"name\":\"nulls\",\"type\":\"record\",\"fields\":[{\"name\":\"before\","
+        "\"type\":\"int\"},{\"name\":\"nothing\",\"type\":\"null\"},{\"name\":\"documented\","
+        "\"type\":\"null\"},{\"name\":\"set\",\"type\":{\"type\":\"map\","
+        "\"values\":\"null\"}},{\"name\":\"after\",\"type\":\"long\"}]}";
+static const avrogen_text_piece nulls_avro_canonical_text_pieces[] = {
+        {nulls_avro_canonical_text_0, 227, NULL},
+};
+static const avrogen_text nulls_avro_canonical_text = {nulls_avro_canonical_text_pieces, 1, 227};
+
+static avrogen_text_cache nulls_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -164,12 +180,6 @@ static const struct {
         },
 };
 
-static const char nulls_avro_canonical[] =
-        "{\"name\":\"nulls\",\"type\":\"record\",\"fields\":[{\"name\":\"before\","
-        "\"type\":\"int\"},{\"name\":\"nothing\",\"type\":\"null\"},{\"name\":\"documented\","
-        "\"type\":\"null\"},{\"name\":\"set\",\"type\":{\"type\":\"map\","
-        "\"values\":\"null\"}},{\"name\":\"after\",\"type\":\"long\"}]}";
-
 /* nulls_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 nulls_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -180,8 +190,9 @@ nulls_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type nulls_avro_type = {
         AVROGEN_KIND_RECORD,
         "nulls",
-        nulls_avro_schema,
-        nulls_avro_canonical,
+        &nulls_avro_schema_text,
+        &nulls_avro_canonical_text,
+        &nulls_avro_cache,
         NULLS_AVRO_FINGERPRINT,
         sizeof(struct nulls),
         nulls_avro_tables.nulls_fields,

@@ -415,140 +415,179 @@ avrogen_status maybe_avro_decode(avrogen_reader *r, struct maybe *v, avrogen_are
     return r->err;
 }
 
-const char detail_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"detail\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"text\",\n"
-                                  "      \"type\": \"string\"\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char detail_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"detail\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"text\",\n"
+                                                "      \"type\": \"string\"\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece detail_avro_schema_text_pieces[] = {
+        {detail_avro_schema_text_0, 119, NULL},
+};
+static const avrogen_text detail_avro_schema_text = {detail_avro_schema_text_pieces, 1, 119};
 
-const char maybe_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"maybe\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"note\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"count\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"int\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"ratio\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"double\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"detail\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        {\n"
-                                 "          \"type\": \"record\",\n"
-                                 "          \"name\": \"detail\",\n"
-                                 "          \"fields\": [\n"
-                                 "            {\n"
-                                 "              \"name\": \"text\",\n"
-                                 "              \"type\": \"string\"\n"
-                                 "            }\n"
-                                 "          ]\n"
-                                 "        }\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"level\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        {\n"
-                                 "          \"type\": \"enum\",\n"
-                                 "          \"name\": \"level\",\n"
-                                 "          \"symbols\": [\n"
-                                 "            \"LOW\",\n"
-                                 "            \"HIGH\"\n"
-                                 "          ]\n"
-                                 "        }\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"view\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"blob\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"bytes\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"raw\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"bytes\"\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"values\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        {\n"
-                                 "          \"type\": \"array\",\n"
-                                 "          \"items\": \"long\"\n"
-                                 "        }\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"digest\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        {\n"
-                                 "          \"type\": \"fixed\",\n"
-                                 "          \"name\": \"maybe_digest\",\n"
-                                 "          \"size\": 8\n"
-                                 "        }\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"named\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"string\",\n"
-                                 "        \"null\"\n"
-                                 "      ],\n"
-                                 "      \"default\": \"none\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"answer\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"int\",\n"
-                                 "        \"null\"\n"
-                                 "      ],\n"
-                                 "      \"default\": 42\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"nothing\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"string\"\n"
-                                 "      ],\n"
-                                 "      \"default\": null\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char detail_avro_canonical_text_0[] =
+        "{\"name\":\"detail\",\"type\":\"record\",\"fields\":[{\"name\":\"text\","
+        "\"type\":\"string\"}]}";
+static const avrogen_text_piece detail_avro_canonical_text_pieces[] = {
+        {detail_avro_canonical_text_0, 76, NULL},
+};
+static const avrogen_text detail_avro_canonical_text = {detail_avro_canonical_text_pieces, 1, 76};
+
+static avrogen_text_cache detail_avro_cache;
+
+static const char maybe_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"maybe\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"note\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"count\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"int\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"ratio\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"double\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"detail\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        {\n"
+                                               "          \"type\": \"record\",\n"
+                                               "          \"name\": \"detail\",\n"
+                                               "          \"fields\": [\n"
+                                               "            {\n"
+                                               "              \"name\": \"text\",\n"
+                                               "              \"type\": \"string\"\n"
+                                               "            }\n"
+                                               "          ]\n"
+                                               "        }\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"level\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        {\n"
+                                               "          \"type\": \"enum\",\n"
+                                               "          \"name\": \"level\",\n"
+                                               "          \"symbols\": [\n"
+                                               "            \"LOW\",\n"
+                                               "            \"HIGH\"\n"
+                                               "          ]\n"
+                                               "        }\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"view\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"blob\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"bytes\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"raw\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"bytes\"\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"values\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        {\n"
+                                               "          \"type\": \"array\",\n"
+                                               "          \"items\": \"long\"\n"
+                                               "        }\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"digest\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        {\n"
+                                               "          \"type\": \"fixed\",\n"
+                                               "          \"name\": \"maybe_digest\",\n"
+                                               "          \"size\": 8\n"
+                                               "        }\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"named\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"string\",\n"
+                                               "        \"null\"\n"
+                                               "      ],\n"
+                                               "      \"default\": \"none\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"answer\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"int\",\n"
+                                               "        \"null\"\n"
+                                               "      ],\n"
+                                               "      \"default\": 42\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"nothing\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"string\"\n"
+                                               "      ],\n"
+                                               "      \"default\": null\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece maybe_avro_schema_text_pieces[] = {
+        {maybe_avro_schema_text_0, 1782, NULL},
+};
+static const avrogen_text maybe_avro_schema_text = {maybe_avro_schema_text_pieces, 1, 1782};
+
+static const char maybe_avro_canonical_text_0[] =
+        "{\"name\":\"maybe\",\"type\":\"record\",\"fields\":[{\"name\":\"note\","
+        "\"type\":[\"null\",\"string\"]},{\"name\":\"count\",\"type\":[\"null\",\"int\"]},"
+        "{\"name\":\"ratio\",\"type\":[\"null\",\"double\"]},{\"name\":\"detail\","
+        "\"type\":[\"null\",{\"name\":\"detail\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"text\",\"type\":\"string\"}]}]},{\"name\":\"level\","
+        "\"type\":[\"null\",{\"name\":\"level\",\"type\":\"enum\",\"symbols\":[\"LOW\","
+        "\"HIGH\"]}]},{\"name\":\"view\",\"type\":[\"null\",\"string\"]},{\"name\":\"blob\","
+        "\"type\":[\"null\",\"bytes\"]},{\"name\":\"raw\",\"type\":[\"null\",\"bytes\"]},"
+        "{\"name\":\"values\",\"type\":[\"null\",{\"type\":\"array\",\"items\":\"long\"}]},"
+        "{\"name\":\"digest\",\"type\":[\"null\",{\"name\":\"maybe_digest\","
+        "\"type\":\"fixed\",\"size\":8}]},{\"name\":\"named\",\"type\":[\"string\","
+        "\"null\"]},{\"name\":\"answer\",\"type\":[\"int\",\"null\"]},{\"name\":\"nothing\","
+        "\"type\":[\"null\",\"string\"]}]}";
+static const avrogen_text_piece maybe_avro_canonical_text_pieces[] = {
+        {maybe_avro_canonical_text_0, 759, NULL},
+};
+static const avrogen_text maybe_avro_canonical_text = {maybe_avro_canonical_text_pieces, 1, 759};
+
+static avrogen_text_cache maybe_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -577,13 +616,13 @@ static const struct {
     avrogen_field_desc maybe_sub13[1];
 } detail_avro_tables = {
         /* level_enum: enum level */
-        {AVROGEN_KIND_ENUM, "level", NULL, NULL, 0, sizeof(enum level), NULL, 0,
+        {AVROGEN_KIND_ENUM, "level", NULL, NULL, NULL, 0, sizeof(enum level), NULL, 0,
          detail_avro_tables.level_symbols, detail_avro_tables.level_values, 2, NULL, NULL, 0},
         {"LOW", "HIGH"},
         {LEVEL_LOW, LEVEL_HIGH},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "maybe_digest", NULL, NULL, 0, 8, NULL, 0, NULL, NULL, 0, NULL, NULL,
-         0},
+        {AVROGEN_KIND_FIXED, "maybe_digest", NULL, NULL, NULL, 0, 8, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* detail_fields: struct detail */
         {
                 {"text", offsetof(struct detail, text), AVROGEN_SIZEOF_MEMBER(struct detail, text),
@@ -736,10 +775,6 @@ static const struct {
         },
 };
 
-static const char detail_avro_canonical[] =
-        "{\"name\":\"detail\",\"type\":\"record\",\"fields\":[{\"name\":\"text\","
-        "\"type\":\"string\"}]}";
-
 /* detail_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 detail_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -750,8 +785,9 @@ detail_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type detail_avro_type = {
         AVROGEN_KIND_RECORD,
         "detail",
-        detail_avro_schema,
-        detail_avro_canonical,
+        &detail_avro_schema_text,
+        &detail_avro_canonical_text,
+        &detail_avro_cache,
         DETAIL_AVRO_FINGERPRINT,
         sizeof(struct detail),
         detail_avro_tables.detail_fields,
@@ -764,21 +800,6 @@ const avrogen_type detail_avro_type = {
         0,
 };
 
-static const char maybe_avro_canonical[] =
-        "{\"name\":\"maybe\",\"type\":\"record\",\"fields\":[{\"name\":\"note\","
-        "\"type\":[\"null\",\"string\"]},{\"name\":\"count\",\"type\":[\"null\",\"int\"]},"
-        "{\"name\":\"ratio\",\"type\":[\"null\",\"double\"]},{\"name\":\"detail\","
-        "\"type\":[\"null\",{\"name\":\"detail\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"text\",\"type\":\"string\"}]}]},{\"name\":\"level\","
-        "\"type\":[\"null\",{\"name\":\"level\",\"type\":\"enum\",\"symbols\":[\"LOW\","
-        "\"HIGH\"]}]},{\"name\":\"view\",\"type\":[\"null\",\"string\"]},{\"name\":\"blob\","
-        "\"type\":[\"null\",\"bytes\"]},{\"name\":\"raw\",\"type\":[\"null\",\"bytes\"]},"
-        "{\"name\":\"values\",\"type\":[\"null\",{\"type\":\"array\",\"items\":\"long\"}]},"
-        "{\"name\":\"digest\",\"type\":[\"null\",{\"name\":\"maybe_digest\","
-        "\"type\":\"fixed\",\"size\":8}]},{\"name\":\"named\",\"type\":[\"string\","
-        "\"null\"]},{\"name\":\"answer\",\"type\":[\"int\",\"null\"]},{\"name\":\"nothing\","
-        "\"type\":[\"null\",\"string\"]}]}";
-
 /* maybe_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 maybe_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -789,8 +810,9 @@ maybe_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type maybe_avro_type = {
         AVROGEN_KIND_RECORD,
         "maybe",
-        maybe_avro_schema,
-        maybe_avro_canonical,
+        &maybe_avro_schema_text,
+        &maybe_avro_canonical_text,
+        &maybe_avro_cache,
         MAYBE_AVRO_FINGERPRINT,
         sizeof(struct maybe),
         detail_avro_tables.maybe_fields,

@@ -91,65 +91,83 @@ avrogen_status acct_avro_decode(avrogen_reader *r, struct account *v, avrogen_ar
     return r->err;
 }
 
-const char acct_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"Account\",\n"
-                                "  \"namespace\": \"com.acme.iam\",\n"
-                                "  \"doc\": \"A user account.\\n\\nKept for seven years.\",\n"
-                                "  \"aliases\": [\n"
-                                "    \"User\",\n"
-                                "    \"org.old.Account\"\n"
-                                "  ],\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"id\",\n"
-                                "      \"type\": \"long\",\n"
-                                "      \"doc\": \"Primary key.\",\n"
-                                "      \"order\": \"descending\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"displayName\",\n"
-                                "      \"type\": \"string\",\n"
-                                "      \"doc\": \"Display name,\\ntwo lines.\",\n"
-                                "      \"aliases\": [\n"
-                                "        \"name\",\n"
-                                "        \"title\"\n"
-                                "      ]\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"email\",\n"
-                                "      \"type\": \"string\",\n"
-                                "      \"doc\": \"overrides the comment\",\n"
-                                "      \"order\": \"ignore\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"karma\",\n"
-                                "      \"type\": \"int\",\n"
-                                "      \"default\": -1\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"score\",\n"
-                                "      \"type\": \"double\",\n"
-                                "      \"default\": 0.5,\n"
-                                "      \"order\": \"ascending\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"tier\",\n"
-                                "      \"type\": \"string\",\n"
-                                "      \"default\": \"free\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"level\",\n"
-                                "      \"type\": \"int\",\n"
-                                "      \"default\": 127\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"motto\",\n"
-                                "      \"type\": \"string\",\n"
-                                "      \"doc\": \"with \\\"quotes\\\", a \\\\ and \303\251\"\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char acct_avro_schema_text_0[] =
+        "{\n"
+        "  \"type\": \"record\",\n"
+        "  \"name\": \"Account\",\n"
+        "  \"namespace\": \"com.acme.iam\",\n"
+        "  \"doc\": \"A user account.\\n\\nKept for seven years.\",\n"
+        "  \"aliases\": [\n"
+        "    \"User\",\n"
+        "    \"org.old.Account\"\n"
+        "  ],\n"
+        "  \"fields\": [\n"
+        "    {\n"
+        "      \"name\": \"id\",\n"
+        "      \"type\": \"long\",\n"
+        "      \"doc\": \"Primary key.\",\n"
+        "      \"order\": \"descending\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"displayName\",\n"
+        "      \"type\": \"string\",\n"
+        "      \"doc\": \"Display name,\\ntwo lines.\",\n"
+        "      \"aliases\": [\n"
+        "        \"name\",\n"
+        "        \"title\"\n"
+        "      ]\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"email\",\n"
+        "      \"type\": \"string\",\n"
+        "      \"doc\": \"overrides the comment\",\n"
+        "      \"order\": \"ignore\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"karma\",\n"
+        "      \"type\": \"int\",\n"
+        "      \"default\": -1\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"score\",\n"
+        "      \"type\": \"double\",\n"
+        "      \"default\": 0.5,\n"
+        "      \"order\": \"ascending\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"tier\",\n"
+        "      \"type\": \"string\",\n"
+        "      \"default\": \"free\"\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"level\",\n"
+        "      \"type\": \"int\",\n"
+        "      \"default\": 127\n"
+        "    },\n"
+        "    {\n"
+        "      \"name\": \"motto\",\n"
+        "      \"type\": \"string\",\n"
+        "      \"doc\": \"with \\\"quotes\\\", a \\\\ and \303\251\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+static const avrogen_text_piece acct_avro_schema_text_pieces[] = {
+        {acct_avro_schema_text_0, 1052, NULL},
+};
+static const avrogen_text acct_avro_schema_text = {acct_avro_schema_text_pieces, 1, 1052};
+
+static const char acct_avro_canonical_text_0[] =
+        "{\"name\":\"com.acme.iam.Account\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
+        "\"type\":\"long\"},{\"name\":\"displayName\",\"type\":\"string\"},"
+        "{\"name\":\"email\",\"type\":\"string\"},{\"name\":\"karma\",\"type\":\"int\"},"
+        "{\"name\":\"score\",\"type\":\"double\"},{\"name\":\"tier\",\"type\":\"string\"},"
+        "{\"name\":\"level\",\"type\":\"int\"},{\"name\":\"motto\",\"type\":\"string\"}]}";
+static const avrogen_text_piece acct_avro_canonical_text_pieces[] = {
+        {acct_avro_canonical_text_0, 316, NULL},
+};
+static const avrogen_text acct_avro_canonical_text = {acct_avro_canonical_text_pieces, 1, 316};
+
+static avrogen_text_cache acct_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -194,13 +212,6 @@ static const struct {
         },
 };
 
-static const char acct_avro_canonical[] =
-        "{\"name\":\"com.acme.iam.Account\",\"type\":\"record\",\"fields\":[{\"name\":\"id\","
-        "\"type\":\"long\"},{\"name\":\"displayName\",\"type\":\"string\"},"
-        "{\"name\":\"email\",\"type\":\"string\"},{\"name\":\"karma\",\"type\":\"int\"},"
-        "{\"name\":\"score\",\"type\":\"double\"},{\"name\":\"tier\",\"type\":\"string\"},"
-        "{\"name\":\"level\",\"type\":\"int\"},{\"name\":\"motto\",\"type\":\"string\"}]}";
-
 /* acct_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 acct_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -211,8 +222,9 @@ acct_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type acct_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.iam.Account",
-        acct_avro_schema,
-        acct_avro_canonical,
+        &acct_avro_schema_text,
+        &acct_avro_canonical_text,
+        &acct_avro_cache,
         ACCT_AVRO_FINGERPRINT,
         sizeof(struct account),
         acct_avro_tables.acct_fields,

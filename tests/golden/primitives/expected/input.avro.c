@@ -140,88 +140,112 @@ avrogen_status scalars_avro_decode(avrogen_reader *r, struct scalars *v, avrogen
     return r->err;
 }
 
-const char scalars_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"scalars\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"flag\",\n"
-                                   "      \"type\": \"boolean\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"i8\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"i16\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"i32\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"u8\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"u16\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"s\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"us\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"i\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"c\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"sc\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"uc\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"u32\",\n"
-                                   "      \"type\": \"long\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"ui\",\n"
-                                   "      \"type\": \"long\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"i64\",\n"
-                                   "      \"type\": \"long\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"ll\",\n"
-                                   "      \"type\": \"long\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"f\",\n"
-                                   "      \"type\": \"float\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"d\",\n"
-                                   "      \"type\": \"double\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"vi\",\n"
-                                   "      \"type\": \"int\"\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char scalars_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"scalars\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"flag\",\n"
+                                                 "      \"type\": \"boolean\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"i8\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"i16\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"i32\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"u8\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"u16\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"s\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"us\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"i\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"c\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"sc\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"uc\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"u32\",\n"
+                                                 "      \"type\": \"long\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"ui\",\n"
+                                                 "      \"type\": \"long\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"i64\",\n"
+                                                 "      \"type\": \"long\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"ll\",\n"
+                                                 "      \"type\": \"long\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"f\",\n"
+                                                 "      \"type\": \"float\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"d\",\n"
+                                                 "      \"type\": \"double\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"vi\",\n"
+                                                 "      \"type\": \"int\"\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece scalars_avro_schema_text_pieces[] = {
+        {scalars_avro_schema_text_0, 1084, NULL},
+};
+static const avrogen_text scalars_avro_schema_text = {scalars_avro_schema_text_pieces, 1, 1084};
+
+static const char scalars_avro_canonical_text_0[] =
+        "{\"name\":\"scalars\",\"type\":\"record\",\"fields\":[{\"name\":\"flag\","
+        "\"type\":\"boolean\"},{\"name\":\"i8\",\"type\":\"int\"},{\"name\":\"i16\","
+        "\"type\":\"int\"},{\"name\":\"i32\",\"type\":\"int\"},{\"name\":\"u8\","
+        "\"type\":\"int\"},{\"name\":\"u16\",\"type\":\"int\"},{\"name\":\"s\","
+        "\"type\":\"int\"},{\"name\":\"us\",\"type\":\"int\"},{\"name\":\"i\","
+        "\"type\":\"int\"},{\"name\":\"c\",\"type\":\"int\"},{\"name\":\"sc\","
+        "\"type\":\"int\"},{\"name\":\"uc\",\"type\":\"int\"},{\"name\":\"u32\","
+        "\"type\":\"long\"},{\"name\":\"ui\",\"type\":\"long\"},{\"name\":\"i64\","
+        "\"type\":\"long\"},{\"name\":\"ll\",\"type\":\"long\"},{\"name\":\"f\","
+        "\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},{\"name\":\"vi\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece scalars_avro_canonical_text_pieces[] = {
+        {scalars_avro_canonical_text_0, 573, NULL},
+};
+static const avrogen_text scalars_avro_canonical_text = {scalars_avro_canonical_text_pieces, 1,
+                                                         573};
+
+static avrogen_text_cache scalars_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -294,19 +318,6 @@ static const struct {
         },
 };
 
-static const char scalars_avro_canonical[] =
-        "{\"name\":\"scalars\",\"type\":\"record\",\"fields\":[{\"name\":\"flag\","
-        "\"type\":\"boolean\"},{\"name\":\"i8\",\"type\":\"int\"},{\"name\":\"i16\","
-        "\"type\":\"int\"},{\"name\":\"i32\",\"type\":\"int\"},{\"name\":\"u8\","
-        "\"type\":\"int\"},{\"name\":\"u16\",\"type\":\"int\"},{\"name\":\"s\","
-        "\"type\":\"int\"},{\"name\":\"us\",\"type\":\"int\"},{\"name\":\"i\","
-        "\"type\":\"int\"},{\"name\":\"c\",\"type\":\"int\"},{\"name\":\"sc\","
-        "\"type\":\"int\"},{\"name\":\"uc\",\"type\":\"int\"},{\"name\":\"u32\","
-        "\"type\":\"long\"},{\"name\":\"ui\",\"type\":\"long\"},{\"name\":\"i64\","
-        "\"type\":\"long\"},{\"name\":\"ll\",\"type\":\"long\"},{\"name\":\"f\","
-        "\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},{\"name\":\"vi\","
-        "\"type\":\"int\"}]}";
-
 /* scalars_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 scalars_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -317,8 +328,9 @@ scalars_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type scalars_avro_type = {
         AVROGEN_KIND_RECORD,
         "scalars",
-        scalars_avro_schema,
-        scalars_avro_canonical,
+        &scalars_avro_schema_text,
+        &scalars_avro_canonical_text,
+        &scalars_avro_cache,
         SCALARS_AVRO_FINGERPRINT,
         sizeof(struct scalars),
         scalars_avro_tables.scalars_fields,

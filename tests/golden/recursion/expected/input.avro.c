@@ -255,78 +255,123 @@ avrogen_status tree_avro_decode(avrogen_reader *r, struct tree *v, avrogen_arena
     return r->err;
 }
 
-const char leaf_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"leaf\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"v\",\n"
-                                "      \"type\": \"int\"\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char leaf_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"leaf\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"v\",\n"
+                                              "      \"type\": \"int\"\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece leaf_avro_schema_text_pieces[] = {
+        {leaf_avro_schema_text_0, 111, NULL},
+};
+static const avrogen_text leaf_avro_schema_text = {leaf_avro_schema_text_pieces, 1, 111};
 
-const char node_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"node\",\n"
-                                "  \"doc\": \"A singly linked list.\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"value\",\n"
-                                "      \"type\": \"long\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"next\",\n"
-                                "      \"type\": [\n"
-                                "        \"null\",\n"
-                                "        \"node\"\n"
-                                "      ]\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char leaf_avro_canonical_text_0[] =
+        "{\"name\":\"leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece leaf_avro_canonical_text_pieces[] = {
+        {leaf_avro_canonical_text_0, 68, NULL},
+};
+static const avrogen_text leaf_avro_canonical_text = {leaf_avro_canonical_text_pieces, 1, 68};
 
-const char tree_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"tree\",\n"
-                                "  \"namespace\": \"t\",\n"
-                                "  \"doc\": \"A tree: children through an array.\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"label\",\n"
-                                "      \"type\": \"string\"\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"children\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": \"tree\"\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"leaves\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"record\",\n"
-                                "          \"name\": \"leaf\",\n"
-                                "          \"fields\": [\n"
-                                "            {\n"
-                                "              \"name\": \"v\",\n"
-                                "              \"type\": \"int\"\n"
-                                "            }\n"
-                                "          ]\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"extra\",\n"
-                                "      \"type\": [\n"
-                                "        \"null\",\n"
-                                "        \"leaf\"\n"
-                                "      ]\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static avrogen_text_cache leaf_avro_cache;
+
+static const char node_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"node\",\n"
+                                              "  \"doc\": \"A singly linked list.\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"value\",\n"
+                                              "      \"type\": \"long\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"next\",\n"
+                                              "      \"type\": [\n"
+                                              "        \"null\",\n"
+                                              "        \"node\"\n"
+                                              "      ]\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece node_avro_schema_text_pieces[] = {
+        {node_avro_schema_text_0, 240, NULL},
+};
+static const avrogen_text node_avro_schema_text = {node_avro_schema_text_pieces, 1, 240};
+
+static const char node_avro_canonical_text_0[] =
+        "{\"name\":\"node\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
+        "\"type\":\"long\"},{\"name\":\"next\",\"type\":[\"null\",\"node\"]}]}";
+static const avrogen_text_piece node_avro_canonical_text_pieces[] = {
+        {node_avro_canonical_text_0, 112, NULL},
+};
+static const avrogen_text node_avro_canonical_text = {node_avro_canonical_text_pieces, 1, 112};
+
+static avrogen_text_cache node_avro_cache;
+
+static const char tree_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"tree\",\n"
+                                              "  \"namespace\": \"t\",\n"
+                                              "  \"doc\": \"A tree: children through an array.\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"label\",\n"
+                                              "      \"type\": \"string\"\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"children\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": \"tree\"\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"leaves\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"record\",\n"
+                                              "          \"name\": \"leaf\",\n"
+                                              "          \"fields\": [\n"
+                                              "            {\n"
+                                              "              \"name\": \"v\",\n"
+                                              "              \"type\": \"int\"\n"
+                                              "            }\n"
+                                              "          ]\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"extra\",\n"
+                                              "      \"type\": [\n"
+                                              "        \"null\",\n"
+                                              "        \"leaf\"\n"
+                                              "      ]\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece tree_avro_schema_text_pieces[] = {
+        {tree_avro_schema_text_0, 674, NULL},
+};
+static const avrogen_text tree_avro_schema_text = {tree_avro_schema_text_pieces, 1, 674};
+
+static const char tree_avro_canonical_text_0[] =
+        "{\"name\":\"t.tree\",\"type\":\"record\",\"fields\":[{\"name\":\"label\","
+        "\"type\":\"string\"},{\"name\":\"children\",\"type\":{\"type\":\"array\","
+        "\"items\":\"t.tree\"}},{\"name\":\"leaves\",\"type\":{\"type\":\"array\","
+        "\"items\":{\"name\":\"t.leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
+        "\"type\":\"int\"}]}}},{\"name\":\"extra\",\"type\":[\"null\",\"t.leaf\"]}]}";
+static const avrogen_text_piece tree_avro_canonical_text_pieces[] = {
+        {tree_avro_canonical_text_0, 301, NULL},
+};
+static const avrogen_text tree_avro_canonical_text = {tree_avro_canonical_text_pieces, 1, 301};
+
+static avrogen_text_cache tree_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -403,10 +448,6 @@ static const struct {
         },
 };
 
-static const char leaf_avro_canonical[] =
-        "{\"name\":\"leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
-        "\"type\":\"int\"}]}";
-
 /* leaf_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 leaf_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -417,8 +458,9 @@ leaf_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type leaf_avro_type = {
         AVROGEN_KIND_RECORD,
         "leaf",
-        leaf_avro_schema,
-        leaf_avro_canonical,
+        &leaf_avro_schema_text,
+        &leaf_avro_canonical_text,
+        &leaf_avro_cache,
         LEAF_AVRO_FINGERPRINT,
         sizeof(struct leaf),
         leaf_avro_tables.leaf_fields,
@@ -431,10 +473,6 @@ const avrogen_type leaf_avro_type = {
         0,
 };
 
-static const char node_avro_canonical[] =
-        "{\"name\":\"node\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
-        "\"type\":\"long\"},{\"name\":\"next\",\"type\":[\"null\",\"node\"]}]}";
-
 /* node_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 node_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -445,8 +483,9 @@ node_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type node_avro_type = {
         AVROGEN_KIND_RECORD,
         "node",
-        node_avro_schema,
-        node_avro_canonical,
+        &node_avro_schema_text,
+        &node_avro_canonical_text,
+        &node_avro_cache,
         NODE_AVRO_FINGERPRINT,
         sizeof(struct node),
         leaf_avro_tables.node_fields,
@@ -459,13 +498,6 @@ const avrogen_type node_avro_type = {
         0,
 };
 
-static const char tree_avro_canonical[] =
-        "{\"name\":\"t.tree\",\"type\":\"record\",\"fields\":[{\"name\":\"label\","
-        "\"type\":\"string\"},{\"name\":\"children\",\"type\":{\"type\":\"array\","
-        "\"items\":\"t.tree\"}},{\"name\":\"leaves\",\"type\":{\"type\":\"array\","
-        "\"items\":{\"name\":\"t.leaf\",\"type\":\"record\",\"fields\":[{\"name\":\"v\","
-        "\"type\":\"int\"}]}}},{\"name\":\"extra\",\"type\":[\"null\",\"t.leaf\"]}]}";
-
 /* tree_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 tree_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -476,8 +508,9 @@ tree_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type tree_avro_type = {
         AVROGEN_KIND_RECORD,
         "t.tree",
-        tree_avro_schema,
-        tree_avro_canonical,
+        &tree_avro_schema_text,
+        &tree_avro_canonical_text,
+        &tree_avro_cache,
         TREE_AVRO_FINGERPRINT,
         sizeof(struct tree),
         leaf_avro_tables.tree_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct leaf: Avro record leaf */
-extern const char leaf_avro_schema[];
 #define LEAF_AVRO_FINGERPRINT UINT64_C(0x845f63bf9a027e44)
 extern const avrogen_type leaf_avro_type;
 size_t leaf_avro_size(const struct leaf *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status leaf_avro_decode(avrogen_reader *r, struct leaf
                                                   avrogen_arena *a);
 
 /* struct node: Avro record node */
-extern const char node_avro_schema[];
 #define NODE_AVRO_FINGERPRINT UINT64_C(0x786a26b7db0bfa5e)
 extern const avrogen_type node_avro_type;
 size_t node_avro_size(const struct node *v);
@@ -49,7 +47,6 @@ AVROGEN_NODISCARD avrogen_status node_avro_decode(avrogen_reader *r, struct node
                                                   avrogen_arena *a);
 
 /* struct tree: Avro record t.tree */
-extern const char tree_avro_schema[];
 #define TREE_AVRO_FINGERPRINT UINT64_C(0x70e2dbc1cd55a11a)
 extern const avrogen_type tree_avro_type;
 size_t tree_avro_size(const struct tree *v);

@@ -109,44 +109,61 @@ avrogen_status texts_avro_decode(avrogen_reader *r, struct texts *v, avrogen_are
     return r->err;
 }
 
-const char texts_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"texts\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"owned\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"borrowed\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"code\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"view\",\n"
-                                 "      \"type\": \"string\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"blob\",\n"
-                                 "      \"type\": \"bytes\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"raw\",\n"
-                                 "      \"type\": \"bytes\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"packet\",\n"
-                                 "      \"type\": \"bytes\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"buf\",\n"
-                                 "      \"type\": \"bytes\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char texts_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"texts\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"owned\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"borrowed\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"code\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"view\",\n"
+                                               "      \"type\": \"string\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"blob\",\n"
+                                               "      \"type\": \"bytes\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"raw\",\n"
+                                               "      \"type\": \"bytes\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"packet\",\n"
+                                               "      \"type\": \"bytes\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"buf\",\n"
+                                               "      \"type\": \"bytes\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece texts_avro_schema_text_pieces[] = {
+        {texts_avro_schema_text_0, 525, NULL},
+};
+static const avrogen_text texts_avro_schema_text = {texts_avro_schema_text_pieces, 1, 525};
+
+static const char texts_avro_canonical_text_0[] =
+        "{\"name\":\"texts\",\"type\":\"record\",\"fields\":[{\"name\":\"owned\","
+        "\"type\":\"string\"},{\"name\":\"borrowed\",\"type\":\"string\"},{\"name\":\"code\","
+        "\"type\":\"string\"},{\"name\":\"view\",\"type\":\"string\"},{\"name\":\"blob\","
+        "\"type\":\"bytes\"},{\"name\":\"raw\",\"type\":\"bytes\"},{\"name\":\"packet\","
+        "\"type\":\"bytes\"},{\"name\":\"buf\",\"type\":\"bytes\"}]}";
+static const avrogen_text_piece texts_avro_canonical_text_pieces[] = {
+        {texts_avro_canonical_text_0, 300, NULL},
+};
+static const avrogen_text texts_avro_canonical_text = {texts_avro_canonical_text_pieces, 1, 300};
+
+static avrogen_text_cache texts_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -190,13 +207,6 @@ static const struct {
         },
 };
 
-static const char texts_avro_canonical[] =
-        "{\"name\":\"texts\",\"type\":\"record\",\"fields\":[{\"name\":\"owned\","
-        "\"type\":\"string\"},{\"name\":\"borrowed\",\"type\":\"string\"},{\"name\":\"code\","
-        "\"type\":\"string\"},{\"name\":\"view\",\"type\":\"string\"},{\"name\":\"blob\","
-        "\"type\":\"bytes\"},{\"name\":\"raw\",\"type\":\"bytes\"},{\"name\":\"packet\","
-        "\"type\":\"bytes\"},{\"name\":\"buf\",\"type\":\"bytes\"}]}";
-
 /* texts_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 texts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -207,8 +217,9 @@ texts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type texts_avro_type = {
         AVROGEN_KIND_RECORD,
         "texts",
-        texts_avro_schema,
-        texts_avro_canonical,
+        &texts_avro_schema_text,
+        &texts_avro_canonical_text,
+        &texts_avro_cache,
         TEXTS_AVRO_FINGERPRINT,
         sizeof(struct texts),
         texts_avro_tables.texts_fields,

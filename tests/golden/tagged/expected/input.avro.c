@@ -161,29 +161,44 @@ avrogen_status obj_avro_decode(avrogen_reader *r, struct obj *v, avrogen_arena *
     return r->err;
 }
 
-const char obj_avro_schema[] = "{\n"
-                               "  \"type\": \"record\",\n"
-                               "  \"name\": \"obj\",\n"
-                               "  \"fields\": [\n"
-                               "    {\n"
-                               "      \"name\": \"via\",\n"
-                               "      \"type\": [\n"
-                               "        \"null\",\n"
-                               "        \"boolean\",\n"
-                               "        \"long\",\n"
-                               "        \"double\",\n"
-                               "        \"string\"\n"
-                               "      ]\n"
-                               "    },\n"
-                               "    {\n"
-                               "      \"name\": \"detail\",\n"
-                               "      \"type\": [\n"
-                               "        \"string\",\n"
-                               "        \"int\"\n"
-                               "      ]\n"
-                               "    }\n"
-                               "  ]\n"
-                               "}\n";
+static const char obj_avro_schema_text_0[] = "{\n"
+                                             "  \"type\": \"record\",\n"
+                                             "  \"name\": \"obj\",\n"
+                                             "  \"fields\": [\n"
+                                             "    {\n"
+                                             "      \"name\": \"via\",\n"
+                                             "      \"type\": [\n"
+                                             "        \"null\",\n"
+                                             "        \"boolean\",\n"
+                                             "        \"long\",\n"
+                                             "        \"double\",\n"
+                                             "        \"string\"\n"
+                                             "      ]\n"
+                                             "    },\n"
+                                             "    {\n"
+                                             "      \"name\": \"detail\",\n"
+                                             "      \"type\": [\n"
+                                             "        \"string\",\n"
+                                             "        \"int\"\n"
+                                             "      ]\n"
+                                             "    }\n"
+                                             "  ]\n"
+                                             "}\n";
+static const avrogen_text_piece obj_avro_schema_text_pieces[] = {
+        {obj_avro_schema_text_0, 295, NULL},
+};
+static const avrogen_text obj_avro_schema_text = {obj_avro_schema_text_pieces, 1, 295};
+
+static const char obj_avro_canonical_text_0[] =
+        "{\"name\":\"obj\",\"type\":\"record\",\"fields\":[{\"name\":\"via\","
+        "\"type\":[\"null\",\"boolean\",\"long\",\"double\",\"string\"]},"
+        "{\"name\":\"detail\",\"type\":[\"string\",\"int\"]}]}";
+static const avrogen_text_piece obj_avro_canonical_text_pieces[] = {
+        {obj_avro_canonical_text_0, 149, NULL},
+};
+static const avrogen_text obj_avro_canonical_text = {obj_avro_canonical_text_pieces, 1, 149};
+
+static avrogen_text_cache obj_avro_cache;
 
 static const int64_t obj_avro_tables_tags0[] = {0};
 static const avrogen_field_ext obj_avro_tables_ext_tags0 = {0, obj_avro_tables_tags0, 1, NULL,
@@ -262,11 +277,6 @@ static const struct {
         },
 };
 
-static const char obj_avro_canonical[] =
-        "{\"name\":\"obj\",\"type\":\"record\",\"fields\":[{\"name\":\"via\","
-        "\"type\":[\"null\",\"boolean\",\"long\",\"double\",\"string\"]},"
-        "{\"name\":\"detail\",\"type\":[\"string\",\"int\"]}]}";
-
 /* obj_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 obj_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -277,8 +287,9 @@ obj_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type obj_avro_type = {
         AVROGEN_KIND_RECORD,
         "obj",
-        obj_avro_schema,
-        obj_avro_canonical,
+        &obj_avro_schema_text,
+        &obj_avro_canonical_text,
+        &obj_avro_cache,
         OBJ_AVRO_FINGERPRINT,
         sizeof(struct obj),
         obj_avro_tables.obj_fields,

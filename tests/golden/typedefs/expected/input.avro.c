@@ -134,65 +134,97 @@ avrogen_status segment_avro_decode(avrogen_reader *r, segment_t *v, avrogen_aren
     return r->err;
 }
 
-const char point_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"point_t\",\n"
-                                 "  \"doc\": \"A 2D point.\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"x\",\n"
-                                 "      \"type\": \"float\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"y\",\n"
-                                 "      \"type\": \"float\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char point_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"point_t\",\n"
+                                               "  \"doc\": \"A 2D point.\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"x\",\n"
+                                               "      \"type\": \"float\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"y\",\n"
+                                               "      \"type\": \"float\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece point_avro_schema_text_pieces[] = {
+        {point_avro_schema_text_0, 194, NULL},
+};
+static const avrogen_text point_avro_schema_text = {point_avro_schema_text_pieces, 1, 194};
 
-const char segment_avro_schema[] = "{\n"
-                                   "  \"type\": \"record\",\n"
-                                   "  \"name\": \"segment\",\n"
-                                   "  \"fields\": [\n"
-                                   "    {\n"
-                                   "      \"name\": \"from\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"record\",\n"
-                                   "        \"name\": \"point_t\",\n"
-                                   "        \"doc\": \"A 2D point.\",\n"
-                                   "        \"fields\": [\n"
-                                   "          {\n"
-                                   "            \"name\": \"x\",\n"
-                                   "            \"type\": \"float\"\n"
-                                   "          },\n"
-                                   "          {\n"
-                                   "            \"name\": \"y\",\n"
-                                   "            \"type\": \"float\"\n"
-                                   "          }\n"
-                                   "        ]\n"
-                                   "      }\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"to\",\n"
-                                   "      \"type\": \"point_t\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"at\",\n"
-                                   "      \"type\": \"long\"\n"
-                                   "    },\n"
-                                   "    {\n"
-                                   "      \"name\": \"mode\",\n"
-                                   "      \"type\": {\n"
-                                   "        \"type\": \"enum\",\n"
-                                   "        \"name\": \"mode_t_\",\n"
-                                   "        \"symbols\": [\n"
-                                   "          \"OFF\",\n"
-                                   "          \"ON\"\n"
-                                   "        ]\n"
-                                   "      }\n"
-                                   "    }\n"
-                                   "  ]\n"
-                                   "}\n";
+static const char point_avro_canonical_text_0[] =
+        "{\"name\":\"point_t\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
+        "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}";
+static const avrogen_text_piece point_avro_canonical_text_pieces[] = {
+        {point_avro_canonical_text_0, 101, NULL},
+};
+static const avrogen_text point_avro_canonical_text = {point_avro_canonical_text_pieces, 1, 101};
+
+static avrogen_text_cache point_avro_cache;
+
+static const char segment_avro_schema_text_0[] = "{\n"
+                                                 "  \"type\": \"record\",\n"
+                                                 "  \"name\": \"segment\",\n"
+                                                 "  \"fields\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"from\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"record\",\n"
+                                                 "        \"name\": \"point_t\",\n"
+                                                 "        \"doc\": \"A 2D point.\",\n"
+                                                 "        \"fields\": [\n"
+                                                 "          {\n"
+                                                 "            \"name\": \"x\",\n"
+                                                 "            \"type\": \"float\"\n"
+                                                 "          },\n"
+                                                 "          {\n"
+                                                 "            \"name\": \"y\",\n"
+                                                 "            \"type\": \"float\"\n"
+                                                 "          }\n"
+                                                 "        ]\n"
+                                                 "      }\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"to\",\n"
+                                                 "      \"type\": \"point_t\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"at\",\n"
+                                                 "      \"type\": \"long\"\n"
+                                                 "    },\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"mode\",\n"
+                                                 "      \"type\": {\n"
+                                                 "        \"type\": \"enum\",\n"
+                                                 "        \"name\": \"mode_t_\",\n"
+                                                 "        \"symbols\": [\n"
+                                                 "          \"OFF\",\n"
+                                                 "          \"ON\"\n"
+                                                 "        ]\n"
+                                                 "      }\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n";
+static const avrogen_text_piece segment_avro_schema_text_pieces[] = {
+        {segment_avro_schema_text_0, 673, NULL},
+};
+static const avrogen_text segment_avro_schema_text = {segment_avro_schema_text_pieces, 1, 673};
+
+static const char segment_avro_canonical_text_0[] =
+        "{\"name\":\"segment\",\"type\":\"record\",\"fields\":[{\"name\":\"from\","
+        "\"type\":{\"name\":\"point_t\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
+        "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}},{\"name\":\"to\","
+        "\"type\":\"point_t\"},{\"name\":\"at\",\"type\":\"long\"},{\"name\":\"mode\","
+        "\"type\":{\"name\":\"mode_t_\",\"type\":\"enum\",\"symbols\":[\"OFF\",\"ON\"]}}]}";
+static const avrogen_text_piece segment_avro_canonical_text_pieces[] = {
+        {segment_avro_canonical_text_0, 308, NULL},
+};
+static const avrogen_text segment_avro_canonical_text = {segment_avro_canonical_text_pieces, 1,
+                                                         308};
+
+static avrogen_text_cache segment_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -206,7 +238,7 @@ static const struct {
     avrogen_field_desc segment_fields[4];
 } point_avro_tables = {
         /* mode_t__enum: mode_t_ */
-        {AVROGEN_KIND_ENUM, "mode_t_", NULL, NULL, 0, sizeof(mode_t_), NULL, 0,
+        {AVROGEN_KIND_ENUM, "mode_t_", NULL, NULL, NULL, 0, sizeof(mode_t_), NULL, 0,
          point_avro_tables.mode_t__symbols, point_avro_tables.mode_t__values, 2, NULL, NULL, 0},
         {"OFF", "ON"},
         {MODE_OFF, MODE_ON},
@@ -239,10 +271,6 @@ static const struct {
         },
 };
 
-static const char point_avro_canonical[] =
-        "{\"name\":\"point_t\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
-        "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}";
-
 /* point_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -253,8 +281,9 @@ point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point_t",
-        point_avro_schema,
-        point_avro_canonical,
+        &point_avro_schema_text,
+        &point_avro_canonical_text,
+        &point_avro_cache,
         POINT_AVRO_FINGERPRINT,
         sizeof(point_t),
         point_avro_tables.point_fields,
@@ -267,13 +296,6 @@ const avrogen_type point_avro_type = {
         0,
 };
 
-static const char segment_avro_canonical[] =
-        "{\"name\":\"segment\",\"type\":\"record\",\"fields\":[{\"name\":\"from\","
-        "\"type\":{\"name\":\"point_t\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
-        "\"type\":\"float\"},{\"name\":\"y\",\"type\":\"float\"}]}},{\"name\":\"to\","
-        "\"type\":\"point_t\"},{\"name\":\"at\",\"type\":\"long\"},{\"name\":\"mode\","
-        "\"type\":{\"name\":\"mode_t_\",\"type\":\"enum\",\"symbols\":[\"OFF\",\"ON\"]}}]}";
-
 /* segment_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 segment_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -284,8 +306,9 @@ segment_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type segment_avro_type = {
         AVROGEN_KIND_RECORD,
         "segment",
-        segment_avro_schema,
-        segment_avro_canonical,
+        &segment_avro_schema_text,
+        &segment_avro_canonical_text,
+        &segment_avro_cache,
         SEGMENT_AVRO_FINGERPRINT,
         sizeof(segment_t),
         point_avro_tables.segment_fields,

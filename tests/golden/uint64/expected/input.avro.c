@@ -92,49 +92,67 @@ avrogen_status counters_avro_decode(avrogen_reader *r, struct counters *v, avrog
     return r->err;
 }
 
-const char counters_avro_schema[] = "{\n"
-                                    "  \"type\": \"record\",\n"
-                                    "  \"name\": \"counters\",\n"
-                                    "  \"fields\": [\n"
-                                    "    {\n"
-                                    "      \"name\": \"packets\",\n"
-                                    "      \"type\": \"long\"\n"
-                                    "    },\n"
-                                    "    {\n"
-                                    "      \"name\": \"bytes\",\n"
-                                    "      \"type\": {\n"
-                                    "        \"type\": \"bytes\",\n"
-                                    "        \"logicalType\": \"decimal\",\n"
-                                    "        \"precision\": 19,\n"
-                                    "        \"scale\": 0\n"
-                                    "      }\n"
-                                    "    },\n"
-                                    "    {\n"
-                                    "      \"name\": \"octets\",\n"
-                                    "      \"type\": {\n"
-                                    "        \"type\": \"bytes\",\n"
-                                    "        \"logicalType\": \"decimal\",\n"
-                                    "        \"precision\": 20,\n"
-                                    "        \"scale\": 0\n"
-                                    "      }\n"
-                                    "    },\n"
-                                    "    {\n"
-                                    "      \"name\": \"checked\",\n"
-                                    "      \"type\": \"long\"\n"
-                                    "    },\n"
-                                    "    {\n"
-                                    "      \"name\": \"total\",\n"
-                                    "      \"type\": \"long\"\n"
-                                    "    },\n"
-                                    "    {\n"
-                                    "      \"name\": \"window\",\n"
-                                    "      \"type\": {\n"
-                                    "        \"type\": \"array\",\n"
-                                    "        \"items\": \"long\"\n"
-                                    "      }\n"
-                                    "    }\n"
-                                    "  ]\n"
-                                    "}\n";
+static const char counters_avro_schema_text_0[] = "{\n"
+                                                  "  \"type\": \"record\",\n"
+                                                  "  \"name\": \"counters\",\n"
+                                                  "  \"fields\": [\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"packets\",\n"
+                                                  "      \"type\": \"long\"\n"
+                                                  "    },\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"bytes\",\n"
+                                                  "      \"type\": {\n"
+                                                  "        \"type\": \"bytes\",\n"
+                                                  "        \"logicalType\": \"decimal\",\n"
+                                                  "        \"precision\": 19,\n"
+                                                  "        \"scale\": 0\n"
+                                                  "      }\n"
+                                                  "    },\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"octets\",\n"
+                                                  "      \"type\": {\n"
+                                                  "        \"type\": \"bytes\",\n"
+                                                  "        \"logicalType\": \"decimal\",\n"
+                                                  "        \"precision\": 20,\n"
+                                                  "        \"scale\": 0\n"
+                                                  "      }\n"
+                                                  "    },\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"checked\",\n"
+                                                  "      \"type\": \"long\"\n"
+                                                  "    },\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"total\",\n"
+                                                  "      \"type\": \"long\"\n"
+                                                  "    },\n"
+                                                  "    {\n"
+                                                  "      \"name\": \"window\",\n"
+                                                  "      \"type\": {\n"
+                                                  "        \"type\": \"array\",\n"
+                                                  "        \"items\": \"long\"\n"
+                                                  "      }\n"
+                                                  "    }\n"
+                                                  "  ]\n"
+                                                  "}\n";
+static const avrogen_text_piece counters_avro_schema_text_pieces[] = {
+        {counters_avro_schema_text_0, 675, NULL},
+};
+static const avrogen_text counters_avro_schema_text = {counters_avro_schema_text_pieces, 1, 675};
+
+static const char counters_avro_canonical_text_0[] =
+        "{\"name\":\"counters\",\"type\":\"record\",\"fields\":[{\"name\":\"packets\","
+        "\"type\":\"long\"},{\"name\":\"bytes\",\"type\":\"bytes\"},{\"name\":\"octets\","
+        "\"type\":\"bytes\"},{\"name\":\"checked\",\"type\":\"long\"},{\"name\":\"total\","
+        "\"type\":\"long\"},{\"name\":\"window\",\"type\":{\"type\":\"array\","
+        "\"items\":\"long\"}}]}";
+static const avrogen_text_piece counters_avro_canonical_text_pieces[] = {
+        {counters_avro_canonical_text_0, 265, NULL},
+};
+static const avrogen_text counters_avro_canonical_text = {counters_avro_canonical_text_pieces, 1,
+                                                          265};
+
+static avrogen_text_cache counters_avro_cache;
 
 static const avrogen_field_ext counters_avro_tables_ext_u64 = {AVROGEN_EXT_U64_CHECKED, NULL, 0,
                                                                NULL, NULL};
@@ -183,13 +201,6 @@ static const struct {
         },
 };
 
-static const char counters_avro_canonical[] =
-        "{\"name\":\"counters\",\"type\":\"record\",\"fields\":[{\"name\":\"packets\","
-        "\"type\":\"long\"},{\"name\":\"bytes\",\"type\":\"bytes\"},{\"name\":\"octets\","
-        "\"type\":\"bytes\"},{\"name\":\"checked\",\"type\":\"long\"},{\"name\":\"total\","
-        "\"type\":\"long\"},{\"name\":\"window\",\"type\":{\"type\":\"array\","
-        "\"items\":\"long\"}}]}";
-
 /* counters_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 counters_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -200,8 +211,9 @@ counters_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type counters_avro_type = {
         AVROGEN_KIND_RECORD,
         "counters",
-        counters_avro_schema,
-        counters_avro_canonical,
+        &counters_avro_schema_text,
+        &counters_avro_canonical_text,
+        &counters_avro_cache,
         COUNTERS_AVRO_FINGERPRINT,
         sizeof(struct counters),
         counters_avro_tables.counters_fields,

@@ -633,141 +633,207 @@ static avrogen_status sheet_avro_decode_from_72c9733449fb8264(avrogen_reader *r,
     return r->err;
 }
 
-const char money_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"money\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"units\",\n"
-                                 "      \"type\": \"long\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"nanos\",\n"
-                                 "      \"type\": \"int\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char money_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"money\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"units\",\n"
+                                               "      \"type\": \"long\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"nanos\",\n"
+                                               "      \"type\": \"int\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece money_avro_schema_text_pieces[] = {
+        {money_avro_schema_text_0, 173, NULL},
+};
+static const avrogen_text money_avro_schema_text = {money_avro_schema_text_pieces, 1, 173};
 
-const char value_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"value\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"as\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"null\",\n"
-                                 "        \"long\",\n"
-                                 "        \"string\",\n"
-                                 "        {\n"
-                                 "          \"type\": \"record\",\n"
-                                 "          \"name\": \"money\",\n"
-                                 "          \"fields\": [\n"
-                                 "            {\n"
-                                 "              \"name\": \"units\",\n"
-                                 "              \"type\": \"long\"\n"
-                                 "            },\n"
-                                 "            {\n"
-                                 "              \"name\": \"nanos\",\n"
-                                 "              \"type\": \"int\"\n"
-                                 "            }\n"
-                                 "          ]\n"
-                                 "        },\n"
-                                 "        {\n"
-                                 "          \"type\": \"fixed\",\n"
-                                 "          \"name\": \"Raw4\",\n"
-                                 "          \"size\": 4\n"
-                                 "        }\n"
-                                 "      ]\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"scalar\",\n"
-                                 "      \"type\": [\n"
-                                 "        \"double\",\n"
-                                 "        \"string\"\n"
-                                 "      ],\n"
-                                 "      \"default\": 1.5\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char money_avro_canonical_text_0[] =
+        "{\"name\":\"money\",\"type\":\"record\",\"fields\":[{\"name\":\"units\","
+        "\"type\":\"long\"},{\"name\":\"nanos\",\"type\":\"int\"}]}";
+static const avrogen_text_piece money_avro_canonical_text_pieces[] = {
+        {money_avro_canonical_text_0, 104, NULL},
+};
+static const avrogen_text money_avro_canonical_text = {money_avro_canonical_text_pieces, 1, 104};
 
-const char cell_item_avro_schema[] = "{\n"
-                                     "  \"type\": \"record\",\n"
-                                     "  \"name\": \"cell_item\",\n"
-                                     "  \"fields\": [\n"
-                                     "    {\n"
-                                     "      \"name\": \"value\",\n"
-                                     "      \"type\": [\n"
-                                     "        \"int\",\n"
-                                     "        \"string\"\n"
-                                     "      ]\n"
-                                     "    }\n"
-                                     "  ]\n"
-                                     "}\n";
+static avrogen_text_cache money_avro_cache;
 
-const char sheet_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"sheet\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"cells\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"map\",\n"
-                                 "        \"values\": [\n"
-                                 "          \"int\",\n"
-                                 "          \"string\",\n"
-                                 "          {\n"
-                                 "            \"type\": \"record\",\n"
-                                 "            \"name\": \"money\",\n"
-                                 "            \"fields\": [\n"
-                                 "              {\n"
-                                 "                \"name\": \"units\",\n"
-                                 "                \"type\": \"long\"\n"
-                                 "              },\n"
-                                 "              {\n"
-                                 "                \"name\": \"nanos\",\n"
-                                 "                \"type\": \"int\"\n"
-                                 "              }\n"
-                                 "            ]\n"
-                                 "          }\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"marks\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"map\",\n"
-                                 "        \"values\": [\n"
-                                 "          \"null\",\n"
-                                 "          \"boolean\",\n"
-                                 "          \"double\"\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"items\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"array\",\n"
-                                 "        \"items\": {\n"
-                                 "          \"type\": \"record\",\n"
-                                 "          \"name\": \"cell_item\",\n"
-                                 "          \"fields\": [\n"
-                                 "            {\n"
-                                 "              \"name\": \"value\",\n"
-                                 "              \"type\": [\n"
-                                 "                \"int\",\n"
-                                 "                \"string\"\n"
-                                 "              ]\n"
-                                 "            }\n"
-                                 "          ]\n"
-                                 "        }\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"first\",\n"
-                                 "      \"type\": \"cell_item\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char value_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"value\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"as\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"null\",\n"
+                                               "        \"long\",\n"
+                                               "        \"string\",\n"
+                                               "        {\n"
+                                               "          \"type\": \"record\",\n"
+                                               "          \"name\": \"money\",\n"
+                                               "          \"fields\": [\n"
+                                               "            {\n"
+                                               "              \"name\": \"units\",\n"
+                                               "              \"type\": \"long\"\n"
+                                               "            },\n"
+                                               "            {\n"
+                                               "              \"name\": \"nanos\",\n"
+                                               "              \"type\": \"int\"\n"
+                                               "            }\n"
+                                               "          ]\n"
+                                               "        },\n"
+                                               "        {\n"
+                                               "          \"type\": \"fixed\",\n"
+                                               "          \"name\": \"Raw4\",\n"
+                                               "          \"size\": 4\n"
+                                               "        }\n"
+                                               "      ]\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"scalar\",\n"
+                                               "      \"type\": [\n"
+                                               "        \"double\",\n"
+                                               "        \"string\"\n"
+                                               "      ],\n"
+                                               "      \"default\": 1.5\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece value_avro_schema_text_pieces[] = {
+        {value_avro_schema_text_0, 664, NULL},
+};
+static const avrogen_text value_avro_schema_text = {value_avro_schema_text_pieces, 1, 664};
+
+static const char value_avro_canonical_text_0[] =
+        "{\"name\":\"value\",\"type\":\"record\",\"fields\":[{\"name\":\"as\","
+        "\"type\":[\"null\",\"long\",\"string\",{\"name\":\"money\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"units\",\"type\":\"long\"},{\"name\":\"nanos\","
+        "\"type\":\"int\"}]},{\"name\":\"Raw4\",\"type\":\"fixed\",\"size\":4}]},"
+        "{\"name\":\"scalar\",\"type\":[\"double\",\"string\"]}]}";
+static const avrogen_text_piece value_avro_canonical_text_pieces[] = {
+        {value_avro_canonical_text_0, 279, NULL},
+};
+static const avrogen_text value_avro_canonical_text = {value_avro_canonical_text_pieces, 1, 279};
+
+static avrogen_text_cache value_avro_cache;
+
+static const char cell_item_avro_schema_text_0[] = "{\n"
+                                                   "  \"type\": \"record\",\n"
+                                                   "  \"name\": \"cell_item\",\n"
+                                                   "  \"fields\": [\n"
+                                                   "    {\n"
+                                                   "      \"name\": \"value\",\n"
+                                                   "      \"type\": [\n"
+                                                   "        \"int\",\n"
+                                                   "        \"string\"\n"
+                                                   "      ]\n"
+                                                   "    }\n"
+                                                   "  ]\n"
+                                                   "}\n";
+static const avrogen_text_piece cell_item_avro_schema_text_pieces[] = {
+        {cell_item_avro_schema_text_0, 156, NULL},
+};
+static const avrogen_text cell_item_avro_schema_text = {cell_item_avro_schema_text_pieces, 1, 156};
+
+static const char cell_item_avro_canonical_text_0[] =
+        "{\"name\":\"cell_item\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
+        "\"type\":[\"int\",\"string\"]}]}";
+static const avrogen_text_piece cell_item_avro_canonical_text_pieces[] = {
+        {cell_item_avro_canonical_text_0, 88, NULL},
+};
+static const avrogen_text cell_item_avro_canonical_text = {cell_item_avro_canonical_text_pieces, 1,
+                                                           88};
+
+static avrogen_text_cache cell_item_avro_cache;
+
+static const char sheet_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"sheet\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"cells\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"map\",\n"
+                                               "        \"values\": [\n"
+                                               "          \"int\",\n"
+                                               "          \"string\",\n"
+                                               "          {\n"
+                                               "            \"type\": \"record\",\n"
+                                               "            \"name\": \"money\",\n"
+                                               "            \"fields\": [\n"
+                                               "              {\n"
+                                               "                \"name\": \"units\",\n"
+                                               "                \"type\": \"long\"\n"
+                                               "              },\n"
+                                               "              {\n"
+                                               "                \"name\": \"nanos\",\n"
+                                               "                \"type\": \"int\"\n"
+                                               "              }\n"
+                                               "            ]\n"
+                                               "          }\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"marks\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"map\",\n"
+                                               "        \"values\": [\n"
+                                               "          \"null\",\n"
+                                               "          \"boolean\",\n"
+                                               "          \"double\"\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"items\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"array\",\n"
+                                               "        \"items\": {\n"
+                                               "          \"type\": \"record\",\n"
+                                               "          \"name\": \"cell_item\",\n"
+                                               "          \"fields\": [\n"
+                                               "            {\n"
+                                               "              \"name\": \"value\",\n"
+                                               "              \"type\": [\n"
+                                               "                \"int\",\n"
+                                               "                \"string\"\n"
+                                               "              ]\n"
+                                               "            }\n"
+                                               "          ]\n"
+                                               "        }\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"first\",\n"
+                                               "      \"type\": \"cell_item\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece sheet_avro_schema_text_pieces[] = {
+        {sheet_avro_schema_text_0, 1110, NULL},
+};
+static const avrogen_text sheet_avro_schema_text = {sheet_avro_schema_text_pieces, 1, 1110};
+
+static const char sheet_avro_canonical_text_0[] =
+        "{\"name\":\"sheet\",\"type\":\"record\",\"fields\":[{\"name\":\"cells\","
+        "\"type\":{\"type\":\"map\",\"values\":[\"int\",\"string\",{\"name\":\"money\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"units\",\"type\":\"long\"},"
+        "{\"name\":\"nanos\",\"type\":\"int\"}]}]}},{\"name\":\"marks\","
+        "\"type\":{\"type\":\"map\",\"values\":[\"null\",\"boolean\",\"double\"]}},"
+        "{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"cell_item\","
+        "\"type\":\"record\",\"fields\":[{\"name\":\"value\",\"type\":[\"int\","
+        "\"string\"]}]}}},{\"name\":\"first\",\"type\":\"cell_item\"}]}";
+static const avrogen_text_piece sheet_avro_canonical_text_pieces[] = {
+        {sheet_avro_canonical_text_0, 463, NULL},
+};
+static const avrogen_text sheet_avro_canonical_text = {sheet_avro_canonical_text_pieces, 1, 463};
+
+static avrogen_text_cache sheet_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -789,7 +855,7 @@ static const struct {
     avrogen_field_desc sheet_sub4[3];
 } money_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
         /* money_fields: struct money */
         {
                 {"units", offsetof(struct money, units), AVROGEN_SIZEOF_MEMBER(struct money, units),
@@ -940,10 +1006,6 @@ static const struct {
         },
 };
 
-static const char money_avro_canonical[] =
-        "{\"name\":\"money\",\"type\":\"record\",\"fields\":[{\"name\":\"units\","
-        "\"type\":\"long\"},{\"name\":\"nanos\",\"type\":\"int\"}]}";
-
 /* money_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 money_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -954,8 +1016,9 @@ money_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type money_avro_type = {
         AVROGEN_KIND_RECORD,
         "money",
-        money_avro_schema,
-        money_avro_canonical,
+        &money_avro_schema_text,
+        &money_avro_canonical_text,
+        &money_avro_cache,
         MONEY_AVRO_FINGERPRINT,
         sizeof(struct money),
         money_avro_tables.money_fields,
@@ -968,13 +1031,6 @@ const avrogen_type money_avro_type = {
         0,
 };
 
-static const char value_avro_canonical[] =
-        "{\"name\":\"value\",\"type\":\"record\",\"fields\":[{\"name\":\"as\","
-        "\"type\":[\"null\",\"long\",\"string\",{\"name\":\"money\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"units\",\"type\":\"long\"},{\"name\":\"nanos\","
-        "\"type\":\"int\"}]},{\"name\":\"Raw4\",\"type\":\"fixed\",\"size\":4}]},"
-        "{\"name\":\"scalar\",\"type\":[\"double\",\"string\"]}]}";
-
 /* value_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 value_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -985,8 +1041,9 @@ value_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type value_avro_type = {
         AVROGEN_KIND_RECORD,
         "value",
-        value_avro_schema,
-        value_avro_canonical,
+        &value_avro_schema_text,
+        &value_avro_canonical_text,
+        &value_avro_cache,
         VALUE_AVRO_FINGERPRINT,
         sizeof(struct value),
         money_avro_tables.value_fields,
@@ -999,10 +1056,6 @@ const avrogen_type value_avro_type = {
         0,
 };
 
-static const char cell_item_avro_canonical[] =
-        "{\"name\":\"cell_item\",\"type\":\"record\",\"fields\":[{\"name\":\"value\","
-        "\"type\":[\"int\",\"string\"]}]}";
-
 /* cell_item_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 cell_item_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -1013,8 +1066,9 @@ cell_item_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type cell_item_avro_type = {
         AVROGEN_KIND_RECORD,
         "cell_item",
-        cell_item_avro_schema,
-        cell_item_avro_canonical,
+        &cell_item_avro_schema_text,
+        &cell_item_avro_canonical_text,
+        &cell_item_avro_cache,
         CELL_ITEM_AVRO_FINGERPRINT,
         sizeof(struct cell_item),
         money_avro_tables.cell_item_fields,
@@ -1026,16 +1080,6 @@ const avrogen_type cell_item_avro_type = {
         NULL,
         0,
 };
-
-static const char sheet_avro_canonical[] =
-        "{\"name\":\"sheet\",\"type\":\"record\",\"fields\":[{\"name\":\"cells\","
-        "\"type\":{\"type\":\"map\",\"values\":[\"int\",\"string\",{\"name\":\"money\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"units\",\"type\":\"long\"},"
-        "{\"name\":\"nanos\",\"type\":\"int\"}]}]}},{\"name\":\"marks\","
-        "\"type\":{\"type\":\"map\",\"values\":[\"null\",\"boolean\",\"double\"]}},"
-        "{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":{\"name\":\"cell_item\","
-        "\"type\":\"record\",\"fields\":[{\"name\":\"value\",\"type\":[\"int\","
-        "\"string\"]}]}}},{\"name\":\"first\",\"type\":\"cell_item\"}]}";
 
 /* sheet_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
@@ -1052,8 +1096,9 @@ static const avrogen_type_decoder sheet_avro_resolved[1] = {
 const avrogen_type sheet_avro_type = {
         AVROGEN_KIND_RECORD,
         "sheet",
-        sheet_avro_schema,
-        sheet_avro_canonical,
+        &sheet_avro_schema_text,
+        &sheet_avro_canonical_text,
+        &sheet_avro_cache,
         SHEET_AVRO_FINGERPRINT,
         sizeof(struct sheet),
         money_avro_tables.sheet_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct money: Avro record money */
-extern const char money_avro_schema[];
 #define MONEY_AVRO_FINGERPRINT UINT64_C(0xca794b21838c60ac)
 extern const avrogen_type money_avro_type;
 size_t money_avro_size(const struct money *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status money_avro_decode(avrogen_reader *r, struct mon
                                                    avrogen_arena *a);
 
 /* struct value: Avro record value */
-extern const char value_avro_schema[];
 #define VALUE_AVRO_FINGERPRINT UINT64_C(0x291bfa200b69d147)
 extern const avrogen_type value_avro_type;
 size_t value_avro_size(const struct value *v);
@@ -49,7 +47,6 @@ AVROGEN_NODISCARD avrogen_status value_avro_decode(avrogen_reader *r, struct val
                                                    avrogen_arena *a);
 
 /* struct cell_item: Avro record cell_item */
-extern const char cell_item_avro_schema[];
 #define CELL_ITEM_AVRO_FINGERPRINT UINT64_C(0x6bf442367bbefce8)
 extern const avrogen_type cell_item_avro_type;
 size_t cell_item_avro_size(const struct cell_item *v);
@@ -59,7 +56,6 @@ AVROGEN_NODISCARD avrogen_status cell_item_avro_decode(avrogen_reader *r, struct
                                                        avrogen_arena *a);
 
 /* struct sheet: Avro record sheet */
-extern const char sheet_avro_schema[];
 #define SHEET_AVRO_FINGERPRINT UINT64_C(0x9ba337a795d43cb5)
 extern const avrogen_type sheet_avro_type;
 size_t sheet_avro_size(const struct sheet *v);
