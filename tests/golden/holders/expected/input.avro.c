@@ -368,7 +368,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         struct row *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct row *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -377,7 +378,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                 {
                     double *items2 = NULL;
                     size_t n2 = 0, cap2 = 0, b2;
-                    while ((b2 = avrogen_read_block_count(r)) != 0) {
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_block(r, &end2)) != 0) {
                         items2 = (double *)avrogen_read_grow(r, a, items2, n2, &cap2, b2,
                                                              sizeof *items2, 8);
                         if (items2 == NULL)
@@ -397,7 +399,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         tags_t *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (tags_t *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -406,7 +409,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                 {
                     struct tag_entry *items2 = NULL;
                     size_t n2 = 0, cap2 = 0, b2;
-                    while ((b2 = avrogen_read_block_count(r)) != 0) {
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_block(r, &end2)) != 0) {
                         items2 = (struct tag_entry *)avrogen_read_grow(r, a, items2, n2, &cap2,
                                                                        b2, sizeof *items2, 2);
                         if (items2 == NULL)
@@ -429,7 +433,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_exact_block(r, n, 3)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_exact_block(r, &end, n, 3)) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
                 struct cell *h1 = &v->cells[i];
                 switch (avrogen_read_branch(r, 3)) {
@@ -454,7 +459,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         struct maybe_name *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct maybe_name *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items,
                                                            1);
             if (items == NULL)
@@ -474,7 +480,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         struct plane *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct plane *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -483,7 +490,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                 {
                     struct row *items2 = NULL;
                     size_t n2 = 0, cap2 = 0, b2;
-                    while ((b2 = avrogen_read_block_count(r)) != 0) {
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_block(r, &end2)) != 0) {
                         items2 = (struct row *)avrogen_read_grow(r, a, items2, n2, &cap2, b2,
                                                                  sizeof *items2, 1);
                         if (items2 == NULL)
@@ -493,7 +501,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                             {
                                 double *items4 = NULL;
                                 size_t n4 = 0, cap4 = 0, b4;
-                                while ((b4 = avrogen_read_block_count(r)) != 0) {
+                                const uint8_t *end4 = NULL;
+                                while ((b4 = avrogen_read_block(r, &end4)) != 0) {
                                     items4 = (double *)avrogen_read_grow(r, a, items4, n4,
                                                                          &cap4, b4,
                                                                          sizeof *items4, 8);
@@ -519,13 +528,16 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     }
     {
         size_t n = 0, b;
-        while ((b = avrogen_read_cap_block(r, n, 4, "struct grid.spare: more than 4 items")) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_cap_block(r, &end, n, 4,
+                                           "struct grid.spare: more than 4 items")) != 0) {
             for (size_t i = n; i < n + b && r->err == AVROGEN_OK; i++) {
                 struct row *h1 = &v->spare[i];
                 {
                     double *items2 = NULL;
                     size_t n2 = 0, cap2 = 0, b2;
-                    while ((b2 = avrogen_read_block_count(r)) != 0) {
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_block(r, &end2)) != 0) {
                         items2 = (double *)avrogen_read_grow(r, a, items2, n2, &cap2, b2,
                                                              sizeof *items2, 8);
                         if (items2 == NULL)
@@ -544,7 +556,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         struct vec3 *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct vec3 *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 1);
             if (items == NULL)
                 break;
@@ -552,7 +565,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                 struct vec3 *h1 = &items[i];
                 {
                     size_t n2 = 0, b2;
-                    while ((b2 = avrogen_read_exact_block(r, n2, 3)) != 0) {
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_exact_block(r, &end2, n2, 3)) != 0) {
                         avrogen_read_floats(r, &h1->value[n2], b2);
                         n2 += b2;
                     }
@@ -566,7 +580,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     if (avrogen_read_branch(r, 2) == 1) {
         struct small_ints *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct small_ints *)avrogen_read_grow(r, a, items, n, &cap, b,
                                                            sizeof *items, 1);
             if (items == NULL)
@@ -575,7 +590,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
                 struct small_ints *h1 = &items[i];
                 {
                     size_t n2 = 0, b2;
-                    while ((b2 = avrogen_read_cap_block(r, n2, 4,
+                    const uint8_t *end2 = NULL;
+                    while ((b2 = avrogen_read_cap_block(r, &end2, n2, 4,
                                                         "struct grid.runs: more than 4 items")) != 0) {
                         avrogen_read_ints(r, &h1->value[n2], b2);
                         n2 += b2;
@@ -596,7 +612,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
     {
         struct nothing *items = NULL;
         size_t n = 0, cap = 0, b;
-        while ((b = avrogen_read_block_count(r)) != 0) {
+        const uint8_t *end = NULL;
+        while ((b = avrogen_read_block(r, &end)) != 0) {
             items = (struct nothing *)avrogen_read_grow(r, a, items, n, &cap, b, sizeof *items, 0);
             if (items == NULL)
                 break;
@@ -623,7 +640,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
             {
                 avrogen_bytes *items1 = NULL;
                 size_t n1 = 0, cap1 = 0, b1;
-                while ((b1 = avrogen_read_block_count(r)) != 0) {
+                const uint8_t *end1 = NULL;
+                while ((b1 = avrogen_read_block(r, &end1)) != 0) {
                     items1 = (avrogen_bytes *)avrogen_read_grow(r, a, items1, n1, &cap1, b1,
                                                                 sizeof *items1, 1);
                     if (items1 == NULL)
@@ -644,7 +662,8 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
             {
                 struct tag_entry *items1 = NULL;
                 size_t n1 = 0, cap1 = 0, b1;
-                while ((b1 = avrogen_read_block_count(r)) != 0) {
+                const uint8_t *end1 = NULL;
+                while ((b1 = avrogen_read_block(r, &end1)) != 0) {
                     items1 = (struct tag_entry *)avrogen_read_grow(r, a, items1, n1, &cap1, b1,
                                                                    sizeof *items1, 2);
                     if (items1 == NULL)
@@ -688,122 +707,150 @@ avrogen_status grid_avro_decode(avrogen_reader *r, struct grid *v, avrogen_arena
     return r->err;
 }
 
-const char grid_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"grid\",\n"
-                                "  \"namespace\": \"golden.holders\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"rows\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": \"double\"\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"labels\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"map\",\n"
-                                "          \"values\": \"long\"\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"cells\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": [\n"
-                                "          \"null\",\n"
-                                "          \"long\",\n"
-                                "          \"string\"\n"
-                                "        ]\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"names\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": [\n"
-                                "          \"null\",\n"
-                                "          \"string\"\n"
-                                "        ]\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"cube\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": {\n"
-                                "            \"type\": \"array\",\n"
-                                "            \"items\": \"double\"\n"
-                                "          }\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"spare\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": \"double\"\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"points\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": \"float\"\n"
-                                "        }\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"runs\",\n"
-                                "      \"type\": [\n"
-                                "        \"null\",\n"
-                                "        {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": {\n"
-                                "            \"type\": \"array\",\n"
-                                "            \"items\": \"int\"\n"
-                                "          }\n"
-                                "        }\n"
-                                "      ]\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"gaps\",\n"
-                                "      \"type\": {\n"
-                                "        \"type\": \"array\",\n"
-                                "        \"items\": \"null\"\n"
-                                "      }\n"
-                                "    },\n"
-                                "    {\n"
-                                "      \"name\": \"u\",\n"
-                                "      \"type\": [\n"
-                                "        \"boolean\",\n"
-                                "        \"double\",\n"
-                                "        {\n"
-                                "          \"type\": \"array\",\n"
-                                "          \"items\": \"bytes\"\n"
-                                "        },\n"
-                                "        {\n"
-                                "          \"type\": \"map\",\n"
-                                "          \"values\": \"long\"\n"
-                                "        }\n"
-                                "      ]\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char grid_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"grid\",\n"
+                                              "  \"namespace\": \"golden.holders\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"rows\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": \"double\"\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"labels\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"map\",\n"
+                                              "          \"values\": \"long\"\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"cells\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": [\n"
+                                              "          \"null\",\n"
+                                              "          \"long\",\n"
+                                              "          \"string\"\n"
+                                              "        ]\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"names\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": [\n"
+                                              "          \"null\",\n"
+                                              "          \"string\"\n"
+                                              "        ]\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"cube\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": {\n"
+                                              "            \"type\": \"array\",\n"
+                                              "            \"items\": \"double\"\n"
+                                              "          }\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"spare\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": \"double\"\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"points\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": \"float\"\n"
+                                              "        }\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"runs\",\n"
+                                              "      \"type\": [\n"
+                                              "        \"null\",\n"
+                                              "        {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": {\n"
+                                              "            \"type\": \"array\",\n"
+                                              "            \"items\": \"int\"\n"
+                                              "          }\n"
+                                              "        }\n"
+                                              "      ]\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"gaps\",\n"
+                                              "      \"type\": {\n"
+                                              "        \"type\": \"array\",\n"
+                                              "        \"items\": \"null\"\n"
+                                              "      }\n"
+                                              "    },\n"
+                                              "    {\n"
+                                              "      \"name\": \"u\",\n"
+                                              "      \"type\": [\n"
+                                              "        \"boolean\",\n"
+                                              "        \"double\",\n"
+                                              "        {\n"
+                                              "          \"type\": \"array\",\n"
+                                              "          \"items\": \"bytes\"\n"
+                                              "        },\n"
+                                              "        {\n"
+                                              "          \"type\": \"map\",\n"
+                                              "          \"values\": \"long\"\n"
+                                              "        }\n"
+                                              "      ]\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece grid_avro_schema_text_pieces[] = {
+        {grid_avro_schema_text_0, 1876, NULL},
+};
+static const avrogen_text grid_avro_schema_text = {grid_avro_schema_text_pieces, 1, 1876};
+
+static const char grid_avro_canonical_text_0[] =
+        "{\"name\":\"golden.holders.grid\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"rows\",\"type\":{\"type\":\"array\","
+        "\"items\":{\"type\":\"array\",\"items\":\"double\"}}},{\"name\":\"labels\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":\"long\"}}},"
+        "{\"name\":\"cells\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"long\","
+        "\"string\"]}},{\"name\":\"names\",\"type\":{\"type\":\"array\",\"items\":[\"null\","
+        "\"string\"]}},{\"name\":\"cube\",\"type\":{\"type\":\"array\","
+        "\"items\":{\"type\":\"array\",\"items\":{\"type\":\"array\","
+        "\"items\":\"double\"}}}},{\"name\":\"spare\",\"type\":{\"type\":\"array\","
+        "\"items\":{\"type\":\"array\",\"items\":\"double\"}}},{\"name\":\"points\","
+        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":\"float\"}}},"
+        "{\"name\":\"runs\",\"type\":[\"null\",{\"type\":\"array\","
+        "\"items\":{\"type\":\"array\",\"items\":\"int\"}}]},{\"name\":\"gaps\","
+        "\"type\":{\"type\":\"array\",\"items\":\"null\"}},{\"name\":\"u\","
+        "\"type\":[\"boolean\",\"double\",{\"type\":\"array\",\"items\":\"bytes\"},"
+        "{\"type\":\"map\",\"values\":\"long\"}]}]}";
+static const avrogen_text_piece grid_avro_canonical_text_pieces[] = {
+        {grid_avro_canonical_text_0, 882, NULL},
+};
+static const avrogen_text grid_avro_canonical_text = {grid_avro_canonical_text_pieces, 1, 882};
+
+static avrogen_text_cache grid_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -1069,24 +1116,6 @@ static const struct {
         },
 };
 
-static const char grid_avro_canonical[] =
-        "{\"name\":\"golden.holders.grid\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"rows\",\"type\":{\"type\":\"array\","
-        "\"items\":{\"type\":\"array\",\"items\":\"double\"}}},{\"name\":\"labels\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"map\",\"values\":\"long\"}}},"
-        "{\"name\":\"cells\",\"type\":{\"type\":\"array\",\"items\":[\"null\",\"long\","
-        "\"string\"]}},{\"name\":\"names\",\"type\":{\"type\":\"array\",\"items\":[\"null\","
-        "\"string\"]}},{\"name\":\"cube\",\"type\":{\"type\":\"array\","
-        "\"items\":{\"type\":\"array\",\"items\":{\"type\":\"array\","
-        "\"items\":\"double\"}}}},{\"name\":\"spare\",\"type\":{\"type\":\"array\","
-        "\"items\":{\"type\":\"array\",\"items\":\"double\"}}},{\"name\":\"points\","
-        "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":\"float\"}}},"
-        "{\"name\":\"runs\",\"type\":[\"null\",{\"type\":\"array\","
-        "\"items\":{\"type\":\"array\",\"items\":\"int\"}}]},{\"name\":\"gaps\","
-        "\"type\":{\"type\":\"array\",\"items\":\"null\"}},{\"name\":\"u\","
-        "\"type\":[\"boolean\",\"double\",{\"type\":\"array\",\"items\":\"bytes\"},"
-        "{\"type\":\"map\",\"values\":\"long\"}]}]}";
-
 /* grid_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 grid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -1097,8 +1126,9 @@ grid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type grid_avro_type = {
         AVROGEN_KIND_RECORD,
         "golden.holders.grid",
-        grid_avro_schema,
-        grid_avro_canonical,
+        &grid_avro_schema_text,
+        &grid_avro_canonical_text,
+        &grid_avro_cache,
         GRID_AVRO_FINGERPRINT,
         sizeof(struct grid),
         grid_avro_tables.grid_fields,
