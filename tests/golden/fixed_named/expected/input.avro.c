@@ -94,69 +94,87 @@ avrogen_status ledger_avro_decode(avrogen_reader *r, struct ledger *v, avrogen_a
     return r->err;
 }
 
-const char ledger_avro_schema[] = "{\n"
-                                  "  \"type\": \"record\",\n"
-                                  "  \"name\": \"ledger\",\n"
-                                  "  \"namespace\": \"golden.fixed\",\n"
-                                  "  \"fields\": [\n"
-                                  "    {\n"
-                                  "      \"name\": \"digest\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"fixed\",\n"
-                                  "        \"name\": \"MD5\",\n"
-                                  "        \"doc\": \"an MD5 of the entry\",\n"
-                                  "        \"aliases\": [\n"
-                                  "          \"Digest\"\n"
-                                  "        ],\n"
-                                  "        \"size\": 16\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"again\",\n"
-                                  "      \"type\": \"MD5\"\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"tag\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"fixed\",\n"
-                                  "        \"name\": \"Tag\",\n"
-                                  "        \"namespace\": \"other\",\n"
-                                  "        \"doc\": \"a full name\",\n"
-                                  "        \"size\": 2\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"amount\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"bytes\",\n"
-                                  "        \"logicalType\": \"decimal\",\n"
-                                  "        \"precision\": 38,\n"
-                                  "        \"scale\": 2\n"
-                                  "      }\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"total\",\n"
-                                  "      \"type\": [\n"
-                                  "        \"null\",\n"
-                                  "        {\n"
-                                  "          \"type\": \"bytes\",\n"
-                                  "          \"logicalType\": \"decimal\",\n"
-                                  "          \"precision\": 19,\n"
-                                  "          \"scale\": 0\n"
-                                  "        }\n"
-                                  "      ]\n"
-                                  "    },\n"
-                                  "    {\n"
-                                  "      \"name\": \"small\",\n"
-                                  "      \"type\": {\n"
-                                  "        \"type\": \"bytes\",\n"
-                                  "        \"logicalType\": \"decimal\",\n"
-                                  "        \"precision\": 18,\n"
-                                  "        \"scale\": 4\n"
-                                  "      }\n"
-                                  "    }\n"
-                                  "  ]\n"
-                                  "}\n";
+static const char ledger_avro_schema_text_0[] = "{\n"
+                                                "  \"type\": \"record\",\n"
+                                                "  \"name\": \"ledger\",\n"
+                                                "  \"namespace\": \"golden.fixed\",\n"
+                                                "  \"fields\": [\n"
+                                                "    {\n"
+                                                "      \"name\": \"digest\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"fixed\",\n"
+                                                "        \"name\": \"MD5\",\n"
+                                                "        \"doc\": \"an MD5 of the entry\",\n"
+                                                "        \"aliases\": [\n"
+                                                "          \"Digest\"\n"
+                                                "        ],\n"
+                                                "        \"size\": 16\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"again\",\n"
+                                                "      \"type\": \"MD5\"\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"tag\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"fixed\",\n"
+                                                "        \"name\": \"Tag\",\n"
+                                                "        \"namespace\": \"other\",\n"
+                                                "        \"doc\": \"a full name\",\n"
+                                                "        \"size\": 2\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"amount\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"bytes\",\n"
+                                                "        \"logicalType\": \"decimal\",\n"
+                                                "        \"precision\": 38,\n"
+                                                "        \"scale\": 2\n"
+                                                "      }\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"total\",\n"
+                                                "      \"type\": [\n"
+                                                "        \"null\",\n"
+                                                "        {\n"
+                                                "          \"type\": \"bytes\",\n"
+                                                "          \"logicalType\": \"decimal\",\n"
+                                                "          \"precision\": 19,\n"
+                                                "          \"scale\": 0\n"
+                                                "        }\n"
+                                                "      ]\n"
+                                                "    },\n"
+                                                "    {\n"
+                                                "      \"name\": \"small\",\n"
+                                                "      \"type\": {\n"
+                                                "        \"type\": \"bytes\",\n"
+                                                "        \"logicalType\": \"decimal\",\n"
+                                                "        \"precision\": 18,\n"
+                                                "        \"scale\": 4\n"
+                                                "      }\n"
+                                                "    }\n"
+                                                "  ]\n"
+                                                "}\n";
+static const avrogen_text_piece ledger_avro_schema_text_pieces[] = {
+        {ledger_avro_schema_text_0, 1083, NULL},
+};
+static const avrogen_text ledger_avro_schema_text = {ledger_avro_schema_text_pieces, 1, 1083};
+
+static const char ledger_avro_canonical_text_0[] =
+        "{\"name\":\"golden.fixed.ledger\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"digest\",\"type\":{\"name\":\"golden.fixed.MD5\","
+        "\"type\":\"fixed\",\"size\":16}},{\"name\":\"again\",\"type\":\"golden.fixed.MD5\"},"
+        "{\"name\":\"tag\",\"type\":{\"name\":\"other.Tag\",\"type\":\"fixed\",\"size\":2}},"
+        "{\"name\":\"amount\",\"type\":\"bytes\"},{\"name\":\"total\",\"type\":[\"null\","
+        "\"bytes\"]},{\"name\":\"small\",\"type\":\"bytes\"}]}";
+static const avrogen_text_piece ledger_avro_canonical_text_pieces[] = {
+        {ledger_avro_canonical_text_0, 351, NULL},
+};
+static const avrogen_text ledger_avro_canonical_text = {ledger_avro_canonical_text_pieces, 1, 351};
+
+static avrogen_text_cache ledger_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -169,10 +187,11 @@ static const struct {
     avrogen_field_desc ledger_sub0[1];
 } ledger_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "golden.fixed.MD5", NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+        {AVROGEN_KIND_FIXED, "golden.fixed.MD5", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0,
+         NULL, NULL, 0},
         /* fixed1 */
-        {AVROGEN_KIND_FIXED, "other.Tag", NULL, NULL, 0, 2, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "other.Tag", NULL, NULL, NULL, 0, 2, NULL, 0, NULL, NULL, 0, NULL,
+         NULL, 0},
         /* ledger_fields: struct ledger */
         {
                 {"digest", offsetof(struct ledger, digest),
@@ -210,14 +229,6 @@ static const struct {
         },
 };
 
-static const char ledger_avro_canonical[] =
-        "{\"name\":\"golden.fixed.ledger\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"digest\",\"type\":{\"name\":\"golden.fixed.MD5\","
-        "\"type\":\"fixed\",\"size\":16}},{\"name\":\"again\",\"type\":\"golden.fixed.MD5\"},"
-        "{\"name\":\"tag\",\"type\":{\"name\":\"other.Tag\",\"type\":\"fixed\",\"size\":2}},"
-        "{\"name\":\"amount\",\"type\":\"bytes\"},{\"name\":\"total\",\"type\":[\"null\","
-        "\"bytes\"]},{\"name\":\"small\",\"type\":\"bytes\"}]}";
-
 /* ledger_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 ledger_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -228,8 +239,9 @@ ledger_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type ledger_avro_type = {
         AVROGEN_KIND_RECORD,
         "golden.fixed.ledger",
-        ledger_avro_schema,
-        ledger_avro_canonical,
+        &ledger_avro_schema_text,
+        &ledger_avro_canonical_text,
+        &ledger_avro_cache,
         LEDGER_AVRO_FINGERPRINT,
         sizeof(struct ledger),
         ledger_avro_tables.ledger_fields,

@@ -175,119 +175,169 @@ avrogen_status outer_avro_decode(avrogen_reader *r, struct outer *v, avrogen_are
     return r->err;
 }
 
-const char bare_avro_schema[] = "{\n"
-                                "  \"type\": \"record\",\n"
-                                "  \"name\": \"bare\",\n"
-                                "  \"fields\": [\n"
-                                "    {\n"
-                                "      \"name\": \"x\",\n"
-                                "      \"type\": \"int\"\n"
-                                "    }\n"
-                                "  ]\n"
-                                "}\n";
+static const char bare_avro_schema_text_0[] = "{\n"
+                                              "  \"type\": \"record\",\n"
+                                              "  \"name\": \"bare\",\n"
+                                              "  \"fields\": [\n"
+                                              "    {\n"
+                                              "      \"name\": \"x\",\n"
+                                              "      \"type\": \"int\"\n"
+                                              "    }\n"
+                                              "  ]\n"
+                                              "}\n";
+static const avrogen_text_piece bare_avro_schema_text_pieces[] = {
+        {bare_avro_schema_text_0, 111, NULL},
+};
+static const avrogen_text bare_avro_schema_text = {bare_avro_schema_text_pieces, 1, 111};
 
-const char inner_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"inner\",\n"
-                                 "  \"namespace\": \"x\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"e\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"enum\",\n"
-                                 "        \"name\": \"plain\",\n"
-                                 "        \"namespace\": \"\",\n"
-                                 "        \"symbols\": [\n"
-                                 "          \"A\",\n"
-                                 "          \"B\"\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"b\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"record\",\n"
-                                 "        \"name\": \"bare\",\n"
-                                 "        \"namespace\": \"\",\n"
-                                 "        \"fields\": [\n"
-                                 "          {\n"
-                                 "            \"name\": \"x\",\n"
-                                 "            \"type\": \"int\"\n"
-                                 "          }\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"code\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"fixed\",\n"
-                                 "        \"name\": \"Code\",\n"
-                                 "        \"namespace\": \"\",\n"
-                                 "        \"size\": 4\n"
-                                 "      }\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static const char bare_avro_canonical_text_0[] =
+        "{\"name\":\"bare\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
+        "\"type\":\"int\"}]}";
+static const avrogen_text_piece bare_avro_canonical_text_pieces[] = {
+        {bare_avro_canonical_text_0, 68, NULL},
+};
+static const avrogen_text bare_avro_canonical_text = {bare_avro_canonical_text_pieces, 1, 68};
 
-const char outer_avro_schema[] = "{\n"
-                                 "  \"type\": \"record\",\n"
-                                 "  \"name\": \"outer\",\n"
-                                 "  \"fields\": [\n"
-                                 "    {\n"
-                                 "      \"name\": \"s\",\n"
-                                 "      \"type\": {\n"
-                                 "        \"type\": \"record\",\n"
-                                 "        \"name\": \"inner\",\n"
-                                 "        \"namespace\": \"x\",\n"
-                                 "        \"fields\": [\n"
-                                 "          {\n"
-                                 "            \"name\": \"e\",\n"
-                                 "            \"type\": {\n"
-                                 "              \"type\": \"enum\",\n"
-                                 "              \"name\": \"plain\",\n"
-                                 "              \"namespace\": \"\",\n"
-                                 "              \"symbols\": [\n"
-                                 "                \"A\",\n"
-                                 "                \"B\"\n"
-                                 "              ]\n"
-                                 "            }\n"
-                                 "          },\n"
-                                 "          {\n"
-                                 "            \"name\": \"b\",\n"
-                                 "            \"type\": {\n"
-                                 "              \"type\": \"record\",\n"
-                                 "              \"name\": \"bare\",\n"
-                                 "              \"namespace\": \"\",\n"
-                                 "              \"fields\": [\n"
-                                 "                {\n"
-                                 "                  \"name\": \"x\",\n"
-                                 "                  \"type\": \"int\"\n"
-                                 "                }\n"
-                                 "              ]\n"
-                                 "            }\n"
-                                 "          },\n"
-                                 "          {\n"
-                                 "            \"name\": \"code\",\n"
-                                 "            \"type\": {\n"
-                                 "              \"type\": \"fixed\",\n"
-                                 "              \"name\": \"Code\",\n"
-                                 "              \"namespace\": \"\",\n"
-                                 "              \"size\": 4\n"
-                                 "            }\n"
-                                 "          }\n"
-                                 "        ]\n"
-                                 "      }\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"again\",\n"
-                                 "      \"type\": \"plain\"\n"
-                                 "    },\n"
-                                 "    {\n"
-                                 "      \"name\": \"b2\",\n"
-                                 "      \"type\": \"bare\"\n"
-                                 "    }\n"
-                                 "  ]\n"
-                                 "}\n";
+static avrogen_text_cache bare_avro_cache;
+
+static const char inner_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"inner\",\n"
+                                               "  \"namespace\": \"x\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"e\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"enum\",\n"
+                                               "        \"name\": \"plain\",\n"
+                                               "        \"namespace\": \"\",\n"
+                                               "        \"symbols\": [\n"
+                                               "          \"A\",\n"
+                                               "          \"B\"\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"b\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"record\",\n"
+                                               "        \"name\": \"bare\",\n"
+                                               "        \"namespace\": \"\",\n"
+                                               "        \"fields\": [\n"
+                                               "          {\n"
+                                               "            \"name\": \"x\",\n"
+                                               "            \"type\": \"int\"\n"
+                                               "          }\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"code\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"fixed\",\n"
+                                               "        \"name\": \"Code\",\n"
+                                               "        \"namespace\": \"\",\n"
+                                               "        \"size\": 4\n"
+                                               "      }\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece inner_avro_schema_text_pieces[] = {
+        {inner_avro_schema_text_0, 657, NULL},
+};
+static const avrogen_text inner_avro_schema_text = {inner_avro_schema_text_pieces, 1, 657};
+
+static const char inner_avro_canonical_text_0[] =
+        "{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
+        "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
+        "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
+        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}";
+static const avrogen_text_piece inner_avro_canonical_text_pieces[] = {
+        {inner_avro_canonical_text_0, 268, NULL},
+};
+static const avrogen_text inner_avro_canonical_text = {inner_avro_canonical_text_pieces, 1, 268};
+
+static avrogen_text_cache inner_avro_cache;
+
+static const char outer_avro_schema_text_0[] = "{\n"
+                                               "  \"type\": \"record\",\n"
+                                               "  \"name\": \"outer\",\n"
+                                               "  \"fields\": [\n"
+                                               "    {\n"
+                                               "      \"name\": \"s\",\n"
+                                               "      \"type\": {\n"
+                                               "        \"type\": \"record\",\n"
+                                               "        \"name\": \"inner\",\n"
+                                               "        \"namespace\": \"x\",\n"
+                                               "        \"fields\": [\n"
+                                               "          {\n"
+                                               "            \"name\": \"e\",\n"
+                                               "            \"type\": {\n"
+                                               "              \"type\": \"enum\",\n"
+                                               "              \"name\": \"plain\",\n"
+                                               "              \"namespace\": \"\",\n"
+                                               "              \"symbols\": [\n"
+                                               "                \"A\",\n"
+                                               "                \"B\"\n"
+                                               "              ]\n"
+                                               "            }\n"
+                                               "          },\n"
+                                               "          {\n"
+                                               "            \"name\": \"b\",\n"
+                                               "            \"type\": {\n"
+                                               "              \"type\": \"record\",\n"
+                                               "              \"name\": \"bare\",\n"
+                                               "              \"namespace\": \"\",\n"
+                                               "              \"fields\": [\n"
+                                               "                {\n"
+                                               "                  \"name\": \"x\",\n"
+                                               "                  \"type\": \"int\"\n"
+                                               "                }\n"
+                                               "              ]\n"
+                                               "            }\n"
+                                               "          },\n"
+                                               "          {\n"
+                                               "            \"name\": \"code\",\n"
+                                               "            \"type\": {\n"
+                                               "              \"type\": \"fixed\",\n"
+                                               "              \"name\": \"Code\",\n"
+                                               "              \"namespace\": \"\",\n"
+                                               "              \"size\": 4\n"
+                                               "            }\n"
+                                               "          }\n"
+                                               "        ]\n"
+                                               "      }\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"again\",\n"
+                                               "      \"type\": \"plain\"\n"
+                                               "    },\n"
+                                               "    {\n"
+                                               "      \"name\": \"b2\",\n"
+                                               "      \"type\": \"bare\"\n"
+                                               "    }\n"
+                                               "  ]\n"
+                                               "}\n";
+static const avrogen_text_piece outer_avro_schema_text_pieces[] = {
+        {outer_avro_schema_text_0, 1121, NULL},
+};
+static const avrogen_text outer_avro_schema_text = {outer_avro_schema_text_pieces, 1, 1121};
+
+static const char outer_avro_canonical_text_0[] =
+        "{\"name\":\"outer\",\"type\":\"record\",\"fields\":[{\"name\":\"s\","
+        "\"type\":{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
+        "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
+        "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
+        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
+        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}},{\"name\":\"again\","
+        "\"type\":\"plain\"},{\"name\":\"b2\",\"type\":\"bare\"}]}";
+static const avrogen_text_piece outer_avro_canonical_text_pieces[] = {
+        {outer_avro_canonical_text_0, 392, NULL},
+};
+static const avrogen_text outer_avro_canonical_text = {outer_avro_canonical_text_pieces, 1, 392};
+
+static avrogen_text_cache outer_avro_cache;
 
 /*
  * Descriptor tables. They live in one object so that entries can point at
@@ -303,12 +353,12 @@ static const struct {
     avrogen_field_desc outer_fields[3];
 } bare_avro_tables = {
         /* plain_enum: enum plain */
-        {AVROGEN_KIND_ENUM, "plain", NULL, NULL, 0, sizeof(enum plain), NULL, 0,
+        {AVROGEN_KIND_ENUM, "plain", NULL, NULL, NULL, 0, sizeof(enum plain), NULL, 0,
          bare_avro_tables.plain_symbols, bare_avro_tables.plain_values, 2, NULL, NULL, 0},
         {"A", "B"},
         {PLAIN_A, PLAIN_B},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "Code", NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "Code", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
         /* bare_fields: struct bare */
         {
                 {"x", offsetof(struct bare, x), AVROGEN_SIZEOF_MEMBER(struct bare, x),
@@ -347,10 +397,6 @@ static const struct {
         },
 };
 
-static const char bare_avro_canonical[] =
-        "{\"name\":\"bare\",\"type\":\"record\",\"fields\":[{\"name\":\"x\","
-        "\"type\":\"int\"}]}";
-
 /* bare_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 bare_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -361,8 +407,9 @@ bare_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type bare_avro_type = {
         AVROGEN_KIND_RECORD,
         "bare",
-        bare_avro_schema,
-        bare_avro_canonical,
+        &bare_avro_schema_text,
+        &bare_avro_canonical_text,
+        &bare_avro_cache,
         BARE_AVRO_FINGERPRINT,
         sizeof(struct bare),
         bare_avro_tables.bare_fields,
@@ -375,13 +422,6 @@ const avrogen_type bare_avro_type = {
         0,
 };
 
-static const char inner_avro_canonical[] =
-        "{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
-        "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
-        "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
-        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}";
-
 /* inner_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -392,8 +432,9 @@ inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type inner_avro_type = {
         AVROGEN_KIND_RECORD,
         "x.inner",
-        inner_avro_schema,
-        inner_avro_canonical,
+        &inner_avro_schema_text,
+        &inner_avro_canonical_text,
+        &inner_avro_cache,
         INNER_AVRO_FINGERPRINT,
         sizeof(struct inner),
         bare_avro_tables.inner_fields,
@@ -406,15 +447,6 @@ const avrogen_type inner_avro_type = {
         0,
 };
 
-static const char outer_avro_canonical[] =
-        "{\"name\":\"outer\",\"type\":\"record\",\"fields\":[{\"name\":\"s\","
-        "\"type\":{\"name\":\"x.inner\",\"type\":\"record\",\"fields\":[{\"name\":\"e\","
-        "\"type\":{\"name\":\"plain\",\"type\":\"enum\",\"symbols\":[\"A\",\"B\"]}},"
-        "{\"name\":\"b\",\"type\":{\"name\":\"bare\",\"type\":\"record\","
-        "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}},{\"name\":\"code\","
-        "\"type\":{\"name\":\"Code\",\"type\":\"fixed\",\"size\":4}}]}},{\"name\":\"again\","
-        "\"type\":\"plain\"},{\"name\":\"b2\",\"type\":\"bare\"}]}";
-
 /* outer_avro_decode for code holding the struct as void * (avrogen_decode_as). */
 static avrogen_status
 outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
@@ -425,8 +457,9 @@ outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 const avrogen_type outer_avro_type = {
         AVROGEN_KIND_RECORD,
         "outer",
-        outer_avro_schema,
-        outer_avro_canonical,
+        &outer_avro_schema_text,
+        &outer_avro_canonical_text,
+        &outer_avro_cache,
         OUTER_AVRO_FINGERPRINT,
         sizeof(struct outer),
         bare_avro_tables.outer_fields,

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 5
+#if AVROGEN_GENCODE_ABI != 6
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 
@@ -16,9 +16,9 @@ extern "C" {
 
 /*
  * Per record, prefix P:
- *   P_avro_schema       its .avsc text, NUL-terminated
  *   P_AVRO_FINGERPRINT  CRC-64-AVRO of its Parsing Canonical Form
- *   P_avro_type         descriptor: schema, fingerprint, where each field lives
+ *   P_avro_type         descriptor: schema, fingerprint, where each field lives;
+ *                       avrogen_type_schema(&P_avro_type) is its .avsc text
  *   P_avro_size         the exact number of bytes P_avro_encode writes
  *   P_avro_encode       append the binary encoding to w, returns w->err; never
  *                       allocates (a growable writer may grow); a NULL string or
@@ -31,7 +31,6 @@ extern "C" {
  */
 
 /* struct bare: Avro record bare */
-extern const char bare_avro_schema[];
 #define BARE_AVRO_FINGERPRINT UINT64_C(0xcdbe8679063cfd41)
 extern const avrogen_type bare_avro_type;
 size_t bare_avro_size(const struct bare *v);
@@ -40,7 +39,6 @@ AVROGEN_NODISCARD avrogen_status bare_avro_decode(avrogen_reader *r, struct bare
                                                   avrogen_arena *a);
 
 /* struct inner: Avro record x.inner */
-extern const char inner_avro_schema[];
 #define INNER_AVRO_FINGERPRINT UINT64_C(0xccea4de4f93cb8c3)
 extern const avrogen_type inner_avro_type;
 size_t inner_avro_size(const struct inner *v);
@@ -49,7 +47,6 @@ AVROGEN_NODISCARD avrogen_status inner_avro_decode(avrogen_reader *r, struct inn
                                                    avrogen_arena *a);
 
 /* struct outer: Avro record outer */
-extern const char outer_avro_schema[];
 #define OUTER_AVRO_FINGERPRINT UINT64_C(0x446d1ee3c57ad702)
 extern const avrogen_type outer_avro_type;
 size_t outer_avro_size(const struct outer *v);
