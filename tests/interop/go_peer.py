@@ -3,7 +3,7 @@
 """avrogen against goavro 2.10.1 (golang-github-linkedin-goavro-dev).
 
 usage: go_peer.py --corpus DIR --work DIR --avrogen AVROGEN --peer-tool PEER_TOOL
-                  --source SRC [--testdata DIR]
+                  --shapes-peer SHAPES_PEER --source SRC [--testdata DIR]
 
 Builds go/main.go offline (a module whose go.mod replaces goavro and
 golang/snappy with Debian's sources in /usr/share/gocode; GOPROXY=off) and
@@ -31,6 +31,10 @@ runs it once, on every task at the same time, then holds avrogen to it:
     goavro breaks the specification's rules (go_canonical_deviates: goavro
     must then differ) or cannot parse what the specification allows
     (GO_PARSE_LIMITS: goavro must refuse it).
+  * Generated code (peer_corpus.check_generated): as for Java, goavro's
+    values by its TextualFromNative (GO_JSON: where that parts from the
+    specification), its bytes compared with the generated code's only for
+    schemas without maps (it writes Go maps in random order).
 
 Go and goavro are installed by scripts/bootstrap: when one is missing the
 test fails. Without the Apache Avro test data its parts are left out, with a
@@ -64,6 +68,22 @@ PER_BLOCK = 40
 GO_LOGICAL = "logical types removed for goavro's writes"
 
 PRIMITIVES = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
+
+# Where goavro 2.10.1's Avro JSON encoding (Codec.TextualFromNative) parts from
+# the specification; go_json() in test() takes exactly these differences in
+# the values goavro decodes from the generated code's bytes (its bytes, and
+# what the generated decoder reads of them, are held to the exact values):
+#  * Spec, JSON Encoding: a union value is "a JSON object with one name/value
+#    pair whose name is the type's name ... For Avro's named types (record,
+#    fixed or enum) the user-specified name is used, for other types the type
+#    name is used." goavro names a logical type's branch TYPE.LOGICAL
+#    ({"bytes.decimal": ...} for a {"type": "bytes", "logicalType":
+#    "decimal"} branch, where the type name is "bytes").
+#  * Spec, JSON Encoding: float and double are JSON numbers; NaN and the
+#    infinities have none, and the specification says nothing of them (Java
+#    prints NaN, Infinity, python3-avro and avrogen the strings "NaN",
+#    "Infinity"). goavro prints null, a value no reader can tell from null.
+GO_JSON = "goavro's JSON encoding: a logical type's union branch, NaN and infinities"
 
 # Schemas goavro 2.10.1 refuses that the specification allows.
 GO_PARSE_LIMITS = {
@@ -209,7 +229,8 @@ def test(args, c):
                      + [["write", plain[n], corpus(n + ".frames"), codec, str(PER_BLOCK), out]
                         for n, codec, out in writes]
                      + [["read", f, base + ".frames"] for _, _, f, base in testdata]
-                     + [["canon", path] for _, path in schemas + refused]))
+                     + [["canon", path] for _, path in schemas + refused]
+                     + pc.generated_tasks(args.corpus, args.work, "go", "deflate", PER_BLOCK)))
     ours_reads = [(out, out + ".frames", out + ".jsonl") for _, _, out in writes]
     ours_read = iter(pc.peer_tool(args.peer_tool, "read", [list(t) for t in ours_reads], args.work))
     ours_canon = pc.peer_tool(args.peer_tool, "canon", [[path] for _, path in schemas], args.work)
@@ -287,6 +308,22 @@ def test(args, c):
         res = next(go)
         c.check("refused schemas", res[0] == "error" and ours[0] == "error",
                 f"{label}: goavro {res[0]}, avrogen {ours[0]}; both must refuse it")
+
+    # 5. Generated code: the struct shapes of issue 11, interop.avsc and holders.
+    quirks = []
+
+    def go_json(what, schema, want, got):
+        """GO_JSON: where goavro's JSON encoding parts from the specification."""
+        hit = (what == "union" and got == f"{schema.type}.{schema.get_prop('logicalType')}") or \
+            (what == "number" and got is None and want in ("NaN", "Infinity", "-Infinity"))
+        quirks.extend([(what, got)] if hit else [])
+        return hit
+
+    pc.check_generated(c, args, "go", go, lambda schema: not has_map(schema), go_json)
+    for what, example in (("union", "a logical type's union branch named TYPE.LOGICAL"),
+                          ("number", "NaN or an infinity printed as null")):
+        c.check("go json differences", any(w == what for w, _ in quirks),
+                f"goavro's JSON showed no {example}: update GO_JSON")
 
     # Floors: what a run does; the test data's part only when it is there.
     c.floor("go reads ours", len(cases) * len(GO_CODECS))

@@ -3,7 +3,7 @@
 """avrogen against Java Avro 1.8.2 (libavro-java), the reference implementation.
 
 usage: java_peer.py --corpus DIR --work DIR --avrogen AVROGEN --peer-tool PEER_TOOL
-                    --source SRC [--testdata DIR]
+                    --shapes-peer SHAPES_PEER --source SRC [--testdata DIR]
 
 Compiles java/AvroPeer.java with javac into --work and runs it once, on
 every task at the same time, then holds avrogen to what Java did:
@@ -30,6 +30,12 @@ every task at the same time, then holds avrogen to what Java did:
     (DIFFERENCES, each with the specification's words): java_deviates()
     leaves the pairs that could hit one out of the comparison, and each
     difference is shown on pairs where Java really gives the other verdict.
+  * Generated code (peer_corpus.check_generated): Java decodes what the
+    generated encoders of the struct shapes of issue 11, interop.avsc and
+    holders write, as datums and in avrogen's container file, to the
+    expected values (JsonEncoder's Avro JSON), and encodes them again to the
+    same bytes; the generated decoders read Java's datums and container file
+    back into structs that encode to exactly Java's bytes.
 
 avrogen's side runs through peer_tool (the runtime calls behind `avrogen
 canonical`, `fingerprint`, `compat` and `cat`, in one process per batch); the
@@ -302,7 +308,8 @@ def test(args, c):
                             for n, codec, out in writes]
                          + [["read", f, out] for _, _, f, out in testdata]
                          + [["canon", path] for _, path in schemas + refused]
-                         + [["compat", rp, wp] for _, _, _, rp, wp, _ in pairs]))
+                         + [["compat", rp, wp] for _, _, _, rp, wp, _ in pairs]
+                         + pc.generated_tasks(args.corpus, args.work, "java", "deflate", SYNC)))
 
     # What avrogen does: peer_tool, one run per kind of task.
     outs = [work("ours-" + os.path.basename(out)) for _, _, out in writes]
@@ -418,6 +425,9 @@ def test(args, c):
             c.note(f"compat {name}: left out ({why})")
             continue
         c.check("compat", mine == theirs, f"{name}: Java {res[1]}, avrogen {ours}")
+
+    # 6. Generated code: the struct shapes of issue 11, interop.avsc and holders.
+    pc.check_generated(c, args, "java", java, lambda schema: True)
 
     # The CLI agrees with peer_tool on a sample.
     problems = pc.cli_sample(

@@ -4,7 +4,8 @@
 interop_peer_corpus; java_peer.py and go_peer.py read it).
 
 usage: peer_corpus.py --work DIR --avrogen AVROGEN --interop-dump DUMP
-                      --ocf-tool OCF_TOOL --source SRC [--testdata DIR]
+                      --ocf-tool OCF_TOOL --shapes-peer SHAPES_PEER --source SRC
+                      [--testdata DIR]
 
 Writes into DIR, for every case, NAME.avsc (the schema), NAME.frames (the
 reference datums: a 4-byte big-endian length, then the datum's bytes),
@@ -18,6 +19,10 @@ avrogen has, many blocks each); and cases.tsv listing them. The cases:
   * seeded random datums (python3-avro encodes them) for the bench
     workloads' schemas (bench/workloads/*.avsc) and, when the Apache Avro
     test data is there, share/test/schemas/*.avsc (interop.avsc among them).
+
+DIR/gen holds the cases of generated code (generated_cases: the struct
+shapes of issue 11 and holders, through tests/codegen/shapes_peer.c), which
+the peer tests run through check_generated.
 
 Before anything is written the references are checked: python3-avro decodes
 every reference datum and re-encodes it to the same bytes, and `avrogen
@@ -36,12 +41,14 @@ import shutil
 import struct
 import subprocess
 import sys
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "ocf"))
 
 import avro.io  # noqa: E402
+import avro.schema  # noqa: E402
 
 from interop import read_frames, write_frames  # noqa: E402  (tests/ocf/interop.py)
 from python_peer import avro_json, parse_schema  # noqa: E402
@@ -315,7 +322,8 @@ def parse_args(argv, *required):
 
 def peer_main(name, argv, test):
     """The command line of java_peer.py and go_peer.py: test(args, checks)."""
-    args = parse_args(argv, "--corpus", "--work", "--avrogen", "--peer-tool", "--source")
+    args = parse_args(argv, "--corpus", "--work", "--avrogen", "--peer-tool", "--source",
+                      "--shapes-peer")
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     c = Checks(name)
@@ -372,8 +380,283 @@ def cli_sample(avrogen, canon, reads, compat):
     return problems
 
 
+# ---- generated code: the struct shapes of issue 11 and holders ---------------
+
+GEN_COPIES = 3       # datums in each container file `codegen_shapes_peer dump` writes
+GEN_RANDOM = 20      # seeded random datums of interop.avsc and holders.avsc, beside the fixed ones
+# Datums of tests/header/schemas/holders.avsc: arrays of arrays, maps of arrays
+# of unions, a union of a map and an array of arrays, arrays of null.
+HOLDERS_DATUMS = [
+    {"m": [[{"k": [1, -2]}, {}], []], "u": [None, "s", ""], "v": ["a", None, -5],
+     "w": {"e": [None, ["x", "y"]], "f": []}, "x": None, "y": [None, None]},
+    {"m": [], "u": [], "v": [2 ** 63 - 1], "w": {}, "x": {"a": 1, "b": -2 ** 31}, "y": []},
+    {"m": [[{"": []}]], "u": ["日本語"], "v": [None], "w": {"z": [[""]]}, "x": [[1, 2], [], [3]],
+     "y": [None]},
+]
+
+
+def generated_cases(tool, source, testdata, work):
+    """Write work/gen (gen/cases.tsv: NAME CASE COPIES LABEL): for every case,
+    NAME.avsc, NAME.frames (what generated code encodes), NAME.jsonl (what each
+    of those datums must decode to, in the Avro JSON encoding) and NAME.avro
+    (avrogen's container file of the datums, each COPIES times). The cases:
+    the known answers of tests/codegen/shapes_cases.c (their structs filled by
+    hand, their JSON written by hand), and interop.avsc and holders.avsc,
+    whose datums python3-avro encodes (interop.avsc: python3-avro's own interop
+    datum, and random ones) and the structs `avrogen header` wrote for them
+    decode and encode again: to exactly python3-avro's bytes, or Failure."""
+    gen = os.path.join(work, "gen")
+    shutil.rmtree(gen, ignore_errors=True)
+    os.makedirs(gen)
+    run([tool, "dump", gen])
+    rows = []
+    for line in read_lines(os.path.join(gen, "shapes.tsv")):
+        name, case, label = line.split("\t")
+        with open(os.path.join(gen, name + ".json"), encoding="utf-8") as f:
+            datum = json.load(f)
+        with open(os.path.join(gen, name + ".jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(datum) + "\n")
+        rows.append((name, case, GEN_COPIES, "shapes_cases.c " + label))
+    interop = os.path.join(testdata or "", "share", "test", "schemas", "interop.avsc")
+    if not testdata or not os.path.exists(interop):
+        raise Failure(f"no {interop}: its datums must run through the generated structs")
+    from avro.test import gen_interop_data
+    headers = [("interop", "Interop", interop, [gen_interop_data.DATUM]),
+               ("holders", "Holders", os.path.join(source, "tests", "header", "schemas", "holders.avsc"),
+                HOLDERS_DATUMS)]
+    recode, files = [], []
+    for name, case, path, datums in headers:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        schema = parse_schema(text)
+        rng = random.Random(name)
+        datums = datums + [random_datum(schema, rng) for _ in range(GEN_RANDOM)]
+        base = os.path.join(gen, name)
+        with open(base + ".avsc", "w", encoding="utf-8") as f:
+            f.write(text)
+        # The expected values are python3-avro's reading of its bytes: its
+        # writer puts a Python False in a union of boolean and double as 0.0.
+        frames, lines = split_and_check(schema, b"".join(encode(schema, d) for d in datums), name)
+        write_frames(base + ".python.frames", frames)
+        with open(base + ".jsonl", "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        recode.append([case, base + ".python.frames", base + ".c"])
+        files.append([case, base + ".frames", base + ".avro"])
+        rows.append((name, case, 1, os.path.relpath(path, testdata if name == "interop" else source)))
+    for (case, frames, out), res in zip(recode, run_batch([tool, "recode"], recode, gen, "recode")):
+        if res[0] != "ok" or read_frames(out + ".frames") != read_frames(frames):
+            raise Failure(f"{case}: the generated code does not encode python3-avro's datums of "
+                          f"{frames} again to the same bytes: {res}")
+        os.rename(out + ".frames", frames.replace(".python.frames", ".frames"))
+    for (case, _, out), res in zip(files, run_batch([tool, "ocf"], files, gen, "ocf")):
+        if res[0] != "ok":
+            raise Failure(f"{case}: codegen_shapes_peer cannot write {out}: {res}")
+    with open(os.path.join(gen, "cases.tsv"), "w", encoding="utf-8") as f:
+        f.write("".join(f"{n}\t{c}\t{k}\t{label}\n" for n, c, k, label in rows))
+    return rows
+
+
+def load_generated(corpus):
+    """[(name, case, copies, label)] of corpus/gen; Failure when the fixture did not write it."""
+    path = os.path.join(corpus, "gen", "cases.tsv")
+    if not os.path.exists(path):
+        raise Failure(f"no {path}: the interop_peer_corpus fixture did not run")
+    return [(n, c, int(k), label) for n, c, k, label in (line.split("\t") for line in read_lines(path))]
+
+
+def full_schema(text):
+    """python3-avro's schema of text, logical types kept (their warnings silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return avro.schema.parse(text)
+
+
+def json_value(line):
+    """A JSON line as Python values; the number -0 as the float -0.0, so that
+    a double's sign survives a peer that prints it as "-0"."""
+    return json.loads(line, parse_int=lambda t: -0.0 if t == "-0" else int(t))
+
+
+def number(x):
+    return float(x) if isinstance(x, (int, float, str)) and not isinstance(x, bool) else None
+
+
+def json_diff(schema, want, got, quirk=None, path="$"):
+    """Where `got` differs from `want`, both the Avro JSON encoding (parsed) of a
+    datum of `schema` (full_schema), or None: maps and records whatever their
+    order, floats by their 32-bit value, doubles by their 64-bit one (NaN and
+    the infinities as the strings the specification's JSON has no number
+    for). quirk(what, schema, want, got) says whether a difference is a known
+    deviation of the peer's (taken, and counted by the caller): what is
+    "union" for the key naming union branch `schema` (want: the expected key),
+    "number" for a float or double."""
+    t = schema.type
+    diff = f"{path}: {json.dumps(got)[:200]}, expected {json.dumps(want)[:200]}"
+    if t in ("float", "double"):
+        if quirk and quirk("number", schema, want, got):
+            return None
+        a, b = number(want), number(got)
+        fmt = "<f" if t == "float" else "<d"
+        try:
+            return None if struct.pack(fmt, a) == struct.pack(fmt, b) else diff
+        except (TypeError, struct.error, OverflowError):
+            return diff
+    if t in ("int", "long"):
+        ok = type(want) is int and type(got) is int and want == got
+    elif t == "boolean":
+        ok = type(got) is bool and want == got
+    elif t == "null":
+        ok = want is None and got is None
+    elif t in ("string", "bytes", "fixed", "enum"):
+        ok = isinstance(got, str) and want == got
+    elif t == "array":
+        if not isinstance(got, list) or len(got) != len(want):
+            return diff
+        return next((d for i, (w, g) in enumerate(zip(want, got))
+                     if (d := json_diff(schema.items, w, g, quirk, f"{path}[{i}]"))), None)
+    elif t == "map":
+        if not isinstance(got, dict) or set(got) != set(want):
+            return diff
+        return next((d for k in want if (d := json_diff(schema.values, want[k], got[k], quirk,
+                                                         f"{path}[{json.dumps(k)}]"))), None)
+    elif t in ("record", "error"):
+        if not isinstance(got, dict) or set(got) != {f.name for f in schema.fields}:
+            return diff
+        return next((d for f in schema.fields
+                     if (d := json_diff(f.type, want[f.name], got[f.name], quirk, f"{path}.{f.name}"))),
+                    None)
+    elif t == "union":
+        if want is None or got is None:
+            ok = want is None and got is None
+        else:
+            if not isinstance(got, dict) or len(got) != 1:
+                return diff
+            (wkey, w), (gkey, g) = next(iter(want.items())), next(iter(got.items()))
+            branch = next(b for b in schema.schemas if branch_name(b) == wkey)
+            if gkey != wkey and not (quirk and quirk("union", branch, wkey, gkey)):
+                return diff
+            return json_diff(branch, w, g, quirk, f"{path}<{wkey}>")
+    else:
+        raise Failure(f"json_diff: no comparison for type {t}")
+    return None if ok else diff
+
+
+def branch_name(schema):
+    return schema.fullname if schema.type in ("record", "error", "enum", "fixed") else schema.type
+
+
+# What a peer's generated_tasks write, per case NAME: (task, stem of its
+# outputs STEM.jsonl and STEM.frames, or the container file it writes).
+GEN_OUTPUTS = (("json", "{peer}-gen-{name}"), ("dump", "{peer}-genfile-{name}"),
+               ("write", "{peer}-gen-{name}.avro"))
+
+
+def generated_tasks(corpus, work, peer, codec, block):
+    """The peer's tasks for every case of corpus/gen, three a case (GEN_OUTPUTS):
+    `json` of the generated code's datums, `dump` of its container file,
+    `write` of a container file of the datums (CODEC; BLOCK as the peer's
+    write takes it)."""
+    tasks = []
+    for name, _, _, _ in load_generated(corpus):
+        base = os.path.join(corpus, "gen", name)
+        out = {task: os.path.join(work, stem.format(peer=peer, name=name)) for task, stem in GEN_OUTPUTS}
+        tasks += [["json", base + ".avsc", base + ".frames", out["json"]],
+                  ["dump", base + ".avro", out["dump"]],
+                  ["write", base + ".avsc", base + ".frames", codec, str(block), out["write"]]]
+    return tasks
+
+
+def json_lines(path):
+    return [json_value(line) for line in read_lines(path)] if os.path.exists(path) else []
+
+
+def check_generated(c, args, peer, results, same_bytes, quirk=None):
+    """Hold the generated code of corpus/gen and the peer to each other, given
+    the peer's results of generated_tasks (the next ones of the iterator
+    `results`):
+
+      * the peer decodes the generated code's datums and container file to
+        the expected values (json_diff), and encodes them again to the
+        generated code's bytes where same_bytes(the JSON schema) (map entries
+        in another order are the same value: Avro leaves their order open);
+      * the generated decoder reads what the peer encoded (its datums, its
+        container file) into the struct, which encodes again to exactly the
+        peer's bytes and holds the expected values.
+
+    quirk goes to json_diff for the values the peer prints."""
+    gen = load_generated(args.corpus)
+    work = lambda stem: os.path.join(args.work, stem)  # noqa: E731
+    outs = [{task: work(stem.format(peer=peer, name=name)) for task, stem in GEN_OUTPUTS}
+            for name, _, _, _ in gen]
+    theirs = [next(results) for _ in range(len(GEN_OUTPUTS) * len(gen))]
+    # The generated decoder on what the peer wrote (nothing where it failed).
+    recode = []
+    for (name, case, _, _), out in zip(gen, outs):
+        recode += [[case, out["json"] + ".frames", work(f"ours-{peer}-gen-{name}")],
+                   [case, out["dump"] + ".frames", work(f"ours-{peer}-genfile-{name}")],
+                   [case, out["write"], work(f"ours-{peer}-write-{name}")]]
+    for task, res in zip(recode, theirs):
+        task[1] = task[1] if res[0] == "ok" else os.devnull
+    ours = run_batch([args.shapes_peer, "recode"], recode, args.work, f"recode-{peer}")
+
+    for i, (name, case, copies, label) in enumerate(gen):
+        base = os.path.join(args.corpus, "gen", name)
+        with open(base + ".avsc", encoding="utf-8") as f:
+            text = f.read()
+        schema, exact = full_schema(text), same_bytes(json.loads(text))
+        want, frames = json_lines(base + ".jsonl"), read_frames(base + ".frames")
+        what = f"{name} ({label})"
+        res = theirs[3 * i:3 * i + 3]
+        mine = ours[3 * i:3 * i + 3]
+        stems = [t[2] for t in recode[3 * i:3 * i + 3]]
+
+        def values(group, path, expect, who):
+            got = json_lines(path)
+            d = f"{len(got)} datums, expected {len(expect)}" if len(got) != len(expect) else \
+                next((d for w, g in zip(expect, got) if (d := json_diff(schema, w, g, quirk))), None)
+            c.check(group, d is None, f"{what}: {who}: {d}")
+
+        # The peer reads the generated code's datums (json) and file (dump).
+        for k, (task, n) in enumerate((("json", 1), ("dump", copies))):
+            head = ["ok", str(len(frames) * n)] if task == "json" else ["ok", "deflate", str(len(frames) * n)]
+            if not c.check(f"{peer} decodes generated", res[k] == head, f"{what}: {peer} {task}: {res[k]}"):
+                continue
+            stem = outs[i][task]
+            values(f"{peer} decodes generated", stem + ".jsonl", want * n, f"{peer}'s {task}")
+            peer_frames = read_frames(stem + ".frames")
+            if exact:
+                c.check(f"{peer} encodes as generated", peer_frames == frames * n,
+                        f"{what}: {peer} encodes the datums of its {task} to other bytes than generated code")
+            c.check("generated decodes peer", mine[k] == ["ok", str(len(peer_frames))]
+                    and read_frames(stems[k] + ".frames") == peer_frames,
+                    f"{what}: {case}_avro_decode on {peer}'s bytes of its {task}: {mine[k]}, "
+                    "and the struct does not encode to exactly those bytes")
+            values("generated decodes peer", stems[k] + ".jsonl", want * n,
+                   f"{case}_avro_decode on {peer}'s bytes of its {task}")
+        # The generated decoder reads the peer's container file.
+        if c.check(f"{peer} writes generated", res[2] == ["ok", str(len(frames))],
+                   f"{what}: {peer} write: {res[2]}"):
+            c.check("generated reads peer's file", mine[2] == ["ok", str(len(frames))]
+                    and (not exact or read_frames(stems[2] + ".frames") == frames),
+                    f"{what}: {case} through avrogen_ocf_reader_next_as on {peer}'s file: {mine[2]}")
+            values("generated reads peer's file", stems[2] + ".jsonl", want,
+                   f"{case} through avrogen_ocf_reader_next_as on {peer}'s file")
+        if not exact:
+            c.note(f"{what}: {peer}'s bytes compared by value (maps)")
+
+    names = {case for _, case, _, _ in gen}
+    for case in ("Interop", "Holders", "hd_grid", "nic_stats", "mqtt_msg", "mp_object", "packed_status"):
+        if case not in names:
+            c.failures.append(f"generated code: no case {case} in {args.corpus}/gen")
+    for group in (f"{peer} decodes generated", "generated decodes peer"):
+        c.floor(group, 4 * len(gen))
+    c.floor(f"{peer} writes generated", len(gen))
+    c.floor("generated reads peer's file", 2 * len(gen))
+
+
 def main(argv):
-    args = parse_args(argv, "--work", "--avrogen", "--interop-dump", "--ocf-tool", "--source")
+    args = parse_args(argv, "--work", "--avrogen", "--interop-dump", "--ocf-tool", "--source",
+                      "--shapes-peer")
     os.makedirs(args.work, exist_ok=True)
     try:
         cases = interop_dump_cases(args.interop_dump, args.work)
@@ -413,11 +696,13 @@ def main(argv):
             rows.append(f"{name}\t{len(frames)}\t{origin}\n")
         with open(os.path.join(args.work, "cases.tsv"), "w", encoding="utf-8") as f:
             f.write("".join(rows))
+        gen = generated_cases(args.shapes_peer, args.source, args.testdata, args.work)
     except Failure as e:
         print(f"FAIL {e}", file=sys.stderr)
         return 1
     print(f"peer_corpus: {len(rows)} cases, {sum(len(c[2]) for c in cases)} datums, "
-          f"{len(rows) * len(OUR_CODECS)} container files written by avrogen")
+          f"{len(rows) * len(OUR_CODECS)} container files written by avrogen; "
+          f"{len(gen)} cases of generated code")
     return 0
 
 

@@ -17,6 +17,11 @@
 //	                                 N datums per block
 //	canon SCHEMA                     ok PCF CRC64: goavro's canonical form and
 //	                                 Rabin fingerprint (little-endian hex)
+//	json SCHEMA IN.frames OUT        ok COUNT: every datum of IN.frames (decoded
+//	                                 with SCHEMA) in goavro's Avro JSON encoding
+//	                                 (TextualFromNative), a line each, in OUT.jsonl,
+//	                                 and encoded again (BinaryFromNative) in OUT.frames
+//	dump IN.avro OUT                 ok CODEC COUNT: the same for every datum of IN
 //
 // A task that cannot start prints "error MESSAGE". Frames are a 4-byte big-endian
 // length and the datum's bytes. Values compare strictly: floats by their
@@ -222,6 +227,90 @@ func min(a, b int) int {
 	return b
 }
 
+// dumper writes each datum as goavro's JSON line and its bytes again.
+type dumper struct {
+	codec        *goavro.Codec
+	json, frames []byte
+	count        int
+}
+
+func (d *dumper) put(v interface{}) error {
+	text, err := d.codec.TextualFromNative(nil, v)
+	if err != nil {
+		return fmt.Errorf("datum %d: TextualFromNative: %v", d.count, err)
+	}
+	bin, err := d.codec.BinaryFromNative(nil, v)
+	if err != nil {
+		return fmt.Errorf("datum %d: BinaryFromNative: %v", d.count, err)
+	}
+	d.json = append(append(d.json, text...), '\n')
+	d.frames = binary.BigEndian.AppendUint32(d.frames, uint32(len(bin)))
+	d.frames = append(d.frames, bin...)
+	d.count++
+	return nil
+}
+
+func (d *dumper) save(out string) error {
+	if err := os.WriteFile(out+".jsonl", d.json, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(out+".frames", d.frames, 0o644)
+}
+
+func jsonOf(schemaPath, in, out string) (string, error) {
+	codec, err := codecOf(schemaPath)
+	if err != nil {
+		return "", err
+	}
+	frames, err := readFrames(in)
+	if err != nil {
+		return "", err
+	}
+	values, err := decodeAll(codec, frames)
+	if err != nil {
+		return "", err
+	}
+	d := dumper{codec: codec}
+	for _, v := range values {
+		if err := d.put(v); err != nil {
+			return "", err
+		}
+	}
+	if err := d.save(out); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("ok\t%d", d.count), nil
+}
+
+func dump(in, out string) (string, error) {
+	f, err := os.Open(in)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	r, err := goavro.NewOCFReader(bufio.NewReader(f))
+	if err != nil {
+		return "", err
+	}
+	d := dumper{codec: r.Codec()}
+	for r.Scan() {
+		v, err := r.Read()
+		if err != nil {
+			return "", fmt.Errorf("datum %d: %v", d.count, err)
+		}
+		if err := d.put(v); err != nil {
+			return "", err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return "", err
+	}
+	if err := d.save(out); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("ok\t%s\t%d", r.CompressionName(), d.count), nil
+}
+
 func canon(schemaPath string) (string, error) {
 	codec, err := codecOf(schemaPath)
 	if err != nil {
@@ -244,6 +333,10 @@ func run(t []string) (string, error) {
 		return write(t[1], t[2], t[3], n, t[5])
 	case t[0] == "canon" && len(t) == 2:
 		return canon(t[1])
+	case t[0] == "json" && len(t) == 4:
+		return jsonOf(t[1], t[2], t[3])
+	case t[0] == "dump" && len(t) == 3:
+		return dump(t[1], t[2])
 	}
 	return "", fmt.Errorf("bad task %q", strings.Join(t, " "))
 }

@@ -14,6 +14,11 @@
 //   canon SCHEMA                    ok PCF CRC64 MD5 SHA256  SchemaNormalization's
 //                                                    Parsing Canonical Form and fingerprints
 //   compat READER WRITER            ok COMPATIBLE|INCOMPATIBLE  SchemaCompatibility
+//   json SCHEMA IN.frames OUT       ok COUNT   every datum of IN.frames (decoded with
+//                                              SCHEMA) in the Avro JSON encoding, a line
+//                                              each, in OUT.jsonl (JsonEncoder), and
+//                                              re-encoded in OUT.frames
+//   dump IN.avro OUT                ok CODEC COUNT   the same for every datum of IN
 //
 // A task that fails prints "error MESSAGE" (the first line of the exception)
 // and, for read, the datums before the failure are in OUT.frames. Frames are
@@ -49,6 +54,7 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.io.JsonEncoder;
 
 public final class AvroPeer {
     /** GenericDatumReader whose maps keep their entries in wire order. */
@@ -135,6 +141,74 @@ public final class AvroPeer {
         }
     }
 
+    /** Where json and dump put each datum: its JSON line and its bytes again. */
+    static final class Dumper implements AutoCloseable {
+        final GenericDatumWriter<Object> writer;
+        final Schema schema;
+        final FileOutputStream json;
+        final DataOutputStream frames;
+        final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        BinaryEncoder enc;
+        long count;
+
+        Dumper(Schema s, String out) throws IOException {
+            schema = s;
+            writer = new GenericDatumWriter<>(s);
+            json = new FileOutputStream(out + ".jsonl");
+            frames = new DataOutputStream(new FileOutputStream(out + ".frames"));
+        }
+
+        void put(Object datum) throws IOException {
+            buf.reset();
+            JsonEncoder j = EncoderFactory.get().jsonEncoder(schema, buf);
+            writer.write(datum, j);
+            j.flush();
+            buf.write('\n');
+            buf.writeTo(json);
+            buf.reset();
+            enc = EncoderFactory.get().binaryEncoder(buf, enc);
+            writer.write(datum, enc);
+            enc.flush();
+            frames.writeInt(buf.size());
+            buf.writeTo(frames);
+            count++;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                json.close();
+            } finally {
+                frames.close();
+            }
+        }
+    }
+
+    static String json(String schemaPath, String in, String out) throws IOException {
+        Schema s = parse(schemaPath);
+        OrderedReader reader = new OrderedReader(s);
+        BinaryDecoder dec = null;
+        try (Dumper d = new Dumper(s, out)) {
+            for (byte[] datum : readFrames(in)) {
+                dec = DecoderFactory.get().binaryDecoder(datum, dec);
+                d.put(reader.read(null, dec));
+                if (!dec.isEnd())
+                    throw new IOException("datum " + d.count + " of " + in + " has bytes left over");
+            }
+            return "ok\t" + d.count;
+        }
+    }
+
+    static String dump(String in, String out) throws IOException {
+        try (DataFileReader<Object> r = new DataFileReader<>(new File(in), new OrderedReader());
+                Dumper d = new Dumper(r.getSchema(), out)) {
+            String codec = r.getMetaString("avro.codec");
+            while (r.hasNext())
+                d.put(r.next());
+            return "ok\t" + (codec == null ? "null" : codec) + "\t" + d.count;
+        }
+    }
+
     static String hex(byte[] b) {
         StringBuilder sb = new StringBuilder();
         for (byte x : b)
@@ -165,6 +239,10 @@ public final class AvroPeer {
             return canon(t[1]);
         case "compat":
             return compat(t[1], t[2]);
+        case "json":
+            return json(t[1], t[2], t[3]);
+        case "dump":
+            return dump(t[1], t[2]);
         default:
             throw new IllegalArgumentException("unknown task " + t[0]);
         }
