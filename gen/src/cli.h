@@ -205,18 +205,29 @@ struct avrogen_arena;
 struct cli_jsonl {
     FILE *in;
     const char *name; /* for messages: "FILE:LINE: ..." */
-    char *line;
-    size_t cap;
+    char *line;       /* the window: line[pos..len) is read and not yet parsed */
+    size_t cap, len, pos;
+    uint64_t base;  /* input offset of line[0] */
+    uint64_t start; /* input offset of the last line returned */
     size_t lineno;
+    bool eof;
 };
 
 /*
  * The next non-blank line of j->in as a value of `type` (the arena is reset
- * first). Returns 1 with *v set, 0 at the end of the input, or -1 after one
- * "avrogen: error: FILE:LINE[:COL]: ..." line (bad JSON, a value that does not
- * match the schema, a read error). Free j->line when done.
+ * first). Lines are read through a window, never more than CLI_ARENA_BUDGET
+ * bytes of one, and jansson's tree of a line may take as much again
+ * (cli_json_budget_install). Returns 1 with *v set, 0 at the end of the
+ * input, or -1 after one "avrogen: error: FILE:LINE[:COL]: ..." line (bad
+ * JSON, a value that does not match the schema, a read error, a line or its
+ * parse past the budget: those name the byte the line starts at). Free
+ * j->line when done.
  */
 int cli_jsonl_next(struct cli_jsonl *j, const struct avrogen_node *type, struct avrogen_value *v,
                    struct avrogen_arena *a);
+
+/* Count jansson's allocations, so that cli_jsonl_next can bound them: call
+ * first thing in main, before anything uses jansson. */
+void cli_json_budget_install(void);
 
 #endif /* AVROGEN_CLI_H */

@@ -211,8 +211,11 @@ const cli_command cli_commands[] = {
         {"fromjson", cmd_fromjson, "--schema S [FILE|-]", "JSON lines to binary datums",
          "Read one Avro JSON-encoded value per line from FILE (default: standard input; blank "
          "lines are skipped) and write their binary encodings back to back on standard output. "
-         "Every record field must be present. A bad line is an error naming FILE:LINE. An input "
-         "without a value is an error, and so is a second value of a schema whose datums take "
+         "Every record field must be present. A bad line is an error naming FILE:LINE, after the "
+         "datums of the lines before it. A line longer than the per-datum budget (256 MiB), "
+         "or whose JSON needs more memory than that to parse, is an error that also names the "
+         "byte the line starts at; no more of it is read. An input without a value is an error, "
+         "and so is a second value of a schema whose datums take "
          "zero bytes (the output could not tell them apart).",
          fromjson_options, "avrogen fromjson --schema order.avsc orders.jsonl > orders.bin"},
         {"cat", cmd_cat, "[OPTIONS] FILE...", "container files to JSON lines",
@@ -254,7 +257,8 @@ const cli_command cli_commands[] = {
         {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro",
          "JSON lines to a container file",
          "Write the JSON lines of IN (- for standard input) as an object container file OUT with "
-         "schema S (- writes standard output).\n\n"
+         "schema S (- writes standard output). Lines are read as by fromjson, with its "
+         "per-datum budget.\n\n"
          "Like every command that writes a file, write makes OUT.tmp-XXXXXX beside OUT and "
          "renames it into place at the end, so a failed or interrupted run (SIGINT, SIGTERM, "
          "SIGHUP, SIGPIPE) leaves any existing OUT as it was and no partial file. OUT keeps the "

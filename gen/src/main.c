@@ -31,6 +31,7 @@ static int help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_json_budget_install();
     if (argc < 2) {
         cli_print_usage(stderr);
         return EXIT_USAGE;

@@ -5,12 +5,17 @@
  * whole or not at all.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -94,35 +99,155 @@ char *cli_slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* ---- JSON lines ------------------------------------------------------------------ */
+
+/*
+ * jansson's allocations, counted. Parsing one line is bounded by the line's
+ * length only in text: jansson's tree costs up to some 80 times the text
+ * ("[{},{},...]": an object with its hash table for every 3 bytes), so a
+ * line within the per-datum budget could still take gigabytes. While a line
+ * is parsed its tree may hold CLI_ARENA_BUDGET bytes; past that jansson's
+ * allocation fails, and with it the parse. jansson takes one pair of
+ * allocation functions for the whole process (the generator module's use
+ * included), so they are installed before any other jansson call and never
+ * changed. The blocks are plain malloc blocks, measured with
+ * malloc_usable_size (the same at both ends of a block's life), because code
+ * outside jansson frees what json_dumps returns with free(): such a block
+ * is never subtracted, which only makes json_live high, never the bound of
+ * a parse (json_limit counts from json_live when it starts).
+ */
+static size_t json_live;             /* bytes jansson holds now */
+static size_t json_limit = SIZE_MAX; /* what it may hold: json_live + the budget during a parse */
+static bool json_refused;            /* an allocation failed for the limit */
+
+static void *json_budget_malloc(size_t n)
+{
+    if (json_live > json_limit || n > json_limit - json_live) {
+        json_refused = true;
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (p != NULL)
+        json_live += malloc_usable_size(p);
+    return p;
+}
+
+static void json_budget_free(void *p)
+{
+    if (p == NULL)
+        return;
+    size_t n = malloc_usable_size(p);
+    json_live -= n < json_live ? n : json_live;
+    free(p);
+}
+
+void cli_json_budget_install(void)
+{
+    json_set_alloc_funcs(json_budget_malloc, json_budget_free);
+}
+
+/* The first window read, grown (doubling) while one line fills it. */
+#define JSONL_WINDOW ((size_t)64 << 10)
+
+static int line_too_long(struct cli_jsonl *j)
+{
+    return cli_error("%s:%zu: the line starting at byte %" PRIu64 " is longer than %zu bytes "
+                     "(the per-datum budget)",
+                     j->name, j->lineno + 1, j->base + j->pos, (size_t)CLI_ARENA_BUDGET);
+}
+
+/*
+ * The next line of j->in, without its newline, in *text (n bytes, inside
+ * j->line; valid until the next call). 1, 0 at the end of the input, or -1
+ * after an error line: a read error, or a line longer than CLI_ARENA_BUDGET,
+ * found without reading more of it than that.
+ */
+static int jsonl_line(struct cli_jsonl *j, char **text, size_t *n)
+{
+    size_t scanned = 0; /* bytes of the line already searched for its newline */
+    for (;;) {
+        size_t have = j->len - j->pos;
+        char *nl = memchr(j->line + j->pos + scanned, '\n', have - scanned);
+        size_t end = nl != NULL ? (size_t)(nl - j->line) : j->len;
+        if (end - j->pos > CLI_ARENA_BUDGET) {
+            line_too_long(j);
+            return -1;
+        }
+        if (nl != NULL || j->eof) {
+            if (nl == NULL && have == 0)
+                return 0;
+            *text = j->line + j->pos;
+            *n = end - j->pos;
+            j->start = j->base + j->pos;
+            j->pos = nl != NULL ? end + 1 : end;
+            j->lineno++;
+            return 1;
+        }
+        scanned = have;
+        if (j->pos > 0) {
+            memmove(j->line, j->line + j->pos, have);
+            j->base += j->pos;
+            j->len = have;
+            j->pos = 0;
+        }
+        if (j->len == j->cap) {
+            /* Room for a line of the budget and its newline, no more. */
+            size_t cap = j->cap == 0 ? JSONL_WINDOW : 2 * j->cap;
+            cap = cap < CLI_ARENA_BUDGET + 1 ? cap : CLI_ARENA_BUDGET + 1;
+            char *p = realloc(j->line, cap);
+            if (p == NULL) {
+                cli_error("%s:%zu: out of memory reading a line of more than %zu bytes", j->name,
+                          j->lineno + 1, have);
+                return -1;
+            }
+            j->line = p;
+            j->cap = cap;
+        }
+        size_t want = j->cap - j->len;
+        size_t got = fread(j->line + j->len, 1, want, j->in);
+        j->len += got;
+        if (got < want) {
+            if (ferror(j->in)) {
+                cli_error("%s: %s", j->name, strerror(errno));
+                return -1;
+            }
+            j->eof = true;
+        }
+    }
+}
+
 int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value *v,
                    avrogen_arena *a)
 {
-    ssize_t n;
-    while ((n = getline(&j->line, &j->cap, j->in)) != -1) {
-        j->lineno++;
-        size_t len = (size_t)n;
-        while (len > 0 && strchr(" \t\r\n", j->line[len - 1]) != NULL)
+    char *text;
+    size_t len;
+    int got;
+    while ((got = jsonl_line(j, &text, &len)) > 0) {
+        while (len > 0 && strchr(" \t\r", text[len - 1]) != NULL)
             len--;
         if (len == 0)
             continue; /* blank lines separate nothing */
         avrogen_diag d;
         memset(&d, 0, sizeof d);
         avrogen_arena_reset(a);
-        avrogen_status st = avrogen_value_from_json(j->line, len, type, v, a, &d);
+        json_limit = json_live + CLI_ARENA_BUDGET;
+        json_refused = false;
+        avrogen_status st = avrogen_value_from_json(text, len, type, v, a, &d);
+        json_limit = SIZE_MAX;
         if (st == AVROGEN_OK)
             return 1;
-        if (d.column > 0)
+        if (json_refused)
+            cli_error("%s:%zu: the JSON text of the line starting at byte %" PRIu64
+                      " needs more than %zu bytes of memory to parse (the per-datum budget)",
+                      j->name, j->lineno, j->start, (size_t)CLI_ARENA_BUDGET);
+        else if (d.column > 0)
             cli_error("%s:%zu:%d: %s", j->name, j->lineno, d.column, d.msg);
         else
             cli_error("%s:%zu: %s%s%s", j->name, j->lineno, d.path, d.path[0] != '\0' ? ": " : "",
                       d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
         return -1;
     }
-    if (ferror(j->in)) {
-        cli_error("%s: %s", j->name, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return got;
 }
 
 /* ---- container files ----------------------------------------------------------- */
