@@ -124,7 +124,7 @@ int cmd_fingerprint(int argc, char **argv)
 struct data_args {
     const char *schema;
     const char *writer_schema;
-    const char *max_depth; /* tojson's --max-depth */
+    const char *max_depth;
     const char *input;
 };
 
@@ -139,7 +139,7 @@ static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_ar
             slot = &a->schema;
         else if (writer_ok && strcmp(arg, "--writer-schema") == 0)
             slot = &a->writer_schema;
-        else if (writer_ok && strcmp(arg, "--max-depth") == 0)
+        else if (strcmp(arg, "--max-depth") == 0)
             slot = &a->max_depth;
         if (slot != NULL) {
             if (i + 1 == argc)
@@ -372,6 +372,7 @@ int cmd_fromjson(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
+    out.max_depth = cli_max_depth();
     struct cli_jsonl j = {.in = in, .name = args.input};
     avrogen_value v;
     int got;

@@ -384,10 +384,11 @@ int cmd_getmeta(int argc, char **argv)
 
 int cmd_write(int argc, char **argv)
 {
-    const char *schema_arg = NULL, *codec = "null";
+    const char *schema_arg = NULL, *codec = "null", *depth = NULL;
     const cli_opt opts[] = {
             {"--schema", NULL, &schema_arg, NULL},
             {"--codec", NULL, &codec, NULL},
+            {"--max-depth", NULL, &depth, NULL},
             {NULL, NULL, NULL, NULL},
     };
     char *ops[2];
@@ -395,7 +396,10 @@ int cmd_write(int argc, char **argv)
     if (rc != 0)
         return rc;
     if (schema_arg == NULL || n != 2)
-        return cli_usage("usage: avrogen write --schema S [--codec C] IN.jsonl OUT.avro");
+        return cli_usage("usage: avrogen write --schema S [--codec C] [--max-depth N] IN.jsonl "
+                         "OUT.avro");
+    if (depth != NULL && (rc = cli_parse_max_depth("write", depth)) != 0)
+        return rc;
     const char *in_path = ops[0], *out_path = ops[1];
     if (!avrogen_ocf_codec_supported(codec))
         return cli_usage("write: unknown codec '%s' (null, deflate, snappy, zstandard, xz, "
@@ -439,6 +443,7 @@ int cmd_write(int argc, char **argv)
     int got;
     while ((got = cli_jsonl_next(&j, type, &v, &arena)) > 0) {
         avrogen_writer *dw = avrogen_ocf_writer_datum_begin(w);
+        dw->max_depth = cli_max_depth();
         st = avrogen_value_encode(dw, &v);
         /* The encoder's message names the value; keep it past datum_end. */
         char why[AVROGEN_WRITER_MSG_CAP] = "";

@@ -70,8 +70,14 @@ static const cli_option_doc tojson_options[] = {
         {NULL, NULL},
 };
 
+/* The JSON side of --max-depth: what jansson parses bounds it too. */
+#define JSON_MAX_DEPTH_DOC                                                                     \
+    MAX_DEPTH_DOC "; JSON text nests at most 2048 arrays and objects (jansson's parser), two " \
+                  "for each such record, so about 1024 of them whatever N"
+
 static const cli_option_doc fromjson_options[] = {
         {"--schema S", "the schema of the values (required)"},
+        {"--max-depth N", JSON_MAX_DEPTH_DOC},
         {NULL, NULL},
 };
 
@@ -102,6 +108,7 @@ static const cli_option_doc getmeta_options[] = {
 static const cli_option_doc write_options[] = {
         {"--schema S", "the schema of the records (required); stored in the file as written"},
         {"--codec C", "null (default), deflate, snappy, zstandard, xz or bzip2"},
+        {"--max-depth N", JSON_MAX_DEPTH_DOC},
         {NULL, NULL},
 };
 
@@ -208,7 +215,8 @@ const cli_command cli_commands[] = {
          "those), where it is exactly one datum, as Python's and Java's readers read it, and "
          "any byte is an error.",
          tojson_options, "avrogen tojson --schema order.avsc orders.bin"},
-        {"fromjson", cmd_fromjson, "--schema S [FILE|-]", "JSON lines to binary datums",
+        {"fromjson", cmd_fromjson, "--schema S [--max-depth N] [FILE|-]",
+         "JSON lines to binary datums",
          "Read one Avro JSON-encoded value per line from FILE (default: standard input; blank "
          "lines are skipped) and write their binary encodings back to back on standard output. "
          "Every record field must be present. A bad line is an error naming FILE:LINE, after the "
@@ -254,7 +262,7 @@ const cli_command cli_commands[] = {
          "byte.",
          getmeta_options,
          "avrogen getmeta orders.avro\navrogen getmeta --key avro.codec orders.avro"},
-        {"write", cmd_write, "--schema S [--codec C] IN.jsonl OUT.avro",
+        {"write", cmd_write, "--schema S [--codec C] [--max-depth N] IN.jsonl OUT.avro",
          "JSON lines to a container file",
          "Write the JSON lines of IN (- for standard input) as an object container file OUT with "
          "schema S (- writes standard output). Lines are read as by fromjson, with its "

@@ -99,6 +99,9 @@ char *cli_slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* --max-depth: one setting for the whole run (a command reads with one limit). */
+static unsigned max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
+
 /* ---- JSON lines ------------------------------------------------------------------ */
 
 /*
@@ -232,7 +235,7 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
         avrogen_arena_reset(a);
         json_limit = json_live + CLI_ARENA_BUDGET;
         json_refused = false;
-        avrogen_status st = avrogen_value_from_json(text, len, type, v, a, &d);
+        avrogen_status st = avrogen_value_from_json_depth(text, len, type, max_depth, v, a, &d);
         json_limit = SIZE_MAX;
         if (st == AVROGEN_OK)
             return 1;
@@ -251,9 +254,6 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
 }
 
 /* ---- container files ----------------------------------------------------------- */
-
-/* --max-depth: one setting for the whole run (a command reads with one limit). */
-static unsigned max_depth = AVROGEN_DEFAULT_MAX_DEPTH;
 
 int cli_parse_max_depth(const char *cmd, const char *text)
 {

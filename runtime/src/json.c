@@ -991,8 +991,9 @@ typedef struct jin {
     bool defaults;           /* default-value rules: unions take their first branch */
     avrogen_status mismatch; /* status for JSON that does not fit the schema */
     avrogen_status err;
-    unsigned depth;   /* containers entered: the nesting guard (avrogen_nesting_limit) */
-    unsigned records; /* recursive records entered, against AVROGEN_DEFAULT_MAX_DEPTH */
+    unsigned depth;     /* containers entered: the nesting guard (avrogen_nesting_limit) */
+    unsigned records;   /* recursive records entered, against max_depth */
+    unsigned max_depth; /* records that contain themselves may nest this deep */
 } jin;
 
 /* Append to the diag path, escaping per RFC 6901; the path is cut off if too long. */
@@ -1367,12 +1368,11 @@ static bool conv(jin *j, const frame *fr, const avrogen_node *t, json_t *js, avr
     /* The limits of binary decoding; they also stop defaults that refer to
      * themselves through a record field's default. */
     bool recursive = t->recursive;
-    if (j->depth >= avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH) ||
-        (recursive && j->records >= AVROGEN_DEFAULT_MAX_DEPTH))
+    if (j->depth >= avrogen_nesting_limit(j->max_depth) ||
+        (recursive && j->records >= j->max_depth))
         return fail(j, fr, AVROGEN_E_LIMIT, "%s nest deeper than %u",
                     recursive ? "records" : "values",
-                    recursive ? AVROGEN_DEFAULT_MAX_DEPTH
-                              : avrogen_nesting_limit(AVROGEN_DEFAULT_MAX_DEPTH));
+                    recursive ? j->max_depth : avrogen_nesting_limit(j->max_depth));
     j->depth++;
     j->records += recursive;
     bool ok = false;
@@ -1425,13 +1425,20 @@ static avrogen_status parse(jin *j, const char *text, size_t len, const avrogen_
     return j->err;
 }
 
+avrogen_status avrogen_value_from_json_depth(const char *text, size_t len, const avrogen_node *type,
+                                             unsigned max_depth, avrogen_value *out,
+                                             avrogen_arena *a, avrogen_diag *diag)
+{
+    if (text == NULL || type == NULL || out == NULL || a == NULL || max_depth == 0)
+        return AVROGEN_E_ARG;
+    jin j = {.a = a, .diag = diag, .mismatch = AVROGEN_E_INVALID, .max_depth = max_depth};
+    return parse(&j, text, len, type, out);
+}
+
 avrogen_status avrogen_value_from_json(const char *text, size_t len, const avrogen_node *type,
                                        avrogen_value *out, avrogen_arena *a, avrogen_diag *diag)
 {
-    if (text == NULL || type == NULL || out == NULL || a == NULL)
-        return AVROGEN_E_ARG;
-    jin j = {a, diag, false, AVROGEN_E_INVALID, AVROGEN_OK, 0, 0};
-    return parse(&j, text, len, type, out);
+    return avrogen_value_from_json_depth(text, len, type, AVROGEN_DEFAULT_MAX_DEPTH, out, a, diag);
 }
 
 avrogen_status avrogen_value_from_default(const avrogen_field *f, avrogen_value *out,
@@ -1439,6 +1446,10 @@ avrogen_status avrogen_value_from_default(const avrogen_field *f, avrogen_value 
 {
     if (f == NULL || f->default_json == NULL || out == NULL || a == NULL)
         return AVROGEN_E_ARG;
-    jin j = {a, diag, true, AVROGEN_E_SCHEMA, AVROGEN_OK, 0, 0};
+    jin j = {.a = a,
+             .diag = diag,
+             .defaults = true,
+             .mismatch = AVROGEN_E_SCHEMA,
+             .max_depth = AVROGEN_DEFAULT_MAX_DEPTH};
     return parse(&j, f->default_json, strlen(f->default_json), f->type, out);
 }

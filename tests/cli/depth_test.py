@@ -15,6 +15,10 @@ container file, is refused by tojson, cat, head, validate, concat and recodec
 at the default and at --max-depth DEEP-1 (repair drops its block), and read
 whole at --max-depth DEEP: the same JSON text, a copy that cat reads back, a
 repaired file that keeps the record. 0, 10001 and a word are usage errors.
+
+fromjson and write take --max-depth too: 10 nodes at 10 pass and 11 fail,
+1024 nodes (2048 JSON levels, jansson's limit) pass at 1024, and 1025 fail at
+any N, with jansson's message.
 """
 import json
 import os
@@ -103,6 +107,49 @@ def max_depth_flag(avrogen, tmp, check):
                   f"{cmd} --max-depth {bad}: exit {p.returncode}, {p.stderr!r}")
 
 
+def json_max_depth(avrogen, tmp, check):
+    """--max-depth on the commands that read JSON lines: a lower limit refuses a list one node
+    longer, a higher one reads lists past the default (up to what jansson parses: 1024 nodes,
+    2048 JSON levels), and nothing past that whatever N says; 0, 10001 and a word are usage
+    errors."""
+    schema = os.path.join(tmp, "l.avsc")
+
+    def run(cmd, depth, n):
+        jsonl = os.path.join(tmp, f"j{n}.jsonl")
+        with open(jsonl, "w") as f:
+            f.write(text(n))
+        args = ["--schema", schema, jsonl]
+        if cmd == "write":
+            args.append(os.path.join(tmp, "j.avro"))
+        return subprocess.run([avrogen, cmd, "--max-depth", str(depth)] + args,
+                              capture_output=True)
+
+    for cmd in ("fromjson", "write"):
+        for depth, n, ok in ((10, 10, True), (10, 11, False), (1024, 1024, True),
+                             (1020, 1021, False), (10000, 1025, False)):
+            p = run(cmd, depth, n)
+            err = p.stderr.decode()
+            what = f"{cmd} --max-depth {depth} of {n} nodes"
+            if ok:
+                check(p.returncode == 0 and err == "", f"{what}: exit {p.returncode}, {err!r}")
+                if cmd == "fromjson":
+                    check(p.stdout == binary(n), f"{what}: not the {n} nodes")
+                else:
+                    q = subprocess.run([avrogen, "cat", "--max-depth", str(depth),
+                                        os.path.join(tmp, "j.avro")], capture_output=True)
+                    check(q.returncode == 0 and q.stdout.decode() == text(n),
+                          f"{what}: cat reads back {q.stderr!r}")
+                continue
+            why = ("maximum parsing depth reached" if n > 1024
+                   else f"records nest deeper than {depth}")
+            check(p.returncode == 1 and err.count("\n") == 1 and why in err,
+                  f"{what}: exit {p.returncode}, {err!r}")
+        for bad in ("0", "10001", "deep"):
+            p = run(cmd, bad, 1)
+            check(p.returncode == 2 and b"--max-depth" in p.stderr,
+                  f"{cmd} --max-depth {bad}: exit {p.returncode}, {p.stderr!r}")
+
+
 def text(n):
     s = "null"
     for i in reversed(range(n)):
@@ -148,6 +195,7 @@ def main(avrogen):
                 p = subprocess.run([avrogen, "cat", avro], capture_output=True)
                 check(p.returncode == 0 and p.stdout.decode() == js, f"cat of {n} nodes: {p.stderr!r}")
         max_depth_flag(avrogen, tmp, check)
+        json_max_depth(avrogen, tmp, check)
     for f in failures:
         print("FAIL " + f)
     print(f"{len(failures)} failure(s)")

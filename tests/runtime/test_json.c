@@ -689,6 +689,63 @@ START_TEST(depth_and_budget_limits)
 }
 END_TEST
 
+/* n nested N nodes: {"next": {"N": ... {"next": null} ...}}, malloc'd. */
+static char *nested_nodes(int n)
+{
+    char *text = malloc((size_t)n * 20 + 16), *p = text;
+    for (int k = 0; k < n - 1; k++)
+        p += sprintf(p, "{\"next\": {\"N\": ");
+    p += sprintf(p, "{\"next\": null}");
+    for (int k = 0; k < n - 1; k++)
+        p += sprintf(p, "}}");
+    return text;
+}
+
+START_TEST(depth_parameter)
+{
+    avrogen_schema *s = parse("{\"type\":\"record\",\"name\":\"N\",\"fields\":["
+                              "{\"name\":\"next\",\"type\":[\"null\",\"N\"]}]}");
+    const avrogen_node *t = avrogen_schema_root(s);
+    /* max_depth nodes pass and one more is E_LIMIT naming the limit, below the
+     * default and above it; past 1024 nodes jansson's own depth (2048 levels)
+     * refuses the text whatever max_depth says. */
+    static const struct {
+        unsigned max_depth;
+        int nodes;
+        avrogen_status want;
+    } depths[] = {{1, 1, AVROGEN_OK},
+                  {1, 2, AVROGEN_E_LIMIT},
+                  {10, 10, AVROGEN_OK},
+                  {10, 11, AVROGEN_E_LIMIT},
+                  {1020, 1001, AVROGEN_OK},
+                  {1020, 1020, AVROGEN_OK},
+                  {1020, 1021, AVROGEN_E_LIMIT},
+                  {5000, 1024, AVROGEN_OK},
+                  {5000, 1025, AVROGEN_E_INVALID}};
+    for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+        char *text = nested_nodes(depths[i].nodes);
+        avrogen_value v;
+        avrogen_diag d;
+        memset(&d, 0, sizeof d);
+        avrogen_arena_reset(&arena);
+        avrogen_status st = avrogen_value_from_json_depth(text, strlen(text), t,
+                                                          depths[i].max_depth, &v, &arena, &d);
+        ck_assert_msg(st == depths[i].want, "max_depth %u, %d nodes: %s (%s)", depths[i].max_depth,
+                      depths[i].nodes, avrogen_status_str(st), d.msg);
+        if (st == AVROGEN_E_LIMIT) {
+            char want[64];
+            snprintf(want, sizeof want, "records nest deeper than %u", depths[i].max_depth);
+            ck_assert_str_eq(d.msg, want);
+        }
+        free(text);
+    }
+    avrogen_value v;
+    ck_assert_int_eq(avrogen_value_from_json_depth("null", 4, t, 0, &v, &arena, NULL),
+                     AVROGEN_E_ARG);
+    avrogen_schema_free(s);
+}
+END_TEST
+
 START_TEST(to_json_errors)
 {
     avrogen_schema *s = parse("{\"type\":\"record\",\"name\":\"R\",\"fields\":["
@@ -877,6 +934,7 @@ static Suite *json_suite(void)
     tcase_add_loop_test(tc, error_paths, 0, N_ERRORS);
     tcase_add_test(tc, malformed_json);
     tcase_add_test(tc, depth_and_budget_limits);
+    tcase_add_test(tc, depth_parameter);
     tcase_add_test(tc, to_json_errors);
     tcase_add_test(tc, from_json_fail_until_ok);
     suite_add_tcase(s, tc);

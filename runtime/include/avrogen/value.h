@@ -371,8 +371,8 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_datum_to_json(avrogen_reade
  * fullname or type name; float and double take any JSON number and the strings
  * "NaN", "Infinity", "-Infinity"; int and long take JSON integers only (a JSON
  * integer must fit in 64 bits). An object may not repeat a key, and (a limit of
- * jansson) a map key may not contain U+0000. Nesting is limited to
- * AVROGEN_DEFAULT_MAX_DEPTH records, arrays, maps and unions, as for binary decoding.
+ * jansson) a map key may not contain U+0000. Nesting is limited as for binary decoding
+ * by a reader of AVROGEN_DEFAULT_MAX_DEPTH (avrogen_value_from_json_depth takes another).
  *
  * Returns E_INVALID for malformed JSON (diag has line and column) or JSON that does
  * not match the schema (diag->path is a JSON pointer to the offending value, such
@@ -384,6 +384,21 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_value_from_json(const char 
                                                                      avrogen_value *out,
                                                                      avrogen_arena *a,
                                                                      avrogen_diag *diag);
+
+/*
+ * avrogen_value_from_json with records that contain themselves nesting at most
+ * `max_depth` deep (at least 1), and records, arrays, maps and unions at most
+ * 4 * max_depth + 512 levels in all: the limits a reader with that max_depth
+ * decodes binary data with. JSON text itself nests no deeper than jansson
+ * parses it, 2048 arrays and objects (E_INVALID past that): a record that
+ * contains itself takes two of them (itself, and the union, array or map it
+ * is reached through), so about 1024 such records at most, whatever
+ * max_depth says. Returns what avrogen_value_from_json returns, and E_ARG for
+ * a max_depth of 0.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_value_from_json_depth(
+        const char *text, size_t len, const avrogen_node *type, unsigned max_depth,
+        avrogen_value *out, avrogen_arena *a, avrogen_diag *diag);
 
 /*
  * The default value of field `f` (spec §Schema Declaration, "default") as a value of
