@@ -370,55 +370,57 @@ TARGET_BMI2 static size_t size_ints_bmi2(const int32_t *v, size_t n)
 
 #define TARGET_AVX2 __attribute__((target("avx2")))
 
-/* 2^7k in every lane, offset by 2^31 for signed compares; k a constant. */
-TARGET_AVX2 static inline __m256i below32(unsigned k)
-{
-    return _mm256_set1_epi32((int32_t)((UINT32_C(1) << (7 * k)) ^ (UINT32_C(1) << 31)));
-}
-
-/* The bound u >= 2^lo_bits of the low halves of four longs and
- * u >= 2^hi_bits of their high halves, as signed compares: the bound less
- * one, offset by 2^31 like the halves (a bit count of 32: never). */
+/* The bound h >= 2^hi_bits on the high halves of four 63-bit values and
+ * l >= 2^lo_bits on their low halves, as signed compares of the halves
+ * against the bound less one (a bit count of 31: never, for the low halves). */
 TARGET_AVX2 static inline __m256i halves_at_least(unsigned lo_bits, unsigned hi_bits)
 {
-    int32_t lo = (int32_t)(lo_bits < 32 ? ((UINT32_C(1) << lo_bits) - 1) ^ (UINT32_C(1) << 31)
-                                        : INT32_MAX);
-    int32_t hi = (int32_t)(((UINT32_C(1) << hi_bits) - 1) ^ (UINT32_C(1) << 31));
+    int32_t lo = (int32_t)(lo_bits < 31 ? (UINT32_C(1) << lo_bits) - 1 : INT32_MAX);
+    int32_t hi = (int32_t)((UINT32_C(1) << hi_bits) - 1);
     return _mm256_set_epi32(hi, lo, hi, lo, hi, lo, hi, lo);
 }
 
+/* The sum of the eight 32-bit lanes of x. */
+TARGET_AVX2 static inline int32_t lanes_sum(__m256i x)
+{
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+    return _mm_cvtsi128_si32(s);
+}
+
 /*
- * With AVX2, four longs at a time: a varint takes 1 byte more for each k in
- * 1..9 with u >= 2^7k. For k = 5..9 that is a bound on the high half of u
- * (2^3, 2^10, ... 2^31); for k = 1..4 one on the low half, which is counted
- * as all ones when the high half is not 0. So five compares of eight 32-bit
- * halves count the nine bounds, as -1 each (signed compares: the halves are
- * offset by 2^31).
+ * With AVX2, four longs at a time: a long's varint takes 1 byte more for each
+ * k in 1..9 with zigzag(x) >= 2^7k. The zigzag form is 2a or 2a + 1 with
+ * a = x ^ (x >> 63), below 2^63, so the bound is a >= 2^(7k - 1). For k = 5..9
+ * that is a bound on a's high half (2^2, 2^9, 2^16, 2^23, 2^30), which is below
+ * 2^31; for k = 1..4 one on its low half (2^6, 2^13, 2^20, 2^27), which is set
+ * to 2^31 - 1 when a >= 2^31 (all four met). So both halves are non-negative
+ * as int32 and five signed compares of eight halves count the nine bounds, as
+ * -1 each.
  */
 TARGET_AVX2 static inline __m256i count_bounds(__m256i acc, __m256i x)
 {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i low_halves = _mm256_set1_epi64x(INT64_C(0xffffffff));
-    /* zigzag: (x << 1) ^ (x >> 63), the arithmetic shift as a compare */
-    __m256i u = _mm256_xor_si256(_mm256_add_epi64(x, x), _mm256_cmpgt_epi64(zero, x));
-    /* all ones in the low half of each u whose high half is not 0 */
-    __m256i high_zero = _mm256_srli_epi64(_mm256_cmpeq_epi32(u, zero), 32);
-    u = _mm256_or_si256(u, _mm256_andnot_si256(high_zero, low_halves));
-    u = _mm256_xor_si256(u, _mm256_set1_epi32(INT32_MIN));
+    const __m256i low_max = _mm256_set1_epi64x(INT32_MAX);
+    __m256i a = _mm256_xor_si256(x, _mm256_cmpgt_epi64(_mm256_setzero_si256(), x));
+    /* all ones in the low half of each a >= 2^31 */
+    __m256i big = _mm256_srli_epi64(_mm256_cmpgt_epi64(a, low_max), 32);
+    a = _mm256_blendv_epi8(a, low_max, big);
     /* Written out: at -O2 a loop over the bounds costs more than the compares. */
-    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(7, 3)));
-    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(14, 10)));
-    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(21, 17)));
-    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(28, 24)));
-    return _mm256_add_epi32(acc, _mm256_cmpgt_epi32(u, halves_at_least(32, 31)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, halves_at_least(6, 2)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, halves_at_least(13, 9)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, halves_at_least(20, 16)));
+    acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, halves_at_least(27, 23)));
+    return _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, halves_at_least(31, 30)));
 }
 
 TARGET_AVX2 static size_t size_longs_avx2(const int64_t *v, size_t n)
 {
     size_t total = n, i = 0;
     while (n - i >= 4) {
-        /* A 32-bit lane drops by at most 5 for four longs: add them up every
-         * 2^24 longs, long before it could wrap. */
+        /* A 32-bit lane drops by at most 5 for four longs and the eight add
+         * up to at most 9 a long: sum them every 2^24 longs, long before
+         * they could wrap. */
         size_t stop = n - i > ((size_t)1 << 24) ? i + ((size_t)1 << 24) : n;
         __m256i acc = _mm256_setzero_si256();
         for (; stop - i >= 8; i += 8) {
@@ -429,47 +431,34 @@ TARGET_AVX2 static size_t size_longs_avx2(const int64_t *v, size_t n)
             acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i)));
             i += 4;
         }
-        int32_t lanes[8];
-        _mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-        int64_t above = 0;
-        for (int k = 0; k < 8; k++)
-            above -= lanes[k];
-        total += (size_t)above;
+        total -= (size_t)(int64_t)lanes_sum(acc);
     }
     for (; i < n; i++)
-        total += varint_len_swar(avrogen_zigzag_encode(v[i])) - 1;
+        total += (size_t)avrogen_size_long(v[i]) - 1;
     return total;
 }
 
-/* Eight ints at a time: 5 bytes less one for each k in 1..4 with u < 2^7k. */
+/* Eight ints at a time: 1 byte more for each k in 1..4 with zigzag(x) >= 2^7k,
+ * that is a >= 2^(7k - 1) with a = x ^ (x >> 31), which is below 2^31. */
 TARGET_AVX2 static size_t size_ints_avx2(const int32_t *v, size_t n)
 {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i bias = _mm256_set1_epi32(INT32_MIN);
-    size_t total = 0, i = 0;
+    size_t total = n, i = 0;
     while (n - i >= 8) {
-        /* Each lane drops by at most 4 an iteration: sum them every 2^24 of them. */
+        /* Each lane drops by at most 4 for eight ints: sum them every 2^27. */
         size_t stop = n - i > ((size_t)1 << 27) ? i + ((size_t)1 << 27) : n;
-        __m256i acc = zero;
-        size_t start = i;
+        __m256i acc = _mm256_setzero_si256();
         for (; stop - i >= 8; i += 8) {
             __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(v + i));
-            __m256i u = _mm256_xor_si256(_mm256_add_epi32(x, x), _mm256_cmpgt_epi32(zero, x));
-            u = _mm256_xor_si256(u, bias);
-            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(below32(1), u));
-            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(below32(2), u));
-            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(below32(3), u));
-            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(below32(4), u));
+            __m256i a = _mm256_xor_si256(x, _mm256_srai_epi32(x, 31));
+            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, _mm256_set1_epi32((1 << 6) - 1)));
+            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, _mm256_set1_epi32((1 << 13) - 1)));
+            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, _mm256_set1_epi32((1 << 20) - 1)));
+            acc = _mm256_add_epi32(acc, _mm256_cmpgt_epi32(a, _mm256_set1_epi32((1 << 27) - 1)));
         }
-        int32_t lanes[8];
-        _mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-        int64_t below = 0;
-        for (int k = 0; k < 8; k++)
-            below -= lanes[k];
-        total += 5 * (i - start) - (size_t)below;
+        total -= (size_t)(int64_t)lanes_sum(acc);
     }
     for (; i < n; i++)
-        total += varint_len_swar(avrogen_zigzag_encode(v[i]));
+        total += (size_t)avrogen_size_long(v[i]) - 1;
     return total;
 }
 

@@ -324,6 +324,61 @@ START_TEST(bulk_encoders_agree)
 }
 END_TEST
 
+/*
+ * Every long at which a varint's length changes, either side: the zigzag
+ * forms 2^7k - 1 and 2^7k of both signs, and where the AVX2 size splits a
+ * long in halves (2^31, 2^32), for every array length from 0 to 17 (the
+ * 4- and 8-long steps and their tails) and every start in the list.
+ */
+START_TEST(bulk_sizes_at_bounds)
+{
+    size_t n_impls;
+    const avrogen_varint_impl *impls = avrogen_varint_impls(&n_impls);
+    int64_t vals[160];
+    size_t nv = 0;
+    for (unsigned k = 1; k <= 9; k++) {
+        uint64_t bound = UINT64_C(1) << (7 * k);
+        uint64_t us[] = {bound - 2, bound - 1, bound, bound + 1};
+        for (size_t j = 0; j < 4; j++)
+            vals[nv++] = avrogen_zigzag_decode(us[j]);
+    }
+    static const int64_t halves[] = {INT64_C(0x7ffffffe),  INT64_C(0x7fffffff),
+                                     INT64_C(0x80000000),  INT64_C(0xffffffff),
+                                     INT64_C(0x100000000), INT64_C(0x100000001),
+                                     INT64_C(0x17fffffff), INT64_C(0x3ffffffff),
+                                     INT64_C(0x400000000), INT64_MAX,
+                                     INT64_MAX - 1,        0};
+    for (size_t j = 0; j < sizeof halves / sizeof *halves; j++) {
+        vals[nv++] = halves[j];
+        vals[nv++] = -halves[j] - 1;
+        vals[nv++] = -halves[j];
+    }
+    vals[nv++] = INT64_MIN;
+    ck_assert_uint_le(nv, sizeof vals / sizeof *vals);
+    uint8_t buf[10];
+    for (size_t len = 0; len <= 17; len++) {
+        for (size_t start = 0; start + len <= nv; start++) {
+            const int64_t *v = vals + start;
+            int32_t v32[17];
+            size_t want = 0, want32 = 0;
+            for (size_t i = 0; i < len; i++) {
+                v32[i] = (int32_t)v[i];
+                want += put_ref(buf, avrogen_zigzag_encode(v[i]));
+                want32 += put_ref(buf, avrogen_zigzag_encode(v32[i]));
+                ck_assert_uint_eq(avrogen_size_long(v[i]),
+                                  put_ref(buf, avrogen_zigzag_encode(v[i])));
+            }
+            for (size_t m = 0; m < n_impls; m++) {
+                ck_assert_uint_eq(impls[m].size_longs(v, len), want);
+                ck_assert_uint_eq(impls[m].size_ints(v32, len), want32);
+            }
+            ck_assert_uint_eq(avrogen_size_longs(v, len), want);
+            ck_assert_uint_eq(avrogen_size_ints(v32, len), want32);
+        }
+    }
+}
+END_TEST
+
 /* Each bulk size function counts the bytes the byte loop writes, and so does
  * the dispatched one. */
 START_TEST(bulk_sizes_agree)
@@ -487,6 +542,7 @@ int main(void)
     tcase_add_test(tc, bulk_decoders_agree);
     tcase_add_test(tc, bulk_encoders_agree);
     tcase_add_test(tc, bulk_sizes_agree);
+    tcase_add_test(tc, bulk_sizes_at_bounds);
     tcase_add_test(tc, array_writes_match_byte_loop);
     suite_add_tcase(s, tc);
     tc = tcase_create("utf8");
