@@ -315,6 +315,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     g.need_record = xcalloc(m->n_records + 1, sizeof *g.need_record);
     g.cyclic = xcalloc(m->n_records + 1, sizeof *g.cyclic);
     g.deep = xcalloc(m->n_records + 1, sizeof *g.deep);
+    g.size_fixed = xcalloc(m->n_records + 1, sizeof *g.size_fixed);
     g.need_enum = xcalloc(m->n_enums + 1, sizeof *g.need_enum);
     g.need_fixed = xcalloc(m->n_fixeds + 1, sizeof *g.need_fixed);
     g.enum_index = xcalloc(m->n_enums + 1, sizeof *g.enum_index);
@@ -352,6 +353,7 @@ int emit_c(const struct model *m, const char *out_dir, const char *stem,
     free(g.need_record);
     free(g.cyclic);
     free(g.deep);
+    free(g.size_fixed);
     ptrmap_free(&g.fixed_sizes);
     ptrmap_free(&g.min_sizes);
     free(g.need_enum);

@@ -1055,10 +1055,31 @@ static void size_add(struct gen *g, uint64_t c)
         ec_line(g, "n += %" PRIu64 ";", c);
 }
 
-/* Items [0, count) of `arr`; returns the constant size of one item. The loop
- * is emitted only when items differ in size. */
+/* The C type of one item of t as a pointer to const named `name`, or NULL
+ * when the item is itself a pointer (its const would go elsewhere). */
+static char *item_pointer_decl(const struct model_type *t, const char *name)
+{
+    const char *type = t->kind == AVROGEN_KIND_MAP       ? t->entry_c_type
+                       : t->items->holder_c_type != NULL ? t->items->holder_c_type
+                                                         : t->items->c_type;
+    if (strchr(type, '*') != NULL)
+        return NULL;
+    char *ct = ec_unqualified(type);
+    char *decl = ec_pointer_decl(ct, name);
+    char *r = xasprintf("const %s", decl);
+    free(decl);
+    free(ct);
+    return r;
+}
+
+/*
+ * Items [0, count) of `arr`; returns the constant size of one item. The loop
+ * is emitted only when items differ in size; it walks a pointer (one
+ * increment an item, no index), declared in a scope of its own unless
+ * `scoped` (the caller opened one).
+ */
 static uint64_t size_items(struct gen *g, const struct model_type *t, const char *arr,
-                           const char *count)
+                           const char *count, bool scoped)
 {
     uint64_t c = 0;
     const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(t->items) : NULL;
@@ -1068,43 +1089,46 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
         return 0;
     }
     char *i = ec_loop_index(g);
-    char *e = ec_local(g, "e");
+    char *e = ec_local(g, t->kind == AVROGEN_KIND_MAP ? "e" : "it");
+    char *decl = item_pointer_decl(t, e);
     struct capture body;
+    if (decl != NULL && !scoped)
+        g->indent++; /* the body goes inside the scope */
     ec_capture_begin(g, &body);
     g->depth++;
     if (t->kind == AVROGEN_KIND_MAP) {
-        char *entry_type = ec_unqualified(t->entry_c_type);
-        char *decl = ec_pointer_decl(entry_type, e);
-        struct capture parts;
-        ec_capture_begin(g, &parts);
-        g->indent--;
         struct site es = {e, NULL};
         char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
         c = size_value(g, t->map_key, key, &es);
         c += size_value(g, t->items, value, &es);
-        g->indent++;
-        ec_capture_end(g, &parts);
-        if (parts.text.len != 0)
-            ec_line(g, "const %s = &%s[%s];", decl, arr, i);
-        ec_put_body(g, &parts.text);
         free(key);
         free(value);
-        free(decl);
-        free(entry_type);
     } else {
-        char *item = xasprintf("%s[%s]", arr, i);
+        char *item = decl != NULL ? xasprintf("(*%s)", e) : xasprintf("%s[%s]", arr, i);
         c = size_value(g, t->items, item, NULL);
         free(item);
     }
     g->depth--;
     ec_capture_end(g, &body);
-    if (body.text.len != 0) {
+    if (decl != NULL && !scoped)
+        g->indent--;
+    if (body.text.len == 0) {
+        textbuf_free(&body.text);
+    } else if (decl != NULL) {
+        if (!scoped)
+            ec_scope_open(g);
+        ec_line(g, "%s = %s;", decl, arr);
+        char *head = xasprintf("for (size_t %s = %s; %s != 0; %s--, %s++)", i, count, i, i, e);
+        ec_block(g, head, &body);
+        free(head);
+        if (!scoped)
+            ec_scope_close(g);
+    } else {
         char *head = xasprintf("for (size_t %s = 0; %s < %s; %s++)", i, i, count, i);
         ec_block(g, head, &body);
         free(head);
-    } else {
-        textbuf_free(&body.text);
     }
+    free(decl);
     free(e);
     free(i);
     return c;
@@ -1145,7 +1169,9 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         break;
     case MODEL_STORAGE_STR_VIEW:
     case MODEL_STORAGE_BYTES_VIEW:
-        ec_line(g, "n += avrogen_size_bytes(%s.len);", lv);
+        /* the length's first byte goes to the constant */
+        ec_line(g, "n += avrogen_size_bytes_more(%s.len);", lv);
+        c = 1;
         break;
     case MODEL_STORAGE_PADDED:
         ec_line(g, "n += avrogen_size_chars(%s, sizeof %s);", v, v);
@@ -1166,7 +1192,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
             struct capture loop;
             ec_capture_begin(g, &loop);
             g->indent--;
-            uint64_t item = size_items(g, t, v, count);
+            uint64_t item = size_items(g, t, v, count, true);
             g->indent++;
             ec_capture_end(g, &loop);
             if (item != 0)
@@ -1184,7 +1210,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
     case MODEL_STORAGE_C_ARRAY: {
         /* An array of items whose sizes vary (fixed ones were folded above). */
         char *n = xasprintf("%" PRIu64, t->c_len);
-        uint64_t item = size_items(g, t, v, n);
+        uint64_t item = size_items(g, t, v, n, false);
         c = (t->c_len != 0 ? varint_size((int64_t)t->c_len) : 0) + t->c_len * item + 1;
         free(n);
         break;
@@ -1198,7 +1224,9 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
                     t->record->c_prefix, addr);
             ec_line(g, "    return SIZE_MAX;");
         } else {
+            /* its measure counts what varies, the rest goes to the constant */
             ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
+            c = g->size_fixed[ri];
         }
         free(addr);
         break;
@@ -1868,17 +1896,25 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     }
     g->indent++;
     ec_capture_end(g, &parts);
+    /* A record of varying size that no cycle reaches leaves its constant to
+     * its callers, who add it once (an array of them: once for all). */
+    bool split = !deep && ri < g->m->n_records && parts.text.len != 0;
+    uint64_t inside = split ? 0 : c;
+    if (split)
+        g->size_fixed[ri] = c;
     if (parts.text.len == 0) {
-        ec_line(g, "return %" PRIu64 ";", c);
+        ec_line(g, "return %" PRIu64 ";", inside);
         textbuf_free(&parts.text);
     } else {
         g->used_v = true;
-        ec_line(g, "size_t n = %" PRIu64 ";", c);
+        ec_line(g, "size_t n = %" PRIu64 ";", inside);
         ec_blank(g);
         ec_put_body(g, &parts.text);
         ec_line(g, "return n;");
     }
     ec_capture_end(g, &body);
+    if (split && c != 0)
+        ec_line(g, "/* The bytes of a %s beyond the %" PRIu64 " that each one takes. */", ct, c);
     head = deep ? xasprintf("%s size_t %s_avro_measure(const %s *v, unsigned depth)", linkage, p,
                             ct)
                 : xasprintf("%s size_t %s_avro_measure(const %s *v)", linkage, p, ct);
@@ -1985,7 +2021,12 @@ void ec_emit_public_functions(struct gen *g, const struct model_record *rec)
     bool deep = ri < g->m->n_records && g->deep[ri];
     ec_line(g, "size_t %s_avro_size(const %s *v)", p, ct);
     ec_line(g, "{");
-    ec_line(g, deep ? "    return %s_avro_measure(v, 0);" : "    return %s_avro_measure(v);", p);
+    if (deep)
+        ec_line(g, "    return %s_avro_measure(v, 0);", p);
+    else if (g->size_fixed[ri] == 0)
+        ec_line(g, "    return %s_avro_measure(v);", p);
+    else
+        ec_line(g, "    return %" PRIu64 " + %s_avro_measure(v);", g->size_fixed[ri], p);
     ec_line(g, "}");
     ec_blank(g);
     ec_line(g, "avrogen_status %s_avro_encode(avrogen_writer *w, const %s *v)", p, ct);

@@ -43,6 +43,9 @@ struct gen {
                            measure takes the depth of the records it is inside */
     bool *need_enum;
     bool *need_fixed;
+    /* Per m->records[i] that is not deep: the bytes its measure leaves out, the
+     * same for every value of it. */
+    uint64_t *size_fixed;
     /* Per m->enums[i]: which of its static helpers the record code calls. */
     bool *enum_index; /* P_avro_index (P_avro_write calls it too) */
     bool *enum_write;

@@ -416,25 +416,31 @@ TARGET_AVX2 static inline __m256i count_bounds(__m256i acc, __m256i x)
 
 TARGET_AVX2 static size_t size_longs_avx2(const int64_t *v, size_t n)
 {
-    size_t total = n, i = 0;
-    while (n - i >= 4) {
+    size_t total = n;
+    while (n >= 8) {
         /* A 32-bit lane drops by at most 5 for four longs and the eight add
          * up to at most 9 a long: sum them every 2^24 longs, long before
          * they could wrap. */
-        size_t stop = n - i > ((size_t)1 << 24) ? i + ((size_t)1 << 24) : n;
+        size_t m = n < ((size_t)1 << 24) ? n & ~(size_t)7 : (size_t)1 << 24;
+        n -= m;
         __m256i acc = _mm256_setzero_si256();
-        for (; stop - i >= 8; i += 8) {
-            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i)));
-            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i + 4)));
-        }
-        if (stop - i >= 4) {
-            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + i)));
-            i += 4;
-        }
+        do {
+            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)v));
+            acc = count_bounds(acc, _mm256_loadu_si256((const __m256i *)(const void *)(v + 4)));
+            v += 8;
+            m -= 8;
+        } while (m != 0);
         total -= (size_t)(int64_t)lanes_sum(acc);
     }
-    for (; i < n; i++)
-        total += (size_t)avrogen_size_long(v[i]) - 1;
+    if (n >= 4) {
+        __m256i acc = count_bounds(_mm256_setzero_si256(),
+                                   _mm256_loadu_si256((const __m256i *)(const void *)v));
+        total -= (size_t)(int64_t)lanes_sum(acc);
+        v += 4;
+        n -= 4;
+    }
+    for (; n != 0; n--, v++)
+        total += (size_t)avrogen_size_long(*v) - 1;
     return total;
 }
 

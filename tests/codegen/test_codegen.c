@@ -1032,6 +1032,71 @@ START_TEST(test_fixed_buffer_exact)
 }
 END_TEST
 
+/* size() is the encoded length of `len` bytes of output in w (reset first). */
+#define SIZE_IS_LENGTH(P, v, w)                                     \
+    do {                                                            \
+        avrogen_writer_reset(w);                                    \
+        ck_assert_int_eq(P##_avro_encode(w, v), AVROGEN_OK);        \
+        ck_assert_uint_eq(P##_avro_size(v), avrogen_writer_len(w)); \
+    } while (0)
+
+/*
+ * Views whose lengths take 1, 2, 3 and 4 bytes, and either side of each
+ * step (random data keeps strings below 64 bytes), in every place a view
+ * sits: a field, a nullable, array items and map keys.
+ */
+START_TEST(test_size_of_long_views)
+{
+    static const size_t lens[] = {0,    1,    63,   64,      65,      127,    128,
+                                  8191, 8192, 8193, 1048575, 1048576, 1048577};
+    const size_t most = 1048577;
+    char *text = malloc(most);
+    ck_assert_ptr_nonnull(text);
+    memset(text, 'a', most);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+        size_t len = lens[i], other = lens[(i + 5) % (sizeof lens / sizeof *lens)];
+        avrogen_str view = {text, len};
+        avrogen_bytes blob = {(const uint8_t *)text, other};
+
+        struct texts t;
+        memset(&t, 0, sizeof t);
+        t.s = (char *)"";
+        t.cs = "";
+        t.view = view;
+        t.blob = blob;
+        SIZE_IS_LENGTH(texts, &t, &w);
+
+        struct maybe_texts m;
+        memset(&m, 0, sizeof m);
+        m.view = view;
+        m.blob = blob;
+        m.second_view = (avrogen_str){text, other};
+        SIZE_IS_LENGTH(maybe_texts, &m, &w);
+
+        struct arrays a;
+        memset(&a, 0, sizeof a);
+        avrogen_str views[3] = {view, {text, other}, {text, 0}};
+        a.views = views;
+        a.n_views = 3;
+        a.labels[0] = a.labels[1] = (char *)"";
+        a.pair[0].name = a.pair[1].name = (char *)"";
+        SIZE_IS_LENGTH(arrays, &a, &w);
+
+        struct maps p;
+        memset(&p, 0, sizeof p);
+        struct scored scored[2] = {{view, {-1, (char *)"", 0.5}},
+                                   {{text, 0}, {INT64_MIN, (char *)"x", 0}}};
+        p.scored = scored;
+        p.n_scored = len != 0 ? 2 : 1; /* two empty keys would not be unique */
+        SIZE_IS_LENGTH(maps, &p, &w);
+    }
+    avrogen_writer_fini(&w);
+    free(text);
+}
+END_TEST
+
 static Suite *codegen_suite(void)
 {
     Suite *s = suite_create("codegen");
@@ -1075,6 +1140,7 @@ static Suite *codegen_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_encode_errors);
     tcase_add_test(tc, test_fixed_buffer_exact);
+    tcase_add_test(tc, test_size_of_long_views);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -267,6 +267,15 @@ static inline size_t avrogen_size_bytes(size_t len)
     return avrogen_size_varint((uint64_t)len << 1) + len;
 }
 
+/* avrogen_size_bytes(len) - 1: generated sizes count the one byte of every
+ * length in their constant, and add this for the rest. */
+static inline size_t avrogen_size_bytes_more(size_t len)
+{
+    if (AVROGEN_LIKELY(len < 64))
+        return len;
+    return avrogen_size_varint((uint64_t)len << 1) - 1 + len;
+}
+
 /* spec: int and long are written as zigzag varints; an int is a long that fits. */
 static inline void avrogen_write_long(avrogen_writer *w, int64_t v)
 {

@@ -326,9 +326,10 @@ avrogen_status session_peer_inet_avro_decode(avrogen_reader *r, session_peer_ine
 }
 
 /* struct session <-> Avro record com.example.session */
+/* The bytes of a struct session beyond the 35 that each one takes. */
 static size_t session_avro_measure(const struct session *v)
 {
-    size_t n = 35;
+    size_t n = 0;
 
     n += avrogen_size_long(v->pid);
     n += avrogen_size_long(v->uid);
@@ -458,7 +459,7 @@ static void session_avro_read(avrogen_reader *r, struct session *v, avrogen_aren
 
 size_t session_avro_size(const struct session *v)
 {
-    return session_avro_measure(v);
+    return 35 + session_avro_measure(v);
 }
 
 avrogen_status session_avro_encode(avrogen_writer *w, const struct session *v)

@@ -108,9 +108,10 @@ avrogen_status point_avro_decode(avrogen_reader *r, struct point *v, avrogen_are
 }
 
 /* struct shapes <-> Avro record shapes */
+/* The bytes of a struct shapes beyond the 88 that each one takes. */
 static size_t shapes_avro_measure(const struct shapes *v)
 {
-    size_t n = 88;
+    size_t n = 0;
 
     {
         size_t count = avrogen_item_count(v->ids, (int64_t)v->n_ids);
@@ -126,21 +127,31 @@ static size_t shapes_avro_measure(const struct shapes *v)
     {
         size_t count = avrogen_item_count(v->points, (int64_t)v->n_points);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += point_avro_measure(&v->points[i]);
+        const struct point *it = v->points;
+        for (size_t i = count; i != 0; i--, it++)
+            n += point_avro_measure(it);
     }
     {
         size_t count = avrogen_item_count(v->colors, (int64_t)v->n_colors);
         n += avrogen_size_array_frame(count) + count * 1;
     }
-    for (size_t i = 0; i < 4; i++)
-        n += avrogen_size_long(v->deltas[i]);
+    {
+        const int8_t *it = v->deltas;
+        for (size_t i = 4; i != 0; i--, it++)
+            n += avrogen_size_long(*it);
+    }
     for (size_t i = 0; i < 2; i++)
         n += avrogen_size_cstring(v->labels[i]);
-    for (size_t i = 0; i < 2; i++)
-        n += avrogen_size_chars(v->tags[i], sizeof v->tags[i]);
-    for (size_t i = 0; i < 4; i++)
-        n += point_avro_measure(&v->corners[i]);
+    {
+        const char(*it)[8] = v->tags;
+        for (size_t i = 2; i != 0; i--, it++)
+            n += avrogen_size_chars(*it, sizeof *it);
+    }
+    {
+        const struct point *it = v->corners;
+        for (size_t i = 4; i != 0; i--, it++)
+            n += point_avro_measure(it);
+    }
     return n;
 }
 
@@ -310,7 +321,7 @@ static void shapes_avro_read(avrogen_reader *r, struct shapes *v, avrogen_arena 
 
 size_t shapes_avro_size(const struct shapes *v)
 {
-    return shapes_avro_measure(v);
+    return 88 + shapes_avro_measure(v);
 }
 
 avrogen_status shapes_avro_encode(avrogen_writer *w, const struct shapes *v)

@@ -8,9 +8,10 @@ AVROGEN_LAYOUT(struct ip_header, tos, 1, 1);
 AVROGEN_LAYOUT(struct ip_header, tot_len, 2, 2);
 
 /* struct ip_header <-> Avro record ip_header */
+/* The bytes of a struct ip_header beyond the 1 that each one takes. */
 static size_t ip_header_avro_measure(const struct ip_header *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long((int64_t)v->ihl);
     n += avrogen_size_long((int64_t)v->version);
@@ -130,7 +131,7 @@ static void ip_header_avro_read(avrogen_reader *r, struct ip_header *v, avrogen_
 
 size_t ip_header_avro_size(const struct ip_header *v)
 {
-    return ip_header_avro_measure(v);
+    return 1 + ip_header_avro_measure(v);
 }
 
 avrogen_status ip_header_avro_encode(avrogen_writer *w, const struct ip_header *v)

@@ -71,15 +71,17 @@ avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *v, avrogen_arena *
 }
 
 /* struct counted <-> Avro record counted */
+/* The bytes of a struct counted beyond the 4 that each one takes. */
 static size_t counted_avro_measure(const struct counted *v)
 {
-    size_t n = 4;
+    size_t n = 0;
 
     {
         size_t count = avrogen_cap_count((int64_t)v->n_hops, 8);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += hop_avro_measure(&v->hops[i]);
+        const struct hop *it = v->hops;
+        for (size_t i = count; i != 0; i--, it++)
+            n += hop_avro_measure(it);
     }
     {
         size_t count = avrogen_cap_count((int64_t)v->n_samples, 16);
@@ -101,8 +103,11 @@ static size_t counted_avro_measure(const struct counted *v)
     if (v->extra != NULL)
         n += avrogen_size_bytes(avrogen_item_count(v->extra, (int64_t)v->extra_len));
     n += avrogen_size_chars(v->id, sizeof v->id);
-    for (size_t i = 0; i < 2; i++)
-        n += avrogen_size_chars(v->lines[i], sizeof v->lines[i]);
+    {
+        const char(*it)[8] = v->lines;
+        for (size_t i = 2; i != 0; i--, it++)
+            n += avrogen_size_chars(*it, sizeof *it);
+    }
     n += avrogen_size_chars(v->user, sizeof v->user);
     return n;
 }
@@ -273,7 +278,7 @@ static void counted_avro_read(avrogen_reader *r, struct counted *v, avrogen_aren
 
 size_t counted_avro_size(const struct counted *v)
 {
-    return counted_avro_measure(v);
+    return 4 + counted_avro_measure(v);
 }
 
 avrogen_status counted_avro_encode(avrogen_writer *w, const struct counted *v)

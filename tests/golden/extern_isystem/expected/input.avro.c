@@ -32,9 +32,10 @@ static enum acme_unit acme_unit_avro_read(avrogen_reader *r)
 }
 
 /* struct acme_sample <-> Avro record com.acme.acme_sample */
+/* The bytes of a struct acme_sample beyond the 8 that each one takes. */
 AVROGEN_UNUSED static size_t acme_sample_avro_measure(const struct acme_sample *v)
 {
-    size_t n = 8;
+    size_t n = 0;
 
     n += avrogen_size_long(v->at_us);
     return n;
@@ -62,9 +63,10 @@ AVROGEN_UNUSED static void acme_sample_avro_read(avrogen_reader *r, struct acme_
 }
 
 /* acme_sensor_t <-> Avro record com.acme.Sensor */
+/* The bytes of a acme_sensor_t beyond the 10 that each one takes. */
 static size_t acme_sensor_avro_measure(const acme_sensor_t *v)
 {
-    size_t n = 2;
+    size_t n = 0;
 
     n += avrogen_size_long(v->id);
     if (v->label != NULL)
@@ -114,7 +116,7 @@ static void acme_sensor_avro_read(avrogen_reader *r, acme_sensor_t *v, avrogen_a
 
 size_t acme_sensor_avro_size(const acme_sensor_t *v)
 {
-    return acme_sensor_avro_measure(v);
+    return 10 + acme_sensor_avro_measure(v);
 }
 
 avrogen_status acme_sensor_avro_encode(avrogen_writer *w, const acme_sensor_t *v)

@@ -32,9 +32,10 @@ static void cJSON_avro_write(avrogen_writer *w, const cJSON *v);
 static void cJSON_avro_read(avrogen_reader *r, cJSON *v, avrogen_arena *a);
 
 /* struct group <-> Avro record posix.Group */
+/* The bytes of a struct group beyond the 1 that each one takes. */
 static size_t group_avro_measure(const struct group *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_cstring(v->gr_name);
     if (v->gr_passwd != NULL)
@@ -83,7 +84,7 @@ static void group_avro_read(avrogen_reader *r, struct group *v, avrogen_arena *a
 
 size_t group_avro_size(const struct group *v)
 {
-    return group_avro_measure(v);
+    return 1 + group_avro_measure(v);
 }
 
 avrogen_status group_avro_encode(avrogen_writer *w, const struct group *v)
@@ -244,7 +245,7 @@ avrogen_status cJSON_avro_decode(avrogen_reader *r, cJSON *v, avrogen_arena *a)
 /* struct watch_report <-> Avro record com.example.watch_report */
 static size_t watch_report_avro_measure(const struct watch_report *v, unsigned depth)
 {
-    size_t n = 1;
+    size_t n = 2;
 
     n += avrogen_size_long(v->wd);
     n += group_avro_measure(&v->owner);

@@ -25,15 +25,17 @@ AVROGEN_LAYOUT(struct grid, kind, 232, 4);
 AVROGEN_LAYOUT(struct grid, u, 240, 16);
 
 /* struct grid <-> Avro record golden.holders.grid */
+/* The bytes of a struct grid beyond the 3 that each one takes. */
 static size_t grid_avro_measure(const struct grid *v)
 {
-    size_t n = 3;
+    size_t n = 0;
 
     {
         size_t count = avrogen_item_count(v->rows, (int64_t)v->n_rows);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct row *h1 = &v->rows[i];
+        const struct row *it = v->rows;
+        for (size_t i = count; i != 0; i--, it++) {
+            const struct row *h1 = it;
             {
                 size_t count2 = avrogen_item_count(h1->value, (int64_t)h1->n);
                 n += avrogen_size_array_frame(count2) + count2 * 8;
@@ -43,42 +45,47 @@ static size_t grid_avro_measure(const struct grid *v)
     {
         size_t count = avrogen_item_count(v->labels, (int64_t)v->n_labels);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const tags_t *h1 = &v->labels[i];
+        const tags_t *it = v->labels;
+        for (size_t i = count; i != 0; i--, it++) {
+            const tags_t *h1 = it;
             {
                 size_t count2 = avrogen_item_count(h1->value, (int64_t)h1->count);
                 n += avrogen_size_array_frame(count2);
-                for (size_t k = 0; k < count2; k++) {
-                    const struct tag_entry *e2 = &h1->value[k];
+                const struct tag_entry *e2 = h1->value;
+                for (size_t k = count2; k != 0; k--, e2++) {
                     n += avrogen_size_cstring(e2->key);
                     n += avrogen_size_long(e2->value);
                 }
             }
         }
     }
-    for (size_t i = 0; i < 3; i++) {
-        const struct cell *h1 = &v->cells[i];
-        switch ((int64_t)h1->kind) {
-        case 0:
-            n += 1;
-            break;
-        case 1:
-            n += avrogen_size_long(h1->value.i);
-            n += 1;
-            break;
-        case 2:
-            n += avrogen_size_cstring(h1->value.text);
-            n += 1;
-            break;
-        default:
-            break;
+    {
+        const struct cell *it = v->cells;
+        for (size_t i = 3; i != 0; i--, it++) {
+            const struct cell *h1 = it;
+            switch ((int64_t)h1->kind) {
+            case 0:
+                n += 1;
+                break;
+            case 1:
+                n += avrogen_size_long(h1->value.i);
+                n += 1;
+                break;
+            case 2:
+                n += avrogen_size_cstring(h1->value.text);
+                n += 1;
+                break;
+            default:
+                break;
+            }
         }
     }
     {
         size_t count = avrogen_item_count(v->names, (int64_t)v->n_names);
         n += avrogen_size_array_frame(count) + count * 1;
-        for (size_t i = 0; i < count; i++) {
-            const struct maybe_name *h1 = &v->names[i];
+        const struct maybe_name *it = v->names;
+        for (size_t i = count; i != 0; i--, it++) {
+            const struct maybe_name *h1 = it;
             if (h1->value != NULL)
                 n += avrogen_size_cstring(h1->value);
         }
@@ -86,13 +93,15 @@ static size_t grid_avro_measure(const struct grid *v)
     {
         size_t count = avrogen_item_count(v->cube, (int64_t)v->n_cube);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct plane *h1 = &v->cube[i];
+        const struct plane *it = v->cube;
+        for (size_t i = count; i != 0; i--, it++) {
+            const struct plane *h1 = it;
             {
                 size_t count2 = avrogen_item_count(h1->value, (int64_t)h1->n_rows);
                 n += avrogen_size_array_frame(count2);
-                for (size_t k = 0; k < count2; k++) {
-                    const struct row *h3 = &h1->value[k];
+                const struct row *it2 = h1->value;
+                for (size_t k = count2; k != 0; k--, it2++) {
+                    const struct row *h3 = it2;
                     {
                         size_t count4 = avrogen_item_count(h3->value, (int64_t)h3->n);
                         n += avrogen_size_array_frame(count4) + count4 * 8;
@@ -104,8 +113,9 @@ static size_t grid_avro_measure(const struct grid *v)
     {
         size_t count = avrogen_cap_count((int64_t)v->n_spare, 4);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct row *h1 = &v->spare[i];
+        const struct row *it = v->spare;
+        for (size_t i = count; i != 0; i--, it++) {
+            const struct row *h1 = it;
             {
                 size_t count2 = avrogen_item_count(h1->value, (int64_t)h1->n);
                 n += avrogen_size_array_frame(count2) + count2 * 8;
@@ -119,8 +129,9 @@ static size_t grid_avro_measure(const struct grid *v)
     if (v->runs != NULL) {
         size_t count = avrogen_item_count(v->runs, (int64_t)v->n_runs);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct small_ints *h1 = &v->runs[i];
+        const struct small_ints *it = v->runs;
+        for (size_t i = count; i != 0; i--, it++) {
+            const struct small_ints *h1 = it;
             {
                 size_t count2 = avrogen_cap_count((int64_t)h1->n, 4);
                 n += avrogen_size_array_frame(count2);
@@ -144,9 +155,10 @@ static size_t grid_avro_measure(const struct grid *v)
             const struct bytes_list *h = &v->u.list;
             {
                 size_t count1 = avrogen_item_count(h->value, (int64_t)h->n);
-                n += avrogen_size_array_frame(count1);
-                for (size_t j = 0; j < count1; j++)
-                    n += avrogen_size_bytes(h->value[j].len);
+                n += avrogen_size_array_frame(count1) + count1 * 1;
+                const avrogen_bytes *it1 = h->value;
+                for (size_t j = count1; j != 0; j--, it1++)
+                    n += avrogen_size_bytes_more((*it1).len);
             }
         }
         n += 1;
@@ -157,8 +169,8 @@ static size_t grid_avro_measure(const struct grid *v)
             {
                 size_t count1 = avrogen_item_count(h->value, (int64_t)h->count);
                 n += avrogen_size_array_frame(count1);
-                for (size_t j = 0; j < count1; j++) {
-                    const struct tag_entry *e1 = &h->value[j];
+                const struct tag_entry *e1 = h->value;
+                for (size_t j = count1; j != 0; j--, e1++) {
                     n += avrogen_size_cstring(e1->key);
                     n += avrogen_size_long(e1->value);
                 }
@@ -687,7 +699,7 @@ static void grid_avro_read(avrogen_reader *r, struct grid *v, avrogen_arena *a)
 
 size_t grid_avro_size(const struct grid *v)
 {
-    return grid_avro_measure(v);
+    return 3 + grid_avro_measure(v);
 }
 
 avrogen_status grid_avro_encode(avrogen_writer *w, const struct grid *v)

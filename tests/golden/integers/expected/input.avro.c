@@ -34,9 +34,10 @@ AVROGEN_LAYOUT(struct sizes, n_counts, 184, 2);
 AVROGEN_LAYOUT(struct sizes, limit, 192, 8);
 
 /* struct sizes <-> Avro record sizes */
+/* The bytes of a struct sizes beyond the 3 that each one takes. */
 static size_t sizes_avro_measure(const struct sizes *v)
 {
-    size_t n = 3;
+    size_t n = 0;
 
     n += avrogen_size_long(v->sc);
     n += avrogen_size_long(v->uc);
@@ -61,15 +62,19 @@ static size_t sizes_avro_measure(const struct sizes *v)
     n += avrogen_size_long((int64_t)v->u64);
     n += avrogen_size_long((int64_t)v->bits);
     n += avrogen_size_decimal_uint64(v->exact);
-    for (size_t i = 0; i < 3; i++)
-        n += avrogen_size_long((int64_t)v->lens[i]);
+    {
+        const size_t *it = v->lens;
+        for (size_t i = 3; i != 0; i--, it++)
+            n += avrogen_size_long((int64_t)*it);
+    }
     if (v->maybe != NULL)
         n += avrogen_size_long((int64_t)*v->maybe);
     {
         size_t count = avrogen_item_count(v->counts, (int64_t)v->n_counts);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_long((int64_t)v->counts[i]);
+        const size_t *it = v->counts;
+        for (size_t i = count; i != 0; i--, it++)
+            n += avrogen_size_long((int64_t)*it);
     }
     n += avrogen_size_long((int64_t)v->limit);
     return n;
@@ -214,7 +219,7 @@ static void sizes_avro_read(avrogen_reader *r, struct sizes *v, avrogen_arena *a
 
 size_t sizes_avro_size(const struct sizes *v)
 {
-    return sizes_avro_measure(v);
+    return 3 + sizes_avro_measure(v);
 }
 
 avrogen_status sizes_avro_encode(avrogen_writer *w, const struct sizes *v)

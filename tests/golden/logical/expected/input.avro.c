@@ -31,9 +31,10 @@ AVROGEN_LAYOUT(struct amounts, history, 32, 8);
 AVROGEN_LAYOUT(struct amounts, n_history, 40, 2);
 
 /* struct times <-> Avro record times */
+/* The bytes of a struct times beyond the 12 that each one takes. */
 static size_t times_avro_measure(const struct times *v)
 {
-    size_t n = 12;
+    size_t n = 0;
 
     n += avrogen_size_long(v->day);
     n += avrogen_size_long(v->tod_ms);
@@ -116,7 +117,7 @@ static void times_avro_read(avrogen_reader *r, struct times *v, avrogen_arena *a
 
 size_t times_avro_size(const struct times *v)
 {
-    return times_avro_measure(v);
+    return 12 + times_avro_measure(v);
 }
 
 avrogen_status times_avro_encode(avrogen_writer *w, const struct times *v)
@@ -137,13 +138,14 @@ avrogen_status times_avro_decode(avrogen_reader *r, struct times *v, avrogen_are
 }
 
 /* struct ids <-> Avro record ids */
+/* The bytes of a struct ids beyond the 17 that each one takes. */
 static size_t ids_avro_measure(const struct ids *v)
 {
-    size_t n = 16;
+    size_t n = 0;
 
     n += avrogen_size_cstring(v->text);
     n += avrogen_size_chars(v->canonical, sizeof v->canonical);
-    n += avrogen_size_bytes(v->view.len);
+    n += avrogen_size_bytes_more(v->view.len);
     return n;
 }
 
@@ -176,7 +178,7 @@ static void ids_avro_read(avrogen_reader *r, struct ids *v, avrogen_arena *a)
 
 size_t ids_avro_size(const struct ids *v)
 {
-    return ids_avro_measure(v);
+    return 17 + ids_avro_measure(v);
 }
 
 avrogen_status ids_avro_encode(avrogen_writer *w, const struct ids *v)
@@ -197,17 +199,19 @@ avrogen_status ids_avro_decode(avrogen_reader *r, struct ids *v, avrogen_arena *
 }
 
 /* struct amounts <-> Avro record amounts */
+/* The bytes of a struct amounts beyond the 16 that each one takes. */
 static size_t amounts_avro_measure(const struct amounts *v)
 {
-    size_t n = 16;
+    size_t n = 0;
 
     n += avrogen_size_decimal_int64(v->cents);
     n += avrogen_size_decimal_int64(v->whole);
     {
         size_t count = avrogen_item_count(v->history, (int64_t)v->n_history);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_decimal_int64(v->history[i]);
+        const int64_t *it = v->history;
+        for (size_t i = count; i != 0; i--, it++)
+            n += avrogen_size_decimal_int64(*it);
     }
     return n;
 }
@@ -257,7 +261,7 @@ static void amounts_avro_read(avrogen_reader *r, struct amounts *v, avrogen_aren
 
 size_t amounts_avro_size(const struct amounts *v)
 {
-    return amounts_avro_measure(v);
+    return 16 + amounts_avro_measure(v);
 }
 
 avrogen_status amounts_avro_encode(avrogen_writer *w, const struct amounts *v)

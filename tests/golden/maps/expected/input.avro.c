@@ -64,8 +64,8 @@ static size_t metrics_avro_measure(const struct metrics *v)
     {
         size_t count = avrogen_item_count(v->counters, (int64_t)v->n_counters);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct counter *e = &v->counters[i];
+        const struct counter *e = v->counters;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_cstring(e->key);
             n += avrogen_size_long(e->value);
         }
@@ -73,25 +73,24 @@ static size_t metrics_avro_measure(const struct metrics *v)
     {
         size_t count = avrogen_item_count(v->labels, (int64_t)v->n_labels);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct label *e = &v->labels[i];
+        const struct label *e = v->labels;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_chars(e->key, sizeof e->key);
             n += avrogen_size_cstring(e->value);
         }
     }
     {
         size_t count = avrogen_item_count(v->series, (int64_t)v->n_series);
-        n += avrogen_size_array_frame(count) + count * 8;
-        for (size_t i = 0; i < count; i++) {
-            const struct series *e = &v->series[i];
-            n += avrogen_size_bytes(e->key.len);
-        }
+        n += avrogen_size_array_frame(count) + count * 9;
+        const struct series *e = v->series;
+        for (size_t i = count; i != 0; i--, e++)
+            n += avrogen_size_bytes_more(e->key.len);
     }
     {
         size_t count = avrogen_item_count(v->bags, (int64_t)v->n_bags);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct bag *e = &v->bags[i];
+        const struct bag *e = v->bags;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_cstring(e->key);
             {
                 size_t count1 = avrogen_item_count(e->value, (int64_t)e->n);
@@ -103,8 +102,8 @@ static size_t metrics_avro_measure(const struct metrics *v)
     {
         size_t count = avrogen_item_count(v->optional, (int64_t)v->n_optional);
         n += avrogen_size_array_frame(count) + count * 1;
-        for (size_t i = 0; i < count; i++) {
-            const struct maybe *e = &v->optional[i];
+        const struct maybe *e = v->optional;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_cstring(e->key);
             if (e->value != NULL)
                 n += avrogen_size_cstring(e->value);

@@ -40,9 +40,10 @@ static enum unit unit_avro_read(avrogen_reader *r)
 }
 
 /* struct line <-> Avro record com.acme.common.line */
+/* The bytes of a struct line beyond the 1 that each one takes. */
 AVROGEN_UNUSED static size_t line_avro_measure(const struct line *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->sku);
     return n;
@@ -70,16 +71,18 @@ AVROGEN_UNUSED static void line_avro_read(avrogen_reader *r, struct line *v, avr
 }
 
 /* struct basket <-> Avro record com.acme.shop.basket */
+/* The bytes of a struct basket beyond the 2 that each one takes. */
 static size_t basket_avro_measure(const struct basket *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += line_avro_measure(&v->first);
     {
         size_t count = avrogen_item_count(v->more, (int64_t)v->n_more);
-        n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += line_avro_measure(&v->more[i]);
+        n += avrogen_size_array_frame(count) + count * 1;
+        const struct line *it = v->more;
+        for (size_t i = count; i != 0; i--, it++)
+            n += line_avro_measure(it);
     }
     return n;
 }
@@ -119,7 +122,7 @@ static void basket_avro_read(avrogen_reader *r, struct basket *v, avrogen_arena 
 
 size_t basket_avro_size(const struct basket *v)
 {
-    return basket_avro_measure(v);
+    return 2 + basket_avro_measure(v);
 }
 
 avrogen_status basket_avro_encode(avrogen_writer *w, const struct basket *v)

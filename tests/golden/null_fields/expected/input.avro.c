@@ -19,10 +19,9 @@ static size_t nulls_avro_measure(const struct nulls *v)
     {
         size_t count = avrogen_item_count(v->set, (int64_t)v->n_set);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct placeholder *e = &v->set[i];
+        const struct placeholder *e = v->set;
+        for (size_t i = count; i != 0; i--, e++)
             n += avrogen_size_cstring(e->key);
-        }
     }
     n += avrogen_size_long(v->after);
     return n;

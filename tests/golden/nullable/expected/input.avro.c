@@ -82,9 +82,10 @@ avrogen_status detail_avro_decode(avrogen_reader *r, struct detail *v, avrogen_a
 }
 
 /* struct maybe <-> Avro record maybe */
+/* The bytes of a struct maybe beyond the 13 that each one takes. */
 static size_t maybe_avro_measure(const struct maybe *v)
 {
-    size_t n = 13;
+    size_t n = 0;
 
     if (v->note != NULL)
         n += avrogen_size_cstring(v->note);
@@ -96,10 +97,14 @@ static size_t maybe_avro_measure(const struct maybe *v)
         n += detail_avro_measure(v->detail);
     if (v->level != NULL)
         n += 1;
-    if (v->view.ptr != NULL)
-        n += avrogen_size_bytes(v->view.len);
-    if (v->blob.ptr != NULL)
-        n += avrogen_size_bytes(v->blob.len);
+    if (v->view.ptr != NULL) {
+        n += avrogen_size_bytes_more(v->view.len);
+        n += 1;
+    }
+    if (v->blob.ptr != NULL) {
+        n += avrogen_size_bytes_more(v->blob.len);
+        n += 1;
+    }
     if (v->raw != NULL)
         n += avrogen_size_bytes(avrogen_item_count(v->raw, (int64_t)v->n_raw));
     if (v->values != NULL) {
@@ -395,7 +400,7 @@ static void maybe_avro_read(avrogen_reader *r, struct maybe *v, avrogen_arena *a
 
 size_t maybe_avro_size(const struct maybe *v)
 {
-    return maybe_avro_measure(v);
+    return 13 + maybe_avro_measure(v);
 }
 
 avrogen_status maybe_avro_encode(avrogen_writer *w, const struct maybe *v)

@@ -13,9 +13,10 @@ AVROGEN_LAYOUT(struct account, level, 65, 1);
 AVROGEN_LAYOUT(struct account, motto, 72, 8);
 
 /* struct account <-> Avro record com.acme.iam.Account */
+/* The bytes of a struct account beyond the 8 that each one takes. */
 static size_t acct_avro_measure(const struct account *v)
 {
-    size_t n = 8;
+    size_t n = 0;
 
     n += avrogen_size_long(v->id);
     n += avrogen_size_cstring(v->display);
@@ -71,7 +72,7 @@ static void acct_avro_read(avrogen_reader *r, struct account *v, avrogen_arena *
 
 size_t acct_avro_size(const struct account *v)
 {
-    return acct_avro_measure(v);
+    return 8 + acct_avro_measure(v);
 }
 
 avrogen_status acct_avro_encode(avrogen_writer *w, const struct account *v)

@@ -145,16 +145,18 @@ static size_t tree_avro_measure(const struct tree *v, unsigned depth)
     {
         size_t count = avrogen_item_count(v->children, (int64_t)v->n_children);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            if ((n = avrogen_size_sum(n, tree_avro_measure(&v->children[i], depth))) == SIZE_MAX)
+        const struct tree *it = v->children;
+        for (size_t i = count; i != 0; i--, it++) {
+            if ((n = avrogen_size_sum(n, tree_avro_measure(it, depth))) == SIZE_MAX)
                 return SIZE_MAX;
         }
     }
     {
         size_t count = avrogen_item_count(v->leaves, (int64_t)v->n_leaves);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += leaf_avro_measure(&v->leaves[i]);
+        const struct leaf *it = v->leaves;
+        for (size_t i = count; i != 0; i--, it++)
+            n += leaf_avro_measure(it);
     }
     if (v->extra != NULL)
         n += leaf_avro_measure(v->extra);

@@ -95,9 +95,10 @@ avrogen_status stage0_avro_decode(avrogen_reader *r, struct stage0 *v, avrogen_a
 }
 
 /* struct stage1 <-> Avro record pipeline.stage1 */
+/* The bytes of a struct stage1 beyond the 1 that each one takes. */
 static size_t stage1_avro_measure(const struct stage1 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
@@ -142,7 +143,7 @@ static void stage1_avro_read(avrogen_reader *r, struct stage1 *v, avrogen_arena 
 
 size_t stage1_avro_size(const struct stage1 *v)
 {
-    return stage1_avro_measure(v);
+    return 1 + stage1_avro_measure(v);
 }
 
 avrogen_status stage1_avro_encode(avrogen_writer *w, const struct stage1 *v)
@@ -163,14 +164,17 @@ avrogen_status stage1_avro_decode(avrogen_reader *r, struct stage1 *v, avrogen_a
 }
 
 /* struct stage2 <-> Avro record pipeline.stage2 */
+/* The bytes of a struct stage2 beyond the 1 that each one takes. */
 static size_t stage2_avro_measure(const struct stage2 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage1_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -210,7 +214,7 @@ static void stage2_avro_read(avrogen_reader *r, struct stage2 *v, avrogen_arena 
 
 size_t stage2_avro_size(const struct stage2 *v)
 {
-    return stage2_avro_measure(v);
+    return 1 + stage2_avro_measure(v);
 }
 
 avrogen_status stage2_avro_encode(avrogen_writer *w, const struct stage2 *v)
@@ -231,14 +235,17 @@ avrogen_status stage2_avro_decode(avrogen_reader *r, struct stage2 *v, avrogen_a
 }
 
 /* struct stage3 <-> Avro record pipeline.stage3 */
+/* The bytes of a struct stage3 beyond the 1 that each one takes. */
 static size_t stage3_avro_measure(const struct stage3 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage2_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -278,7 +285,7 @@ static void stage3_avro_read(avrogen_reader *r, struct stage3 *v, avrogen_arena 
 
 size_t stage3_avro_size(const struct stage3 *v)
 {
-    return stage3_avro_measure(v);
+    return 1 + stage3_avro_measure(v);
 }
 
 avrogen_status stage3_avro_encode(avrogen_writer *w, const struct stage3 *v)
@@ -299,14 +306,17 @@ avrogen_status stage3_avro_decode(avrogen_reader *r, struct stage3 *v, avrogen_a
 }
 
 /* struct stage4 <-> Avro record pipeline.stage4 */
+/* The bytes of a struct stage4 beyond the 1 that each one takes. */
 static size_t stage4_avro_measure(const struct stage4 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage3_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -346,7 +356,7 @@ static void stage4_avro_read(avrogen_reader *r, struct stage4 *v, avrogen_arena 
 
 size_t stage4_avro_size(const struct stage4 *v)
 {
-    return stage4_avro_measure(v);
+    return 1 + stage4_avro_measure(v);
 }
 
 avrogen_status stage4_avro_encode(avrogen_writer *w, const struct stage4 *v)
@@ -367,14 +377,17 @@ avrogen_status stage4_avro_decode(avrogen_reader *r, struct stage4 *v, avrogen_a
 }
 
 /* struct stage5 <-> Avro record pipeline.stage5 */
+/* The bytes of a struct stage5 beyond the 1 that each one takes. */
 static size_t stage5_avro_measure(const struct stage5 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage4_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -414,7 +427,7 @@ static void stage5_avro_read(avrogen_reader *r, struct stage5 *v, avrogen_arena 
 
 size_t stage5_avro_size(const struct stage5 *v)
 {
-    return stage5_avro_measure(v);
+    return 1 + stage5_avro_measure(v);
 }
 
 avrogen_status stage5_avro_encode(avrogen_writer *w, const struct stage5 *v)
@@ -435,14 +448,17 @@ avrogen_status stage5_avro_decode(avrogen_reader *r, struct stage5 *v, avrogen_a
 }
 
 /* struct stage6 <-> Avro record pipeline.stage6 */
+/* The bytes of a struct stage6 beyond the 1 that each one takes. */
 static size_t stage6_avro_measure(const struct stage6 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage5_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -482,7 +498,7 @@ static void stage6_avro_read(avrogen_reader *r, struct stage6 *v, avrogen_arena 
 
 size_t stage6_avro_size(const struct stage6 *v)
 {
-    return stage6_avro_measure(v);
+    return 1 + stage6_avro_measure(v);
 }
 
 avrogen_status stage6_avro_encode(avrogen_writer *w, const struct stage6 *v)
@@ -503,14 +519,17 @@ avrogen_status stage6_avro_decode(avrogen_reader *r, struct stage6 *v, avrogen_a
 }
 
 /* struct stage7 <-> Avro record pipeline.stage7 */
+/* The bytes of a struct stage7 beyond the 1 that each one takes. */
 static size_t stage7_avro_measure(const struct stage7 *v)
 {
-    size_t n = 1;
+    size_t n = 0;
 
     n += avrogen_size_long(v->attempt);
     n += avrogen_size_cstring(v->host);
-    if (v->previous != NULL)
+    if (v->previous != NULL) {
         n += stage6_avro_measure(v->previous);
+        n += 1;
+    }
     return n;
 }
 
@@ -550,7 +569,7 @@ static void stage7_avro_read(avrogen_reader *r, struct stage7 *v, avrogen_arena 
 
 size_t stage7_avro_size(const struct stage7 *v)
 {
-    return stage7_avro_measure(v);
+    return 1 + stage7_avro_measure(v);
 }
 
 avrogen_status stage7_avro_encode(avrogen_writer *w, const struct stage7 *v)
@@ -571,14 +590,19 @@ avrogen_status stage7_avro_decode(avrogen_reader *r, struct stage7 *v, avrogen_a
 }
 
 /* struct audit <-> Avro record pipeline.audit */
+/* The bytes of a struct audit beyond the 2 that each one takes. */
 static size_t audit_avro_measure(const struct audit *v)
 {
-    size_t n = 2;
+    size_t n = 0;
 
-    if (v->first != NULL)
+    if (v->first != NULL) {
         n += stage7_avro_measure(v->first);
-    if (v->last != NULL)
+        n += 1;
+    }
+    if (v->last != NULL) {
         n += stage7_avro_measure(v->last);
+        n += 1;
+    }
     return n;
 }
 
@@ -620,7 +644,7 @@ static void audit_avro_read(avrogen_reader *r, struct audit *v, avrogen_arena *a
 
 size_t audit_avro_size(const struct audit *v)
 {
-    return audit_avro_measure(v);
+    return 2 + audit_avro_measure(v);
 }
 
 avrogen_status audit_avro_encode(avrogen_writer *w, const struct audit *v)

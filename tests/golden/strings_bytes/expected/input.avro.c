@@ -16,6 +16,7 @@ AVROGEN_LAYOUT(struct texts, buf, 88, 8);
 AVROGEN_LAYOUT(struct texts, buf_len, 96, 4);
 
 /* struct texts <-> Avro record texts */
+/* The bytes of a struct texts beyond the 2 that each one takes. */
 static size_t texts_avro_measure(const struct texts *v)
 {
     size_t n = 0;
@@ -23,8 +24,8 @@ static size_t texts_avro_measure(const struct texts *v)
     n += avrogen_size_cstring(v->owned);
     n += avrogen_size_cstring(v->borrowed);
     n += avrogen_size_chars(v->code, sizeof v->code);
-    n += avrogen_size_bytes(v->view.len);
-    n += avrogen_size_bytes(v->blob.len);
+    n += avrogen_size_bytes_more(v->view.len);
+    n += avrogen_size_bytes_more(v->blob.len);
     n += avrogen_size_bytes(avrogen_item_count(v->raw, (int64_t)v->n_raw));
     n += avrogen_size_bytes(avrogen_item_count(v->packet, (int64_t)v->packet_len));
     n += avrogen_size_bytes(avrogen_item_count(v->buf, (int64_t)v->buf_len));
@@ -89,7 +90,7 @@ static void texts_avro_read(avrogen_reader *r, struct texts *v, avrogen_arena *a
 
 size_t texts_avro_size(const struct texts *v)
 {
-    return texts_avro_measure(v);
+    return 2 + texts_avro_measure(v);
 }
 
 avrogen_status texts_avro_encode(avrogen_writer *w, const struct texts *v)

@@ -18,9 +18,10 @@ AVROGEN_LAYOUT(struct stamps, n_marks, 136, 1);
 AVROGEN_LAYOUT(struct stamps, since, 144, 16);
 
 /* struct stamps <-> Avro record stamps */
+/* The bytes of a struct stamps beyond the 3 that each one takes. */
 static size_t stamps_avro_measure(const struct stamps *v)
 {
-    size_t n = 3;
+    size_t n = 0;
 
     n += avrogen_size_time((int64_t)v->ts.tv_sec, (int64_t)v->ts.tv_nsec, 1000000000, 1000000000);
     n += avrogen_size_time((int64_t)v->tv.tv_sec, (int64_t)v->tv.tv_usec, 1000000, 1000000);
@@ -33,15 +34,19 @@ static size_t stamps_avro_measure(const struct stamps *v)
         n += avrogen_size_time((int64_t)v->maybe->tv_sec, (int64_t)v->maybe->tv_nsec, 1000000000,
                                1000000000);
     }
-    for (size_t i = 0; i < 2; i++) {
-        n += avrogen_size_time((int64_t)v->window[i].tv_sec, (int64_t)v->window[i].tv_nsec,
-                               1000000000, 1000000000);
+    {
+        const struct timespec *it = v->window;
+        for (size_t i = 2; i != 0; i--, it++) {
+            n += avrogen_size_time((int64_t)it->tv_sec, (int64_t)it->tv_nsec, 1000000000,
+                                   1000000000);
+        }
     }
     {
         size_t count = avrogen_item_count(v->marks, (int64_t)v->n_marks);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += avrogen_size_time((int64_t)v->marks[i], 0, 1, 1000000);
+        const time_t *it = v->marks;
+        for (size_t i = count; i != 0; i--, it++)
+            n += avrogen_size_time((int64_t)*it, 0, 1, 1000000);
     }
     n += avrogen_size_time((int64_t)v->since.tv_sec, (int64_t)v->since.tv_nsec, 1000000000,
                            1000000000);
@@ -187,7 +192,7 @@ static void stamps_avro_read(avrogen_reader *r, struct stamps *v, avrogen_arena 
 
 size_t stamps_avro_size(const struct stamps *v)
 {
-    return stamps_avro_measure(v);
+    return 3 + stamps_avro_measure(v);
 }
 
 avrogen_status stamps_avro_encode(avrogen_writer *w, const struct stamps *v)

@@ -80,9 +80,10 @@ avrogen_status point_avro_decode(avrogen_reader *r, point_t *v, avrogen_arena *a
 }
 
 /* segment_t <-> Avro record segment */
+/* The bytes of a segment_t beyond the 17 that each one takes. */
 static size_t segment_avro_measure(const segment_t *v)
 {
-    size_t n = 17;
+    size_t n = 0;
 
     n += avrogen_size_long(v->at);
     return n;
@@ -114,7 +115,7 @@ static void segment_avro_read(avrogen_reader *r, segment_t *v, avrogen_arena *a)
 
 size_t segment_avro_size(const segment_t *v)
 {
-    return segment_avro_measure(v);
+    return 17 + segment_avro_measure(v);
 }
 
 avrogen_status segment_avro_encode(avrogen_writer *w, const segment_t *v)

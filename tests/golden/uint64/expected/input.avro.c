@@ -12,17 +12,21 @@ AVROGEN_LAYOUT(struct counters, window, 40, 16);
 AVROGEN_LAYOUT(struct counters, window[0], 40, 8);
 
 /* struct counters <-> Avro record counters */
+/* The bytes of a struct counters beyond the 2 that each one takes. */
 static size_t counters_avro_measure(const struct counters *v)
 {
-    size_t n = 2;
+    size_t n = 0;
 
     n += avrogen_size_long((int64_t)v->packets);
     n += avrogen_size_decimal_uint64(v->bytes);
     n += avrogen_size_decimal_uint64(v->octets);
     n += avrogen_size_long((int64_t)v->checked);
     n += avrogen_size_long((int64_t)v->total);
-    for (size_t i = 0; i < 2; i++)
-        n += avrogen_size_long((int64_t)v->window[i]);
+    {
+        const uint64_t *it = v->window;
+        for (size_t i = 2; i != 0; i--, it++)
+            n += avrogen_size_long((int64_t)*it);
+    }
     return n;
 }
 
@@ -72,7 +76,7 @@ static void counters_avro_read(avrogen_reader *r, struct counters *v, avrogen_ar
 
 size_t counters_avro_size(const struct counters *v)
 {
-    return counters_avro_measure(v);
+    return 2 + counters_avro_measure(v);
 }
 
 avrogen_status counters_avro_encode(avrogen_writer *w, const struct counters *v)

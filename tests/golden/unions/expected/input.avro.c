@@ -107,8 +107,8 @@ static size_t value_avro_measure(const struct value *v)
         n += 9;
         break;
     case 1:
-        n += avrogen_size_bytes(v->scalar.s.len);
-        n += 1;
+        n += avrogen_size_bytes_more(v->scalar.s.len);
+        n += 2;
         break;
     default:
         break;
@@ -304,8 +304,8 @@ static size_t sheet_avro_measure(const struct sheet *v)
     {
         size_t count = avrogen_item_count(v->cells, (int64_t)v->n_cells);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct cell *e = &v->cells[i];
+        const struct cell *e = v->cells;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_cstring(e->key);
             switch ((int64_t)e->kind) {
             case 0:
@@ -328,8 +328,8 @@ static size_t sheet_avro_measure(const struct sheet *v)
     {
         size_t count = avrogen_item_count(v->marks, (int64_t)v->n_marks);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++) {
-            const struct mark *e = &v->marks[i];
+        const struct mark *e = v->marks;
+        for (size_t i = count; i != 0; i--, e++) {
             n += avrogen_size_cstring(e->key);
             switch ((int64_t)e->kind) {
             case 0:
@@ -349,8 +349,9 @@ static size_t sheet_avro_measure(const struct sheet *v)
     {
         size_t count = avrogen_item_count(v->items, (int64_t)v->n_items);
         n += avrogen_size_array_frame(count);
-        for (size_t i = 0; i < count; i++)
-            n += cell_item_avro_measure(&v->items[i]);
+        const struct cell_item *it = v->items;
+        for (size_t i = count; i != 0; i--, it++)
+            n += cell_item_avro_measure(it);
     }
     n += cell_item_avro_measure(&v->first);
     return n;
