@@ -38,7 +38,7 @@ AVROGEN_LAYOUT(struct session, counts, 88, 8);
 AVROGEN_LAYOUT(struct session, n_counts, 96, 4);
 
 /* session_tv_avro_struct <-> Avro record com.example.session_tv */
-static size_t session_tv_avro_measure(const session_tv_avro_struct *v)
+static inline size_t session_tv_avro_measure(const session_tv_avro_struct *v)
 {
     size_t n = 0;
 
@@ -91,7 +91,7 @@ avrogen_status session_tv_avro_decode(avrogen_reader *r, session_tv_avro_struct 
 }
 
 /* session_at_avro_struct <-> Avro record com.example.session_at */
-static size_t session_at_avro_measure(const session_at_avro_struct *v)
+static inline size_t session_at_avro_measure(const session_at_avro_struct *v)
 {
     (void)v;
     return 16;
@@ -141,7 +141,7 @@ avrogen_status session_at_avro_decode(avrogen_reader *r, session_at_avro_struct 
 }
 
 /* session_last_avro_struct <-> Avro record com.example.session_last */
-static size_t session_last_avro_measure(const session_last_avro_struct *v)
+static inline size_t session_last_avro_measure(const session_last_avro_struct *v)
 {
     size_t n = 0;
 
@@ -184,7 +184,7 @@ avrogen_status session_last_avro_decode(avrogen_reader *r, session_last_avro_str
 }
 
 /* session_mid_deep_avro_struct <-> Avro record com.example.session_mid_deep */
-static size_t session_mid_deep_avro_measure(const session_mid_deep_avro_struct *v)
+static inline size_t session_mid_deep_avro_measure(const session_mid_deep_avro_struct *v)
 {
     size_t n = 0;
 
@@ -229,7 +229,7 @@ avrogen_status session_mid_deep_avro_decode(avrogen_reader *r, session_mid_deep_
 }
 
 /* session_mid_avro_struct <-> Avro record com.example.session_mid */
-static size_t session_mid_avro_measure(const session_mid_avro_struct *v)
+static inline size_t session_mid_avro_measure(const session_mid_avro_struct *v)
 {
     size_t n = 0;
 
@@ -271,7 +271,7 @@ avrogen_status session_mid_avro_decode(avrogen_reader *r, session_mid_avro_struc
 }
 
 /* session_peer_inet_avro_struct <-> Avro record com.example.session_peer_inet */
-static size_t session_peer_inet_avro_measure(const session_peer_inet_avro_struct *v)
+static inline size_t session_peer_inet_avro_measure(const session_peer_inet_avro_struct *v)
 {
     size_t n = 0;
 
@@ -327,7 +327,7 @@ avrogen_status session_peer_inet_avro_decode(avrogen_reader *r, session_peer_ine
 
 /* struct session <-> Avro record com.example.session */
 /* The bytes of a struct session beyond the 35 that each one takes. */
-static size_t session_avro_measure(const struct session *v)
+static inline size_t session_avro_measure(const struct session *v)
 {
     size_t n = 0;
 

@@ -46,7 +46,7 @@ static enum order_status order_status_avro_read(avrogen_reader *r)
 
 /* struct line <-> Avro record shop.Line */
 /* The bytes of a struct line beyond the 8 that each one takes. */
-static size_t line_avro_measure(const struct line *v)
+static inline size_t line_avro_measure(const struct line *v)
 {
     size_t n = 0;
 
@@ -106,7 +106,7 @@ avrogen_status line_avro_decode(avrogen_reader *r, struct line *v, avrogen_arena
 
 /* order_t <-> Avro record shop.Order */
 /* The bytes of a order_t beyond the 13 that each one takes. */
-static size_t order_avro_measure(const order_t *v)
+static inline size_t order_avro_measure(const order_t *v)
 {
     size_t n = 0;
 

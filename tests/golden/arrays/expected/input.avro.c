@@ -56,7 +56,7 @@ static enum color color_avro_read(avrogen_reader *r)
 }
 
 /* struct point <-> Avro record point */
-static size_t point_avro_measure(const struct point *v)
+static inline size_t point_avro_measure(const struct point *v)
 {
     size_t n = 0;
 
@@ -109,7 +109,7 @@ avrogen_status point_avro_decode(avrogen_reader *r, struct point *v, avrogen_are
 
 /* struct shapes <-> Avro record shapes */
 /* The bytes of a struct shapes beyond the 88 that each one takes. */
-static size_t shapes_avro_measure(const struct shapes *v)
+static inline size_t shapes_avro_measure(const struct shapes *v)
 {
     size_t n = 0;
 

@@ -9,7 +9,7 @@ AVROGEN_LAYOUT(struct ip_header, tot_len, 2, 2);
 
 /* struct ip_header <-> Avro record ip_header */
 /* The bytes of a struct ip_header beyond the 1 that each one takes. */
-static size_t ip_header_avro_measure(const struct ip_header *v)
+static inline size_t ip_header_avro_measure(const struct ip_header *v)
 {
     size_t n = 0;
 

@@ -29,7 +29,7 @@ AVROGEN_LAYOUT(struct counted, lines[0], 372, 8);
 AVROGEN_LAYOUT(struct counted, user, 388, 32);
 
 /* struct hop <-> Avro record hop */
-static size_t hop_avro_measure(const struct hop *v)
+static inline size_t hop_avro_measure(const struct hop *v)
 {
     size_t n = 0;
 
@@ -72,7 +72,7 @@ avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *v, avrogen_arena *
 
 /* struct counted <-> Avro record counted */
 /* The bytes of a struct counted beyond the 4 that each one takes. */
-static size_t counted_avro_measure(const struct counted *v)
+static inline size_t counted_avro_measure(const struct counted *v)
 {
     size_t n = 0;
 

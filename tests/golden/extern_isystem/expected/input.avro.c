@@ -33,7 +33,7 @@ static enum acme_unit acme_unit_avro_read(avrogen_reader *r)
 
 /* struct acme_sample <-> Avro record com.acme.acme_sample */
 /* The bytes of a struct acme_sample beyond the 8 that each one takes. */
-AVROGEN_UNUSED static size_t acme_sample_avro_measure(const struct acme_sample *v)
+AVROGEN_UNUSED static inline size_t acme_sample_avro_measure(const struct acme_sample *v)
 {
     size_t n = 0;
 
@@ -64,7 +64,7 @@ AVROGEN_UNUSED static void acme_sample_avro_read(avrogen_reader *r, struct acme_
 
 /* acme_sensor_t <-> Avro record com.acme.Sensor */
 /* The bytes of a acme_sensor_t beyond the 10 that each one takes. */
-static size_t acme_sensor_avro_measure(const acme_sensor_t *v)
+static inline size_t acme_sensor_avro_measure(const acme_sensor_t *v)
 {
     size_t n = 0;
 

@@ -33,7 +33,7 @@ static void cJSON_avro_read(avrogen_reader *r, cJSON *v, avrogen_arena *a);
 
 /* struct group <-> Avro record posix.Group */
 /* The bytes of a struct group beyond the 1 that each one takes. */
-static size_t group_avro_measure(const struct group *v)
+static inline size_t group_avro_measure(const struct group *v)
 {
     size_t n = 0;
 
@@ -305,7 +305,7 @@ avrogen_status watch_report_avro_decode(avrogen_reader *r, struct watch_report *
 }
 
 /* struct inotify_event <-> Avro record linux.InotifyEvent */
-static size_t inotify_event_avro_measure(const struct inotify_event *v)
+static inline size_t inotify_event_avro_measure(const struct inotify_event *v)
 {
     size_t n = 0;
 

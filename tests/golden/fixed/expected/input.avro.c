@@ -19,7 +19,7 @@ AVROGEN_LAYOUT(struct hop, addr[0], 0, 1);
 AVROGEN_LAYOUT(struct hop, last, 4, 58);
 
 /* struct packet <-> Avro record net.example.packet */
-static size_t packet_avro_measure(const struct packet *v)
+static inline size_t packet_avro_measure(const struct packet *v)
 {
     (void)v;
     return 60;
@@ -87,7 +87,7 @@ avrogen_status packet_avro_decode(avrogen_reader *r, struct packet *v, avrogen_a
 }
 
 /* struct hop <-> Avro record net.example.hop */
-static size_t hop_avro_measure(const struct hop *v)
+static inline size_t hop_avro_measure(const struct hop *v)
 {
     (void)v;
     return 64;

@@ -15,7 +15,7 @@ AVROGEN_LAYOUT(struct ledger, small, 72, 8);
 
 /* struct ledger <-> Avro record golden.fixed.ledger */
 /* The bytes of a struct ledger beyond the 36 that each one takes. */
-static size_t ledger_avro_measure(const struct ledger *v)
+static inline size_t ledger_avro_measure(const struct ledger *v)
 {
     size_t n = 0;
 

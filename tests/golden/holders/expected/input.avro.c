@@ -26,7 +26,7 @@ AVROGEN_LAYOUT(struct grid, u, 240, 16);
 
 /* struct grid <-> Avro record golden.holders.grid */
 /* The bytes of a struct grid beyond the 3 that each one takes. */
-static size_t grid_avro_measure(const struct grid *v)
+static inline size_t grid_avro_measure(const struct grid *v)
 {
     size_t n = 0;
 

@@ -35,7 +35,7 @@ AVROGEN_LAYOUT(struct sizes, limit, 192, 8);
 
 /* struct sizes <-> Avro record sizes */
 /* The bytes of a struct sizes beyond the 3 that each one takes. */
-static size_t sizes_avro_measure(const struct sizes *v)
+static inline size_t sizes_avro_measure(const struct sizes *v)
 {
     size_t n = 0;
 

@@ -32,7 +32,7 @@ AVROGEN_LAYOUT(struct amounts, n_history, 40, 2);
 
 /* struct times <-> Avro record times */
 /* The bytes of a struct times beyond the 12 that each one takes. */
-static size_t times_avro_measure(const struct times *v)
+static inline size_t times_avro_measure(const struct times *v)
 {
     size_t n = 0;
 
@@ -139,7 +139,7 @@ avrogen_status times_avro_decode(avrogen_reader *r, struct times *v, avrogen_are
 
 /* struct ids <-> Avro record ids */
 /* The bytes of a struct ids beyond the 17 that each one takes. */
-static size_t ids_avro_measure(const struct ids *v)
+static inline size_t ids_avro_measure(const struct ids *v)
 {
     size_t n = 0;
 
@@ -200,7 +200,7 @@ avrogen_status ids_avro_decode(avrogen_reader *r, struct ids *v, avrogen_arena *
 
 /* struct amounts <-> Avro record amounts */
 /* The bytes of a struct amounts beyond the 16 that each one takes. */
-static size_t amounts_avro_measure(const struct amounts *v)
+static inline size_t amounts_avro_measure(const struct amounts *v)
 {
     size_t n = 0;
 

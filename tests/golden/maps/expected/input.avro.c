@@ -17,7 +17,7 @@ AVROGEN_LAYOUT(struct metrics, optional, 64, 8);
 AVROGEN_LAYOUT(struct metrics, n_optional, 72, 8);
 
 /* struct sample <-> Avro record sample */
-static size_t sample_avro_measure(const struct sample *v)
+static inline size_t sample_avro_measure(const struct sample *v)
 {
     (void)v;
     return 8;
@@ -57,7 +57,7 @@ avrogen_status sample_avro_decode(avrogen_reader *r, struct sample *v, avrogen_a
 }
 
 /* struct metrics <-> Avro record metrics */
-static size_t metrics_avro_measure(const struct metrics *v)
+static inline size_t metrics_avro_measure(const struct metrics *v)
 {
     size_t n = 0;
 

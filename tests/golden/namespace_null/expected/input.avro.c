@@ -43,7 +43,7 @@ static enum plain plain_avro_read(avrogen_reader *r)
 }
 
 /* struct bare <-> Avro record bare */
-static size_t bare_avro_measure(const struct bare *v)
+static inline size_t bare_avro_measure(const struct bare *v)
 {
     size_t n = 0;
 
@@ -86,7 +86,7 @@ avrogen_status bare_avro_decode(avrogen_reader *r, struct bare *v, avrogen_arena
 
 /* struct inner <-> Avro record x.inner */
 /* The bytes of a struct inner beyond the 5 that each one takes. */
-static size_t inner_avro_measure(const struct inner *v)
+static inline size_t inner_avro_measure(const struct inner *v)
 {
     size_t n = 0;
 
@@ -132,7 +132,7 @@ avrogen_status inner_avro_decode(avrogen_reader *r, struct inner *v, avrogen_are
 
 /* struct outer <-> Avro record outer */
 /* The bytes of a struct outer beyond the 6 that each one takes. */
-static size_t outer_avro_measure(const struct outer *v)
+static inline size_t outer_avro_measure(const struct outer *v)
 {
     size_t n = 0;
 

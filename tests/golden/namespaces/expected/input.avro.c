@@ -13,7 +13,7 @@ AVROGEN_LAYOUT(struct outer, c, 8, 4);
 AVROGEN_LAYOUT(struct outer, d, 12, 4);
 
 /* struct inner <-> Avro record inner */
-static size_t inner_avro_measure(const struct inner *v)
+static inline size_t inner_avro_measure(const struct inner *v)
 {
     size_t n = 0;
 
@@ -55,7 +55,7 @@ avrogen_status inner_avro_decode(avrogen_reader *r, struct inner *v, avrogen_are
 }
 
 /* struct foreign <-> Avro record org.other.Foreign */
-static size_t foreign_avro_measure(const struct foreign *v)
+static inline size_t foreign_avro_measure(const struct foreign *v)
 {
     size_t n = 0;
 
@@ -97,7 +97,7 @@ avrogen_status foreign_avro_decode(avrogen_reader *r, struct foreign *v, avrogen
 }
 
 /* struct outer <-> Avro record com.acme.Outer */
-static size_t outer_avro_measure(const struct outer *v)
+static inline size_t outer_avro_measure(const struct outer *v)
 {
     size_t n = 0;
 

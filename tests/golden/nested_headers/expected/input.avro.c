@@ -41,7 +41,7 @@ static enum unit unit_avro_read(avrogen_reader *r)
 
 /* struct line <-> Avro record com.acme.common.line */
 /* The bytes of a struct line beyond the 1 that each one takes. */
-AVROGEN_UNUSED static size_t line_avro_measure(const struct line *v)
+AVROGEN_UNUSED static inline size_t line_avro_measure(const struct line *v)
 {
     size_t n = 0;
 
@@ -72,7 +72,7 @@ AVROGEN_UNUSED static void line_avro_read(avrogen_reader *r, struct line *v, avr
 
 /* struct basket <-> Avro record com.acme.shop.basket */
 /* The bytes of a struct basket beyond the 2 that each one takes. */
-static size_t basket_avro_measure(const struct basket *v)
+static inline size_t basket_avro_measure(const struct basket *v)
 {
     size_t n = 0;
 

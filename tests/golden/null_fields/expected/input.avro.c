@@ -11,7 +11,7 @@ AVROGEN_LAYOUT(struct nulls, n_set, 16, 8);
 AVROGEN_LAYOUT(struct nulls, after, 24, 8);
 
 /* struct nulls <-> Avro record nulls */
-static size_t nulls_avro_measure(const struct nulls *v)
+static inline size_t nulls_avro_measure(const struct nulls *v)
 {
     size_t n = 0;
 

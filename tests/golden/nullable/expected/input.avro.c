@@ -41,7 +41,7 @@ static enum level level_avro_read(avrogen_reader *r)
 }
 
 /* struct detail <-> Avro record detail */
-static size_t detail_avro_measure(const struct detail *v)
+static inline size_t detail_avro_measure(const struct detail *v)
 {
     size_t n = 0;
 
@@ -83,7 +83,7 @@ avrogen_status detail_avro_decode(avrogen_reader *r, struct detail *v, avrogen_a
 
 /* struct maybe <-> Avro record maybe */
 /* The bytes of a struct maybe beyond the 13 that each one takes. */
-static size_t maybe_avro_measure(const struct maybe *v)
+static inline size_t maybe_avro_measure(const struct maybe *v)
 {
     size_t n = 0;
 

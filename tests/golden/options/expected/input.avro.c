@@ -14,7 +14,7 @@ AVROGEN_LAYOUT(struct account, motto, 72, 8);
 
 /* struct account <-> Avro record com.acme.iam.Account */
 /* The bytes of a struct account beyond the 8 that each one takes. */
-static size_t acct_avro_measure(const struct account *v)
+static inline size_t acct_avro_measure(const struct account *v)
 {
     size_t n = 0;
 

@@ -25,7 +25,7 @@ AVROGEN_LAYOUT(struct scalars, vi, 64, 4);
 
 /* struct scalars <-> Avro record scalars */
 /* The bytes of a struct scalars beyond the 13 that each one takes. */
-static size_t scalars_avro_measure(const struct scalars *v)
+static inline size_t scalars_avro_measure(const struct scalars *v)
 {
     size_t n = 0;
 

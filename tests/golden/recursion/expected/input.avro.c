@@ -24,7 +24,7 @@ static void tree_avro_write(avrogen_writer *w, const struct tree *v);
 static void tree_avro_read(avrogen_reader *r, struct tree *v, avrogen_arena *a);
 
 /* struct leaf <-> Avro record leaf */
-static size_t leaf_avro_measure(const struct leaf *v)
+static inline size_t leaf_avro_measure(const struct leaf *v)
 {
     size_t n = 0;
 

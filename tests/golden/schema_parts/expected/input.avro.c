@@ -39,7 +39,7 @@ AVROGEN_LAYOUT(struct audit, first, 0, 8);
 AVROGEN_LAYOUT(struct audit, last, 8, 8);
 
 /* struct stage0 <-> Avro record pipeline.stage0 */
-static size_t stage0_avro_measure(const struct stage0 *v)
+static inline size_t stage0_avro_measure(const struct stage0 *v)
 {
     size_t n = 0;
 
@@ -96,7 +96,7 @@ avrogen_status stage0_avro_decode(avrogen_reader *r, struct stage0 *v, avrogen_a
 
 /* struct stage1 <-> Avro record pipeline.stage1 */
 /* The bytes of a struct stage1 beyond the 1 that each one takes. */
-static size_t stage1_avro_measure(const struct stage1 *v)
+static inline size_t stage1_avro_measure(const struct stage1 *v)
 {
     size_t n = 0;
 
@@ -165,7 +165,7 @@ avrogen_status stage1_avro_decode(avrogen_reader *r, struct stage1 *v, avrogen_a
 
 /* struct stage2 <-> Avro record pipeline.stage2 */
 /* The bytes of a struct stage2 beyond the 1 that each one takes. */
-static size_t stage2_avro_measure(const struct stage2 *v)
+static inline size_t stage2_avro_measure(const struct stage2 *v)
 {
     size_t n = 0;
 
@@ -236,7 +236,7 @@ avrogen_status stage2_avro_decode(avrogen_reader *r, struct stage2 *v, avrogen_a
 
 /* struct stage3 <-> Avro record pipeline.stage3 */
 /* The bytes of a struct stage3 beyond the 1 that each one takes. */
-static size_t stage3_avro_measure(const struct stage3 *v)
+static inline size_t stage3_avro_measure(const struct stage3 *v)
 {
     size_t n = 0;
 
@@ -307,7 +307,7 @@ avrogen_status stage3_avro_decode(avrogen_reader *r, struct stage3 *v, avrogen_a
 
 /* struct stage4 <-> Avro record pipeline.stage4 */
 /* The bytes of a struct stage4 beyond the 1 that each one takes. */
-static size_t stage4_avro_measure(const struct stage4 *v)
+static inline size_t stage4_avro_measure(const struct stage4 *v)
 {
     size_t n = 0;
 
@@ -378,7 +378,7 @@ avrogen_status stage4_avro_decode(avrogen_reader *r, struct stage4 *v, avrogen_a
 
 /* struct stage5 <-> Avro record pipeline.stage5 */
 /* The bytes of a struct stage5 beyond the 1 that each one takes. */
-static size_t stage5_avro_measure(const struct stage5 *v)
+static inline size_t stage5_avro_measure(const struct stage5 *v)
 {
     size_t n = 0;
 
@@ -449,7 +449,7 @@ avrogen_status stage5_avro_decode(avrogen_reader *r, struct stage5 *v, avrogen_a
 
 /* struct stage6 <-> Avro record pipeline.stage6 */
 /* The bytes of a struct stage6 beyond the 1 that each one takes. */
-static size_t stage6_avro_measure(const struct stage6 *v)
+static inline size_t stage6_avro_measure(const struct stage6 *v)
 {
     size_t n = 0;
 
@@ -520,7 +520,7 @@ avrogen_status stage6_avro_decode(avrogen_reader *r, struct stage6 *v, avrogen_a
 
 /* struct stage7 <-> Avro record pipeline.stage7 */
 /* The bytes of a struct stage7 beyond the 1 that each one takes. */
-static size_t stage7_avro_measure(const struct stage7 *v)
+static inline size_t stage7_avro_measure(const struct stage7 *v)
 {
     size_t n = 0;
 
@@ -591,7 +591,7 @@ avrogen_status stage7_avro_decode(avrogen_reader *r, struct stage7 *v, avrogen_a
 
 /* struct audit <-> Avro record pipeline.audit */
 /* The bytes of a struct audit beyond the 2 that each one takes. */
-static size_t audit_avro_measure(const struct audit *v)
+static inline size_t audit_avro_measure(const struct audit *v)
 {
     size_t n = 0;
 

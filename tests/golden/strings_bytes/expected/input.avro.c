@@ -17,7 +17,7 @@ AVROGEN_LAYOUT(struct texts, buf_len, 96, 4);
 
 /* struct texts <-> Avro record texts */
 /* The bytes of a struct texts beyond the 2 that each one takes. */
-static size_t texts_avro_measure(const struct texts *v)
+static inline size_t texts_avro_measure(const struct texts *v)
 {
     size_t n = 0;
 

@@ -9,7 +9,7 @@ AVROGEN_LAYOUT(struct obj, kind, 16, 2);
 AVROGEN_LAYOUT(struct obj, detail, 24, 8);
 
 /* struct obj <-> Avro record obj */
-static size_t obj_avro_measure(const struct obj *v)
+static inline size_t obj_avro_measure(const struct obj *v)
 {
     size_t n = 0;
 

@@ -19,7 +19,7 @@ AVROGEN_LAYOUT(struct stamps, since, 144, 16);
 
 /* struct stamps <-> Avro record stamps */
 /* The bytes of a struct stamps beyond the 3 that each one takes. */
-static size_t stamps_avro_measure(const struct stamps *v)
+static inline size_t stamps_avro_measure(const struct stamps *v)
 {
     size_t n = 0;
 

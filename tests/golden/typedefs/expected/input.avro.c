@@ -31,7 +31,7 @@ static mode_t_ mode_t__avro_read(avrogen_reader *r)
 }
 
 /* point_t <-> Avro record point_t */
-static size_t point_avro_measure(const point_t *v)
+static inline size_t point_avro_measure(const point_t *v)
 {
     (void)v;
     return 8;
@@ -81,7 +81,7 @@ avrogen_status point_avro_decode(avrogen_reader *r, point_t *v, avrogen_arena *a
 
 /* segment_t <-> Avro record segment */
 /* The bytes of a segment_t beyond the 17 that each one takes. */
-static size_t segment_avro_measure(const segment_t *v)
+static inline size_t segment_avro_measure(const segment_t *v)
 {
     size_t n = 0;
 

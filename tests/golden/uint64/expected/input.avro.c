@@ -13,7 +13,7 @@ AVROGEN_LAYOUT(struct counters, window[0], 40, 8);
 
 /* struct counters <-> Avro record counters */
 /* The bytes of a struct counters beyond the 2 that each one takes. */
-static size_t counters_avro_measure(const struct counters *v)
+static inline size_t counters_avro_measure(const struct counters *v)
 {
     size_t n = 0;
 

@@ -24,7 +24,7 @@ AVROGEN_LAYOUT(struct sheet, n_items, 40, 4);
 AVROGEN_LAYOUT(struct sheet, first, 48, 16);
 
 /* struct money <-> Avro record money */
-static size_t money_avro_measure(const struct money *v)
+static inline size_t money_avro_measure(const struct money *v)
 {
     size_t n = 0;
 
@@ -76,7 +76,7 @@ avrogen_status money_avro_decode(avrogen_reader *r, struct money *v, avrogen_are
 }
 
 /* struct value <-> Avro record value */
-static size_t value_avro_measure(const struct value *v)
+static inline size_t value_avro_measure(const struct value *v)
 {
     size_t n = 0;
 
@@ -221,7 +221,7 @@ avrogen_status value_avro_decode(avrogen_reader *r, struct value *v, avrogen_are
 }
 
 /* struct cell_item <-> Avro record cell_item */
-static size_t cell_item_avro_measure(const struct cell_item *v)
+static inline size_t cell_item_avro_measure(const struct cell_item *v)
 {
     size_t n = 0;
 
@@ -297,7 +297,7 @@ avrogen_status cell_item_avro_decode(avrogen_reader *r, struct cell_item *v, avr
 }
 
 /* struct sheet <-> Avro record sheet */
-static size_t sheet_avro_measure(const struct sheet *v)
+static inline size_t sheet_avro_measure(const struct sheet *v)
 {
     size_t n = 0;
 
