@@ -7,11 +7,14 @@
  *
  *   codegen_shapes_peer dump DIR
  *       For every known answer of shapes_cases.c: DIR/shape-NN.avsc (the
- *       record's schema), .frames (the one datum generated code writes for the
- *       hand-filled struct), .json (the datum it stands for in the Avro JSON
- *       encoding, written by hand) and .avro (a container file of COPIES such
- *       datums, one a block, written by avrogen's writer from the generated
- *       encoder); DIR/shapes.tsv lists them, a line each: NAME CASE LABEL.
+ *       record's schema), .frames (the datum generated code writes for the
+ *       hand-filled struct, COPIES times), .jsonl (the datum it stands for in
+ *       the Avro JSON encoding, written by hand, a line each) and .avro (a
+ *       container file of the same datums, one a block, written by avrogen's
+ *       writer from the generated encoder); and for every record type of the
+ *       answers the same of RANDOM structs (cg_fill, seeded), as
+ *       DIR/random-CASE, without .jsonl. DIR/shapes.tsv lists them, a line
+ *       each: NAME CASE answer|random LABEL.
  *   codegen_shapes_peer recode TASKS RESULTS
  *       A task: CASE IN OUT. Every datum of IN (frames, or a container file
  *       when IN ends in ".avro", read by avrogen_ocf_reader_next_as) decoded by
@@ -43,7 +46,7 @@ CG_ADAPTERS(Interop, struct Interop)
 #endif
 CG_ADAPTERS(Holders, struct Holders)
 
-enum { COPIES = 3, MAX_FIELDS = 3 };
+enum { COPIES = 3, RANDOM = 40, MAX_FIELDS = 3 };
 
 /* Without the Apache Avro test data there is no Interop: its tasks fail. */
 static const cg_case header_cases[] = {
@@ -344,6 +347,7 @@ static bool ocf(const cg_case *c, char **t, outcome *o)
 
 /* ---- dump ------------------------------------------------------------------ */
 
+/* A known answer, COPIES times. */
 static bool fill_answer(void *v, unsigned long i, avrogen_arena *a, void *ctx)
 {
     const shape_answer *k = *(const shape_answer **)ctx;
@@ -354,9 +358,63 @@ static bool fill_answer(void *v, unsigned long i, avrogen_arena *a, void *ctx)
     return true;
 }
 
-static int dump(const char *dir)
+/* RANDOM structs of one case, datum i the same each time it is asked for. */
+typedef struct random_in {
+    const cg_case *c;
+    uint64_t seed;
+} random_in;
+
+static bool fill_random(void *v, unsigned long i, avrogen_arena *a, void *ctx)
+{
+    const random_in *in = ctx;
+    if (i == RANDOM)
+        return false;
+    cg_rng g = {in->seed ^ (i + 1) * UINT64_C(0x9e3779b97f4a7c15)};
+    cg_fill(&g, in->c->type, v, a, 3);
+    return true;
+}
+
+/* DIR/NAME.avsc, .frames and .avro of the structs fill gives, and their line of shapes.tsv. */
+static bool dump_case(FILE *list, const char *dir, const char *name, const cg_case *c,
+                      bool (*fill)(void *v, unsigned long i, avrogen_arena *a, void *ctx),
+                      void *ctx, const char *kind, const char *label)
 {
     char path[4096];
+    outcome o = {0};
+    snprintf(path, sizeof path, "%s/%s.frames", dir, name);
+    FILE *f = fopen(path, "wb");
+    void *v = malloc(c->type->size);
+    avrogen_arena arena;
+    avrogen_arena_init(&arena, NULL);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    bool ok = f != NULL && v != NULL;
+    for (unsigned long i = 0; ok; i++) {
+        memset(v, 0, c->type->size);
+        avrogen_arena_reset(&arena);
+        avrogen_writer_reset(&w);
+        if (!fill(v, i, &arena, ctx))
+            break;
+        ok = c->encode(&w, v) == AVROGEN_OK &&
+             put_frame(f, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    }
+    ok = (f == NULL || fclose(f) == 0) && ok;
+    avrogen_writer_fini(&w);
+    avrogen_arena_fini(&arena);
+    free(v);
+    snprintf(path, sizeof path, "%s/%s.avsc", dir, name);
+    ok = ok && write_text(path, avrogen_type_schema(c->type));
+    snprintf(path, sizeof path, "%s/%s.avro", dir, name);
+    ok = ok && write_file(c, path, fill, ctx, &o);
+    ok = ok && fprintf(list, "%s\t%s\t%s\t%s\n", name, c->name, kind, label) > 0;
+    if (!ok)
+        fprintf(stderr, "codegen_shapes_peer: %s: cannot write %s %s\n", label, path, o.why);
+    return ok;
+}
+
+static int dump(const char *dir)
+{
+    char path[4096], name[64];
     snprintf(path, sizeof path, "%s/shapes.tsv", dir);
     FILE *list = fopen(path, "wb");
     if (list == NULL) {
@@ -366,32 +424,24 @@ static int dump(const char *dir)
     bool ok = true;
     for (size_t i = 0; ok && i < n_shape_answers; i++) {
         const shape_answer *k = &shape_answers[i];
-        outcome o = {0};
-        char base[4000];
-        snprintf(base, sizeof base, "%s/shape-%02zu", dir, i);
-        void *v = calloc(1, k->c.type->size);
-        avrogen_writer w;
-        avrogen_writer_init_growable(&w, NULL);
-        ok = v != NULL;
-        if (ok) {
-            k->fill(v);
-            ok = k->c.encode(&w, v) == AVROGEN_OK;
-        }
-        snprintf(path, sizeof path, "%s.frames", base);
+        snprintf(name, sizeof name, "shape-%02zu", i);
+        ok = dump_case(list, dir, name, &k->c, fill_answer, &k, "answer", k->label);
+        snprintf(path, sizeof path, "%s/%s.jsonl", dir, name);
         FILE *f = ok ? fopen(path, "wb") : NULL;
-        ok = f != NULL && put_frame(f, avrogen_writer_data(&w), avrogen_writer_len(&w));
-        ok = (f == NULL || fclose(f) == 0) && ok;
-        snprintf(path, sizeof path, "%s.avsc", base);
-        ok = ok && write_text(path, avrogen_type_schema(k->c.type));
-        snprintf(path, sizeof path, "%s.json", base);
-        ok = ok && write_text(path, k->json);
-        snprintf(path, sizeof path, "%s.avro", base);
-        ok = ok && write_file(&k->c, path, fill_answer, &k, &o);
-        ok = ok && fprintf(list, "shape-%02zu\t%s\t%s\n", i, k->c.name, k->label) > 0;
-        if (!ok)
-            fprintf(stderr, "codegen_shapes_peer: %s: cannot write %s %s\n", k->label, path, o.why);
-        avrogen_writer_fini(&w);
-        free(v);
+        for (int c = 0; f != NULL && c < COPIES; c++)
+            ok = ok && fprintf(f, "%s\n", k->json) > 0;
+        ok = f != NULL && fclose(f) == 0 && ok;
+    }
+    /* Random structs of every case the answers have (python3-avro says what they hold). */
+    for (size_t i = 0; ok && i < n_shape_answers; i++) {
+        size_t first = 0;
+        while (strcmp(shape_answers[first].c.name, shape_answers[i].c.name) != 0)
+            first++;
+        if (first != i)
+            continue;
+        random_in in = {&shape_answers[i].c, UINT64_C(0x5eed) + i};
+        snprintf(name, sizeof name, "random-%s", shape_answers[i].c.name);
+        ok = dump_case(list, dir, name, in.c, fill_random, &in, "random", "random structs");
     }
     return fclose(list) == 0 && ok ? 0 : 1;
 }

@@ -52,6 +52,25 @@ def parse_schema(text):
     return avro.schema.parse(json.dumps(strip_logical(json.loads(text))))
 
 
+class Branch:
+    """A union's value with the branch its bytes select (BranchReader): a
+    Python value alone cannot tell int from long, or False from 0.0."""
+
+    def __init__(self, schema, value):
+        self.schema, self.value = schema, value
+
+
+class BranchReader(avro.io.DatumReader):
+    """python3-avro's DatumReader, every union's value read as a Branch."""
+
+    def read_union(self, writers_schema, readers_schema, decoder):
+        index = int(decoder.read_long())
+        if not 0 <= index < len(writers_schema.schemas):
+            raise ValueError(f"union branch {index} of {len(writers_schema.schemas)}")
+        branch = writers_schema.schemas[index]
+        return Branch(branch, self.read_data(branch, branch, decoder))
+
+
 def avro_json(schema, datum):
     t = schema.type
     if t == "null":
@@ -72,6 +91,11 @@ def avro_json(schema, datum):
         return {k: avro_json(schema.values, v) for k, v in datum.items()}
     if t in ("record", "error"):
         return {f.name: avro_json(f.type, datum[f.name]) for f in schema.fields}
+    if t == "union" and isinstance(datum, Branch):
+        if datum.schema.type == "null":
+            return None
+        name = datum.schema.fullname if datum.schema.type in NAMED else datum.schema.type
+        return {name: avro_json(datum.schema, datum.value)}
     if t == "union":
         for branch in schema.schemas:
             if avro.io.validate(branch, datum):
