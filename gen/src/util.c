@@ -170,7 +170,7 @@ static int jsonl_line(struct cli_jsonl *j, char **text, size_t *n)
     size_t scanned = 0; /* bytes of the line already searched for its newline */
     for (;;) {
         size_t have = j->len - j->pos;
-        char *nl = memchr(j->line + j->pos + scanned, '\n', have - scanned);
+        char *nl = have > scanned ? memchr(j->line + j->pos + scanned, '\n', have - scanned) : NULL;
         size_t end = nl != NULL ? (size_t)(nl - j->line) : j->len;
         if (end - j->pos > CLI_ARENA_BUDGET) {
             line_too_long(j);
@@ -226,7 +226,7 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
     size_t len;
     int got;
     while ((got = jsonl_line(j, &text, &len)) > 0) {
-        while (len > 0 && strchr(" \t\r", text[len - 1]) != NULL)
+        while (len > 0 && memchr(" \t\r", text[len - 1], 3) != NULL)
             len--;
         if (len == 0)
             continue; /* blank lines separate nothing */

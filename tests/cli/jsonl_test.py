@@ -149,6 +149,16 @@ def test_tree_budget(tmp):
     os.unlink(path)
 
 
+def test_line_ends():
+    """Spaces, tabs and a CR before the newline are not part of the value; a NUL byte is, and
+    is bad JSON, not trailing space."""
+    p = clitest.run(["fromjson", "--schema", SCHEMA], stdin=b'"a" \t\r\n"b"')
+    check(p.returncode == 0 and p.stdout == b"\x02a\x02b", f"trailing space: {p.stderr!r}")
+    p = clitest.run(["fromjson", "--schema", SCHEMA], stdin=b'"a"\n"b"\x00\n')
+    expect_error(p, "a NUL byte after the value", "-:2:")
+    check(p.stdout == b"\x02a", f"fromjson printed the line before it: {p.stdout!r}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
@@ -158,4 +168,5 @@ if __name__ == "__main__":
         test_line_budget(tmp)
         test_endless_line(tmp)
         test_tree_budget(tmp)
+        test_line_ends()
     sys.exit(clitest.summary("cli jsonl"))
