@@ -676,9 +676,10 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         }
         ec_line(g, "default:");
         g->indent++;
-        char *msg = ec_member_msg(g, "tag value selects no union member");
-        ec_line(g, "avrogen_writer_fail_msg(w, AVROGEN_E_ARG, %s);", msg);
-        free(msg);
+        char *member = ec_c_escaped(g->member != NULL ? g->member : "value");
+        ec_line(g, "avrogen_writer_fail_tag(w, \"%s\", (int64_t)%s->%s, %s);", member, s->ptr,
+                t->tag_c_name, t->tag_scalar == MODEL_SCALAR_U64 ? "true" : "false");
+        free(member);
         ec_line(g, "break;");
         g->indent--;
         ec_line(g, "}");

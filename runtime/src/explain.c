@@ -348,9 +348,15 @@ static void value(walk *k, const avrogen_field_desc *d, const char *base)
     case AVROGEN_STORAGE_TAGGED: {
         int64_t tag = load_int(base + d->aux_offset, d->aux_scalar, &big);
         long b = big ? -1 : branch_of(d, tag);
+        if (b < 0 && big) {
+            /* A uint64_t tag above INT64_MAX: no AVRO_TAG lists one (model_tag.c). */
+            uint64_t u;
+            memcpy(&u, base + d->aux_offset, sizeof u);
+            report(k, "tag %" PRIu64 " selects no branch of the union", u);
+            return;
+        }
         if (b < 0) {
-            report(k, "tag %s%" PRId64 " selects no branch of the union", big ? "above " : "",
-                   big ? INT64_MAX : tag);
+            report(k, "tag %" PRId64 " selects no branch of the union", tag);
             return;
         }
         const avrogen_field_desc *br = &d->items[b];
@@ -389,7 +395,7 @@ static void publish(avrogen_writer *w, const walk *k)
 
 /*
  * Whether the walk found what the encoder's own message is about: generated
- * code names the C member ("struct sheet.cells: tag value selects no union
+ * code names the C member ("struct sheet.cells: tag value 3 selects no union
  * member"), and the walk's path names it last (sheet.cells["k1"]). Anything
  * else (a check the walk does not make, a time out of range) keeps the
  * encoder's message, which is then the first failure, not the walk's.
@@ -417,8 +423,11 @@ static bool same_member(const walk *k, const char *msg)
 
 void avrogen_writer_explain(avrogen_writer *w, const avrogen_type *t, const void *v)
 {
-    if ((w->err != AVROGEN_E_ARG && w->err != AVROGEN_E_LIMIT) || w->err_msg == w->err_text ||
-        t == NULL || v == NULL || t->kind != AVROGEN_KIND_RECORD)
+    /* err_text holds a path already (a nested P_avro_encode explained it), or
+     * the encoder's own message naming a C member (avrogen_writer_fail_tag). */
+    bool explained = w->err_msg == w->err_text && strncmp(w->err_text, "struct ", 7) != 0;
+    if ((w->err != AVROGEN_E_ARG && w->err != AVROGEN_E_LIMIT) || explained || t == NULL ||
+        v == NULL || t->kind != AVROGEN_KIND_RECORD)
         return;
     walk k;
     memset(&k, 0, sizeof k);

@@ -5,6 +5,8 @@
  * stay in the header; everything cold lives here (UTF-8 validation in utf8.c,
  * bulk varints in varint.c).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "avrogen/gencode.h"
@@ -67,6 +69,20 @@ avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s, cons
         w->end = w->p;
     }
     return w->err;
+}
+
+avrogen_status avrogen_writer_fail_tag(avrogen_writer *w, const char *member, int64_t tag,
+                                       bool tag_unsigned)
+{
+    if (w->err != AVROGEN_OK)
+        return w->err;
+    if (tag_unsigned)
+        snprintf(w->err_text, sizeof w->err_text,
+                 "%s: tag value %" PRIu64 " selects no union member", member, (uint64_t)tag);
+    else
+        snprintf(w->err_text, sizeof w->err_text,
+                 "%s: tag value %" PRId64 " selects no union member", member, tag);
+    return avrogen_writer_fail_msg(w, AVROGEN_E_ARG, w->err_text);
 }
 
 avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status s)

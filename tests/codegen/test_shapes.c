@@ -621,6 +621,57 @@ START_TEST(test_tag_values)
 }
 END_TEST
 
+/* The encoder's own message carries the tag value and the C member, for when
+ * avrogen_writer_explain cannot place it (here: it is shown a struct whose tag is
+ * fine, so its walk finds nothing); explain turns it into the path when it can. */
+START_TEST(test_tag_value_messages)
+{
+    struct mp_object v;
+    memset(&v, 0, sizeof v);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(avrogen_writer_fail_tag(&w, "struct mp_object.via", 6, false), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "struct mp_object.via: tag value 6 selects no union member");
+    avrogen_writer_explain(&w, &mp_object_avro_type, &v);
+    ck_assert_str_eq(w.err_msg, "struct mp_object.via: tag value 6 selects no union member");
+    v.type = (mp_type)6;
+    avrogen_writer_explain(&w, &mp_object_avro_type, &v);
+    ck_assert_str_eq(w.err_msg, "mp_object.via: tag 6 selects no branch of the union");
+    /* Sticky: a later failure keeps the first message. */
+    ck_assert_int_eq(avrogen_writer_fail_tag(&w, "struct mp_object.via", 7, false), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "mp_object.via: tag 6 selects no branch of the union");
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(avrogen_writer_fail_tag(&w, "struct t.u", -5, false), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "struct t.u: tag value -5 selects no union member");
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(avrogen_writer_fail_tag(&w, "struct t.u", (int64_t)UINT64_MAX, true),
+                     AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg,
+                     "struct t.u: tag value 18446744073709551615 selects no union member");
+
+    /* A uint64_t tag, listed values at INT64_MAX; above it the value is printed unsigned,
+     * from the generated encoder (whose message explain keeps: same member) and the walk. */
+    struct wide_tag t = {1, {.small = 3}};
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(wide_tag_avro_encode(&w, &t), AVROGEN_OK);
+    t.code = 0x7fffffffffffffff;
+    t.u.large = (char *)"x";
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(wide_tag_avro_encode(&w, &t), AVROGEN_OK);
+    static const uint64_t unlisted[] = {0, 2, 0x7ffffffffffffffe, 0x8000000000000000, UINT64_MAX};
+    for (size_t i = 0; i < sizeof unlisted / sizeof *unlisted; i++) {
+        t.code = unlisted[i];
+        avrogen_writer_reset(&w);
+        ck_assert_int_eq(wide_tag_avro_encode(&w, &t), AVROGEN_E_ARG);
+        char want[96];
+        snprintf(want, sizeof want, "wide_tag.u: tag %" PRIu64 " selects no branch of the union",
+                 unlisted[i]);
+        ck_assert_str_eq(w.err_msg, want);
+    }
+    avrogen_writer_fini(&w);
+}
+END_TEST
+
 /* ---- bit-fields ------------------------------------------------------------------ */
 
 static char *packed_json(const char *member, const char *value)
@@ -723,6 +774,7 @@ static Suite *shapes_suite(void)
     tc = tcase_create("tagged");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_tag_values);
+    tcase_add_test(tc, test_tag_value_messages);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bit-fields");

@@ -177,6 +177,17 @@ AVROGEN_API avrogen_status avrogen_writer_fail(avrogen_writer *w, avrogen_status
 AVROGEN_API avrogen_status avrogen_writer_fail_msg(avrogen_writer *w, avrogen_status s,
                                                    const char *msg);
 
+/*
+ * E_ARG for a tagged union's tag that selects no member (generated encoders):
+ * w->err_msg becomes "MEMBER: tag value N selects no union member" in
+ * w->err_text, `member` naming the C member ("struct obj.via") and N the tag,
+ * printed as unsigned when `tag_unsigned` (a uint64_t tag above INT64_MAX
+ * arrives as a negative int64_t). Nothing once the writer has failed; returns
+ * w->err. P_avro_encode's avrogen_writer_explain then names the path.
+ */
+AVROGEN_API avrogen_status avrogen_writer_fail_tag(avrogen_writer *w, const char *member,
+                                                   int64_t tag, bool tag_unsigned);
+
 /* Enter a record that can contain itself; false (E_LIMIT recorded) past
  * max_depth, and once the writer has failed: a cycle of pointers, or a DAG
  * spelled out as a tree, stops at the first error. */
@@ -1002,9 +1013,10 @@ AVROGEN_API const char *avrogen_type_canonical(const avrogen_type *t);
  * failed at: P_avro_encode calls it after an E_ARG or E_LIMIT, and w->err_msg
  * becomes "Order.lines[3].name: NULL string" (in w->err_text). It walks the
  * struct as the encoder did, so it finds what the encoder refused; it does
- * nothing for other errors, when it finds nothing, or when the encoder's own
+ * nothing for other errors, when it finds nothing, when the encoder's own
  * message ("struct T.m: ...") is about another member than the one it finds
- * (a check it does not make). Cold: never on success.
+ * (a check it does not make), or when err_msg already names a path (a nested
+ * P_avro_encode explained it). Cold: never on success.
  */
 AVROGEN_API void avrogen_writer_explain(avrogen_writer *w, const avrogen_type *t, const void *v);
 

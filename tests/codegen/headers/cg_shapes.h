@@ -195,6 +195,16 @@ struct AVRO_RECORD(namespace = "cg.shapes") ev_value {
     } v AVRO_UNION(type);
 };
 
+/* A uint64_t tag: a value above INT64_MAX selects nothing, and the messages
+ * print it as the unsigned number it is. */
+struct AVRO_RECORD(namespace = "cg.shapes") wide_tag {
+    uint64_t code;
+    union {
+        int32_t small AVRO_TAG(1);
+        char *large AVRO_TAG(0x7fffffffffffffff);
+    } u AVRO_UNION(code);
+};
+
 /* Flags and small numbers packed into bit-fields (a TCP header's flags, a
  * sensor's status word): unsigned, signed, a 1-bit bool, widths up to 48
  * bits, and an unnamed padding bit-field. */

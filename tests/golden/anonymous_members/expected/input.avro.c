@@ -393,8 +393,7 @@ static void session_avro_write(avrogen_writer *w, const struct session *v)
         avrogen_write_chars(w, v->peer.path, sizeof v->peer.path);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct session.peer: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct session.peer", (int64_t)v->peer_kind, false);
         break;
     }
     {

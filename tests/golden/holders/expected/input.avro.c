@@ -238,8 +238,7 @@ static void grid_avro_write(avrogen_writer *w, const struct grid *v)
             avrogen_write_cstring(w, h1->value.text);
             break;
         default:
-            avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                    "struct grid.cells: tag value selects no union member");
+            avrogen_writer_fail_tag(w, "struct grid.cells", (int64_t)h1->kind, false);
             break;
         }
     }
@@ -369,8 +368,7 @@ static void grid_avro_write(avrogen_writer *w, const struct grid *v)
         }
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct grid.u: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct grid.u", (int64_t)v->kind, false);
         break;
     }
 }

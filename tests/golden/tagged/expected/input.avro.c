@@ -78,8 +78,7 @@ static void obj_avro_write(avrogen_writer *w, const struct obj *v)
         avrogen_write_cstring(w, v->via.str);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct obj.via: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct obj.via", (int64_t)v->type, false);
         break;
     }
     switch ((int64_t)v->kind) {
@@ -94,8 +93,7 @@ static void obj_avro_write(avrogen_writer *w, const struct obj *v)
         avrogen_write_int(w, v->detail.code);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct obj.detail: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct obj.detail", (int64_t)v->kind, false);
         break;
     }
 }

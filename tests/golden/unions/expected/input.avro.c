@@ -139,8 +139,7 @@ static void value_avro_write(avrogen_writer *w, const struct value *v)
         avrogen_write_raw(w, v->as.raw, sizeof v->as.raw);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct value.as: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct value.as", (int64_t)v->kind, false);
         break;
     }
     switch ((int64_t)v->which) {
@@ -153,8 +152,7 @@ static void value_avro_write(avrogen_writer *w, const struct value *v)
         avrogen_write_string(w, v->scalar.s.ptr, v->scalar.s.len);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct value.scalar: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct value.scalar", (int64_t)v->which, false);
         break;
     }
 }
@@ -252,8 +250,7 @@ static void cell_item_avro_write(avrogen_writer *w, const struct cell_item *v)
         avrogen_write_cstring(w, v->value.text);
         break;
     default:
-        avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                "struct cell_item.value: tag value selects no union member");
+        avrogen_writer_fail_tag(w, "struct cell_item.value", (int64_t)v->kind, false);
         break;
     }
 }
@@ -378,8 +375,7 @@ static void sheet_avro_write(avrogen_writer *w, const struct sheet *v)
                 money_avro_write(w, &e->value.money);
                 break;
             default:
-                avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                        "struct sheet.cells: tag value selects no union member");
+                avrogen_writer_fail_tag(w, "struct sheet.cells", (int64_t)e->kind, false);
                 break;
             }
         }
@@ -403,8 +399,7 @@ static void sheet_avro_write(avrogen_writer *w, const struct sheet *v)
                 avrogen_write_double(w, e->value.score);
                 break;
             default:
-                avrogen_writer_fail_msg(w, AVROGEN_E_ARG,
-                                        "struct sheet.marks: tag value selects no union member");
+                avrogen_writer_fail_tag(w, "struct sheet.marks", (int64_t)e->kind, false);
                 break;
             }
         }
