@@ -64,7 +64,8 @@
 # The tool is the AvroGen::avrogen target (add_subdirectory or find_package), or
 # the AVROGEN_EXECUTABLE cache variable when set (a host avrogen for a cross build).
 # With the target, the generator module it loads (AvroGen::generator) is a
-# dependency too.
+# dependency too; an avrogen built without it (AVROGEN_BUILD_GENERATOR=OFF) is
+# an error here, at configure time, not at build time.
 #
 # With the Makefile generators, a generated .avro.c or .avro.h deleted by hand
 # comes back only with its manifest (<stem>.avsc.list) deleted too, or after
@@ -197,6 +198,10 @@ function(avro_generate target)
         endif()
         set(avrogen_cmd "${AVROGEN_EXECUTABLE}")
         set(avrogen_dep "${AVROGEN_EXECUTABLE}")
+    elseif(TARGET AvroGen::avrogen AND NOT TARGET AvroGen::generator)
+        message(FATAL_ERROR "avro_generate(${target}): this avrogen was built without its "
+                            "generator (AVROGEN_BUILD_GENERATOR=OFF), so it cannot parse C: "
+                            "use an avrogen built with it, or set AVROGEN_EXECUTABLE to one")
     elseif(TARGET AvroGen::avrogen)
         set(avrogen_cmd AvroGen::avrogen)
         get_target_property(tool_imported AvroGen::avrogen IMPORTED)

@@ -33,6 +33,11 @@ usage: cmake_test.py COMMAND --work DIR [options]
                build, breaking ones fail in exactly the modes python3-avro's
                checker says, with the error at the member in order.h; edited,
                added and removed earlier schemas and a new COMPAT re-run avrogen
+  runtime_only AVROGEN_BUILD_GENERATOR=OFF from source, without libclang:
+               the installed package and CLI (verbs that parse no C work,
+               the generator's exit 2 saying so), a CMake consumer of the
+               runtime, and avro_generate()'s configure error
+               (tests/cmake/projects/runtime_only)
   schemas      SCHEMAS (tests/cmake/projects/schemas): headers written from
                .avsc files, then code, next to HEADERS; the derived schema is
                the .avsc's; edits rerun exactly that schema, no-op builds do
@@ -823,6 +828,73 @@ def cmd_schemas(args):
     check(set(snapshot(src)) == set(before), "building wrote into the source folder")
 
 
+def cmd_runtime_only(args):
+    """AVROGEN_BUILD_GENERATOR=OFF, from source: configured with libclang's paths pointing
+    nowhere (a build that looked for it or linked it would fail), built and installed; the
+    package has no generator module and nothing that needs libclang; the CLI's other verbs
+    work, the generator's exit 2 saying the build has none; a CMake consumer links the
+    runtime, shared and static, and avro_generate() stops configuring with a clear error."""
+    work = fresh(args.work)
+    b, prefix = os.path.join(work, "build"), os.path.join(work, "prefix")
+    out = configure(args, args.source, b, "-DAVROGEN_BUILD_GENERATOR=OFF",
+                    "-DAVROGEN_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                    "-DLIBCLANG_LIBRARY=/nonexistent/libclang.so",
+                    "-DLIBCLANG_INCLUDE_DIR=/nonexistent/include", "-DCMAKE_INSTALL_PREFIX=" + prefix)
+    check("avrogen: libclang" not in out and
+          re.search(r"not used by the project:\s+LIBCLANG_INCLUDE_DIR\s+LIBCLANG_LIBRARY", out),
+          "configuring looked for libclang")
+    build(args, b)
+    run([args.cmake, "--install", b])
+    lib = libdir(prefix)
+    for f in ("bin/avrogen", "share/man/man1/avrogen.1", "include/avrogen/gencode.h"):
+        check(os.path.isfile(os.path.join(prefix, f)), f + " is not installed")
+    for f in ("libavrogen.so", "libavrogen.a", "pkgconfig/avrogen.pc",
+              "cmake/AvroGen/AvroGenConfig.cmake"):
+        check(os.path.exists(os.path.join(lib, f)), os.path.join(lib, f) + " is not installed")
+    check(not os.path.exists(os.path.join(lib, "avrogen")),
+          os.path.join(lib, "avrogen") + ", the generator module's folder, is installed")
+    exe = os.path.join(prefix, "bin", "avrogen")
+    needed = needed_libs(exe)
+    check(needed is None or not any("clang" in n for n in needed), "avrogen: NEEDED %s" % needed)
+
+    # A verb that parses no C works; the three that do say this build has none.
+    check(run([exe, "canonical", '{"type": "record", "name": "P", "fields": '
+                                 '[{"name": "x", "type": "int"}]}']).strip()
+          == '{"name":"P","type":"record","fields":[{"name":"x","type":"int"}]}',
+          "avrogen canonical in a build without the generator")
+    p = subprocess.run([exe, "fromjson", "--schema", '"long"'], input="1\n-1\n",
+                       capture_output=True, text=True, env=env())
+    check(p.returncode == 0 and p.stdout == "\x02\x01", "fromjson: %r %r" % (p.stdout, p.stderr))
+    header = os.path.join(work, "app.h")
+    with open(header, "w") as f:
+        f.write("struct AVRO_RECORD() point { int x; };\n")
+    for verb in (["schema", header], ["generate", header, "-o", os.path.join(work, "gen")],
+                 ["header", '{"type": "record", "name": "P", "fields": []}']):
+        p = subprocess.run([exe] + verb, capture_output=True, text=True, env=env())
+        lines = p.stderr.splitlines()
+        check(p.returncode == 2 and p.stdout == "" and len(lines) == 1 and
+              lines[0] == "avrogen: error: %s needs the generator, and this avrogen was built "
+                          "without it (AVROGEN_BUILD_GENERATOR=OFF, no libclang): use an "
+                          "avrogen built with it" % verb[0],
+              "avrogen %s: exit %d, %r" % (verb[0], p.returncode, p.stderr))
+    check(not os.path.exists(os.path.join(work, "gen")), "generate made its output folder")
+
+    # The CMake package: the runtime links; avro_generate() is a clear configure error.
+    src = os.path.join(PROJECTS, "runtime_only")
+    cb = os.path.join(work, "consumer")
+    consumer = "-DCONSUMER_SOURCE=" + os.path.join(HERE, "pkgconfig_consumer.c")
+    configure(args, src, cb, "-DCMAKE_PREFIX_PATH=" + prefix, consumer, "-DCASE=runtime")
+    build(args, cb)
+    for prog in ("consumer", "consumer_static"):
+        check("pkg-config consumer: fingerprint" in run([os.path.join(cb, prog)]),
+              prog + " did not run")
+    out = run([args.cmake, "-S", src, "-B", os.path.join(work, "consumer_generate"),
+               "-DCMAKE_PREFIX_PATH=" + prefix, consumer, "-DCASE=generate"], fail=True)
+    check(re.search(r"avro_generate\(consumer\): this avrogen was built without its generator "
+                    r"\(AVROGEN_BUILD_GENERATOR=OFF\), so it cannot parse C", " ".join(out.split())),
+          "avro_generate() with a package without the generator: not the expected error")
+
+
 def configure_fail(args, src, b, case):
     print("---- CASE=" + case, flush=True)
     return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
@@ -833,7 +905,7 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["install", "package", "installed", "subdir",
                                        "incremental", "error", "flags", "misuse", "compat",
-                                       "system", "schemas"])
+                                       "system", "schemas", "runtime_only"])
     p.add_argument("--work", help="scratch folder, emptied first")
     p.add_argument("--prefix", help="the install prefix (the fixture)")
     p.add_argument("--build-dir", help="install: the project's build tree")
