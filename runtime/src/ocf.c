@@ -8,8 +8,12 @@
  * from its stream into one buffer that grows only as data actually arrives, so
  * neither a lying length nor a huge file makes it allocate past its limits; a
  * regular file opened by path is read without stdio's buffer, each block
- * straight into place by one read(2).
+ * straight into place by one read(2), or, when the caller asks for it, mapped
+ * and read like memory.
  */
+/* madvise(MADV_DONTNEED) is not POSIX (posix_madvise's POSIX_MADV_DONTNEED is a no-op in glibc). */
+#define _DEFAULT_SOURCE 1
+
 #include "avrogen/ocf.h"
 
 #include <errno.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -101,6 +106,9 @@ struct avrogen_ocf_reader {
     uint64_t in_base;  /* stream offset of in[0] */
     uint8_t *buf;      /* input buffer when reading f */
     size_t buf_cap;
+    void *map;          /* the file mapped read-only (opts->map), the window; or NULL */
+    size_t map_len;     /* its size: the file's at open */
+    size_t map_dropped; /* bytes at its start whose pages have been given back */
     size_t max_block;
     size_t max_header;
     uint64_t max_count;
@@ -515,6 +523,8 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
         return;
     if (r->own_file && r->f != NULL)
         fclose(r->f);
+    if (r->map != NULL)
+        munmap(r->map, r->map_len);
     avrogen_codec_fini(&r->codec);
     avrogen_codec_buf_free(&r->out, &r->alloc);
     avrogen_resolver_free(r->resolver);
@@ -593,6 +603,73 @@ static avrogen_status io_diag(avrogen_diag *diag, const char *what, const char *
  */
 #define READ_AHEAD ((size_t)4096)
 
+/*
+ * Map the regular file `fd` (of `st`) read-only as r's window, when it is not
+ * empty and fits the address space; false leaves r as it was, to be read.
+ * Every length in the file is then checked against the mapping's size, as
+ * against the bytes of open_memory; only a file cut short while mapped is
+ * beyond the reader's reach (SIGBUS, the caller's: ocf.h).
+ */
+static bool map_file(avrogen_ocf_reader *r, int fd, const struct stat *st)
+{
+    if (st->st_size <= 0 || (uintmax_t)st->st_size > SIZE_MAX)
+        return false;
+    size_t len = (size_t)st->st_size;
+    void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return false;
+#ifdef MADV_SEQUENTIAL
+    /* Only a hint: read ahead of the faults, and pages behind may go first. */
+    (void)madvise(p, len, MADV_SEQUENTIAL);
+#endif
+    r->map = p;
+    r->map_len = len;
+    r->in = p;
+    r->in_len = len;
+    return true;
+}
+
+/*
+ * Bytes of a mapping read past before its pages are given back (MADV_DONTNEED):
+ * the process's resident size stays near this however large the file.
+ */
+#define MAP_DROP_STEP ((size_t)8 << 20)
+
+/*
+ * Give back the pages of r's mapping that lie wholly before `upto` once there
+ * are MAP_DROP_STEP bytes of them. On a shared file mapping this only unmaps
+ * them from the process: the bytes stay in the page cache, and touching them
+ * again (a view handed out earlier, a resync) maps them back unchanged.
+ */
+static void drop_mapped(avrogen_ocf_reader *r, uint64_t upto)
+{
+#ifdef MADV_DONTNEED
+    if (r->map == NULL || upto > r->map_len || upto - r->map_dropped < MAP_DROP_STEP)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t end = (size_t)upto / (size_t)page * (size_t)page;
+    if (end > r->map_dropped &&
+        madvise((uint8_t *)r->map + r->map_dropped, end - r->map_dropped, MADV_DONTNEED) == 0)
+        r->map_dropped = end;
+#else
+    (void)r;
+    (void)upto;
+#endif
+}
+
+bool avrogen_ocf_reader_mapped(const avrogen_ocf_reader *r, avrogen_bytes *mapping)
+{
+    if (r->map == NULL)
+        return false;
+    if (mapping != NULL) {
+        mapping->ptr = r->map;
+        mapping->len = r->map_len;
+    }
+    return true;
+}
+
 avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reader_options *opts,
                                        avrogen_ocf_reader **out, avrogen_diag *diag)
 {
@@ -605,14 +682,20 @@ avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reade
         fclose(f);
         return nomem_diag(diag);
     }
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    /* Mapped, the file is read as memory; the mapping outlives the descriptor. */
+    if (regular && opts != NULL && opts->map && map_file(r, fileno(f), &st)) {
+        fclose(f);
+        return reader_start(r, out, diag);
+    }
     /*
      * A regular file is read unbuffered, so read(2) puts each block straight
      * into the reader's buffer (a "null"-codec block is decoded there) instead
-     * of through stdio's. Not mapped: a file truncated while mapped would end
-     * the process with SIGBUS; read, it ends with E_TRUNCATED.
+     * of through stdio's. Not mapped unless asked: a file truncated while
+     * mapped would end the process with SIGBUS; read, it ends with E_TRUNCATED.
      */
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && setvbuf(f, NULL, _IONBF, 0) == 0) {
+    if (regular && setvbuf(f, NULL, _IONBF, 0) == 0) {
         r->read_ahead = READ_AHEAD;
         /* Only a hint (Linux doubles the kernel's read-ahead from disk); its result is moot. */
         (void)posix_fadvise(fileno(f), 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -628,6 +711,7 @@ avrogen_status avrogen_ocf_reader_open(const char *path, const avrogen_ocf_reade
 static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, bool *end)
 {
     r->block_offset = rpos(r);
+    drop_mapped(r, r->block_offset);
     r->raw = NULL;
     r->raw_len = 0;
     r->block_end = r->bad_sync_at = 0;

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include <check.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +128,77 @@ static int64_t read_blocks_checked(avrogen_ocf_reader *r, int64_t first, uint64_
     return next - first;
 }
 
+/*
+ * How the reader cases read a file's bytes: in place (open_memory), or from a
+ * file opened by path, read (read(2)) or mapped (opts.map). The suite runs
+ * the reader cases each way (ocf_suite), and each way must give the same
+ * records, statuses and offsets.
+ */
+enum reading { READ_MEMORY, READ_PATH, READ_MAPPED };
+static enum reading reading = READ_MEMORY;
+static char bytes_dir[64]; /* where open_bytes writes its files, once made */
+
+static void read_from_path(void)
+{
+    reading = READ_PATH;
+}
+
+static void read_mapped(void)
+{
+    reading = READ_MAPPED;
+}
+
+static void remove_bytes_dir(void)
+{
+    if (bytes_dir[0] != '\0') {
+        ck_assert_int_eq(rmdir(bytes_dir), 0);
+        bytes_dir[0] = '\0';
+    }
+    reading = READ_MEMORY;
+}
+
+/*
+ * avrogen_ocf_reader_open as the cases read files: mapped when they run
+ * mapped, and then a regular file that is not empty must really be mapped.
+ */
+static avrogen_status open_path(const char *path, const avrogen_ocf_reader_options *o,
+                                avrogen_ocf_reader **r, avrogen_diag *d)
+{
+    avrogen_ocf_reader_options mo = {0};
+    if (o != NULL)
+        mo = *o;
+    mo.map = reading == READ_MAPPED;
+    avrogen_status st = avrogen_ocf_reader_open(path, &mo, r, d);
+    struct stat sb;
+    if (st == AVROGEN_OK && stat(path, &sb) == 0) {
+        avrogen_bytes range = {0};
+        bool mapped = avrogen_ocf_reader_mapped(*r, &range);
+        CHECK_FAST(mapped == (mo.map && S_ISREG(sb.st_mode) && sb.st_size > 0));
+        CHECK_FAST(!mapped || range.len == (size_t)sb.st_size);
+    }
+    return st;
+}
+
+/* The `len` bytes at `data` read as the cases read files (`reading`). */
+static avrogen_status open_bytes(const void *data, size_t len, const avrogen_ocf_reader_options *o,
+                                 avrogen_ocf_reader **r, avrogen_diag *d)
+{
+    if (reading == READ_MEMORY)
+        return avrogen_ocf_reader_open_memory(data, len, o, r, d);
+    if (bytes_dir[0] == '\0') {
+        strcpy(bytes_dir, "/tmp/avrogen-ocf-bytes-XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(bytes_dir));
+    }
+    char path[96];
+    snprintf(path, sizeof path, "%s/file.avro", bytes_dir);
+    FILE *f = fopen(path, "wb");
+    CHECK_FAST(f != NULL && fwrite(data, 1, len, f) == len && fclose(f) == 0);
+    /* The reader holds the file open (or mapped): its name can go now. */
+    avrogen_status st = open_path(path, o, r, d);
+    CHECK_FAST(unlink(path) == 0);
+    return st;
+}
+
 typedef struct scan_result {
     avrogen_status open_st; /* status of the open */
     avrogen_status st;      /* status that ended the scan */
@@ -139,7 +212,7 @@ static scan_result scan_opts(const void *data, size_t len, const avrogen_ocf_rea
     scan_result s;
     memset(&s, 0, sizeof s);
     avrogen_ocf_reader *r;
-    s.open_st = avrogen_ocf_reader_open_memory(data, len, o, &r, &s.diag);
+    s.open_st = open_bytes(data, len, o, &r, &s.diag);
     if (s.open_st != AVROGEN_OK) {
         ck_assert_ptr_null(r);
         s.st = s.open_st;
@@ -292,7 +365,7 @@ START_TEST(roundtrip_codec)
 
     avrogen_ocf_reader *r;
     avrogen_diag d;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, &d), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, &d), AVROGEN_OK);
     ck_assert_str_eq(avrogen_ocf_reader_codec(r), codec);
     avrogen_bytes v;
     ck_assert(avrogen_ocf_reader_meta_get(r, "avro.schema", &v));
@@ -351,7 +424,7 @@ START_TEST(roundtrip_path_and_levels)
         }
         ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
         avrogen_ocf_reader *r;
-        ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+        ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_OK);
         uint64_t blocks;
         ck_assert_int_eq(read_blocks_checked(r, 0, &blocks), 2000);
         avrogen_ocf_reader_close(r);
@@ -398,15 +471,18 @@ START_TEST(empty_file_and_zero_copy)
     ck_assert_int_eq(s.records, 0);
     membuf_free(&m);
 
-    /* A null-codec block read from memory is handed back in place. */
+    /* A null-codec block read from memory is handed back in place; mapped, in the mapping. */
     write_mem("null", 10, 0, &m);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     uint64_t count;
     avrogen_reader b;
     ck_assert_int_eq(avrogen_ocf_reader_next_block(r, &count, &b), AVROGEN_OK);
     ck_assert_uint_eq(count, 10);
-    ck_assert((const char *)b.start > m.data && (const char *)b.end < m.data + m.len);
+    avrogen_bytes in = {(const uint8_t *)m.data, m.len};
+    ck_assert(avrogen_ocf_reader_mapped(r, &in) == (reading == READ_MAPPED));
+    if (reading != READ_PATH)
+        ck_assert(b.start > in.ptr && b.end < in.ptr + in.len);
     avrogen_ocf_reader_close(r);
     membuf_free(&m);
 }
@@ -429,7 +505,7 @@ START_TEST(metadata_and_sync)
     fclose(f);
 
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     ck_assert_mem_eq(avrogen_ocf_reader_sync(r), test_sync, 16);
     ck_assert_uint_eq(avrogen_ocf_reader_meta_count(r), 4);
     avrogen_bytes v;
@@ -513,7 +589,7 @@ START_TEST(writer_rejects_bad_options)
                      AVROGEN_E_IO);
     ck_assert_ptr_nonnull(strstr(d.msg, tmpdir));
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_E_IO);
+    ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_E_IO);
     ck_assert_ptr_null(r);
     remove_tmpdir();
 }
@@ -550,7 +626,7 @@ START_TEST(failed_datum_is_dropped)
     ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
     fclose(f);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     uint64_t blocks;
     ck_assert_int_eq(read_blocks_checked(r, 0, &blocks), next);
     ck_assert_uint_gt(blocks, 3);
@@ -565,7 +641,7 @@ static int64_t count_path(const char *path)
 {
     avrogen_ocf_reader *r;
     avrogen_diag d;
-    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+    ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_OK);
     uint64_t blocks;
     int64_t n = read_blocks_checked(r, 0, &blocks);
     avrogen_ocf_reader_close(r);
@@ -650,7 +726,7 @@ START_TEST(flush_inside_a_datum)
     ck_assert_int_eq(l.count[0], 3);
     ck_assert_int_eq(l.count[1], 2);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     uint64_t blocks;
     ck_assert_int_eq(read_blocks_checked(r, 0, &blocks), 5);
     avrogen_ocf_reader_close(r);
@@ -680,7 +756,7 @@ START_TEST(fanout_schema_linear)
     ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
 
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+    ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_OK);
     ck_assert_str_eq(avrogen_schema_root(avrogen_ocf_reader_schema(r))->name, "T40");
     avrogen_bytes datum;
     ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &datum), AVROGEN_E_LIMIT);
@@ -696,7 +772,7 @@ START_TEST(fanout_schema_linear)
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(avrogen_ocf_writer_write(w, NULL, 0), AVROGEN_OK);
     ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
-    ck_assert_int_eq(avrogen_ocf_reader_open(path, NULL, &r, &d), AVROGEN_OK);
+    ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_OK);
     int n = 0;
     while (avrogen_ocf_reader_next_datum(r, &datum) == AVROGEN_OK && datum.ptr != NULL) {
         ck_assert_uint_eq(datum.len, 0);
@@ -763,8 +839,8 @@ END_TEST
 
 /* ---- hostile files --------------------------------------------------------- */
 
-/* Where check_truncations reads from: memory, a stream, a file by path (unbuffered). */
-enum via { VIA_MEMORY, VIA_STREAM, VIA_PATH };
+/* Where check_truncations reads from: memory, a stream, a file by path (unbuffered), mapped. */
+enum via { VIA_MEMORY, VIA_STREAM, VIA_PATH, VIA_MAPPED };
 
 static void check_truncations(const char *codec, enum via via)
 {
@@ -779,14 +855,19 @@ static void check_truncations(const char *codec, enum via via)
             const char *path = tmp_path("cut.avro");
             FILE *f = via == VIA_STREAM ? tmpfile() : fopen(path, "wb");
             ck_assert_uint_eq(fwrite(m.data, 1, len, f), len);
-            if (via == VIA_PATH)
+            if (via != VIA_STREAM)
                 ck_assert_int_eq(fclose(f), 0);
             else
                 rewind(f);
             memset(&s, 0, sizeof s);
             avrogen_ocf_reader *r;
-            s.open_st = via == VIA_STREAM ? avrogen_ocf_reader_open_file(f, NULL, &r, &s.diag)
-                                          : avrogen_ocf_reader_open(path, NULL, &r, &s.diag);
+            const avrogen_ocf_reader_options mapped = {.map = true};
+            s.open_st = via == VIA_STREAM
+                                ? avrogen_ocf_reader_open_file(f, NULL, &r, &s.diag)
+                                : avrogen_ocf_reader_open(path, via == VIA_MAPPED ? &mapped : NULL,
+                                                          &r, &s.diag);
+            if (s.open_st == AVROGEN_OK)
+                CHECK_FAST(avrogen_ocf_reader_mapped(r, NULL) == (via == VIA_MAPPED));
             s.st = s.open_st;
             if (s.open_st == AVROGEN_OK) {
                 avrogen_bytes datum;
@@ -831,6 +912,7 @@ START_TEST(truncated_everywhere)
     check_truncations(codecs[_i], VIA_STREAM);
     make_tmpdir();
     check_truncations(codecs[_i], VIA_PATH);
+    check_truncations(codecs[_i], VIA_MAPPED);
     remove_tmpdir();
 }
 END_TEST
@@ -958,7 +1040,7 @@ START_TEST(corrupt_payloads)
     avrogen_ocf_reader *r;
     uint64_t count;
     avrogen_reader b;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     ck_assert_int_eq(avrogen_ocf_reader_next_block(r, &count, &b), AVROGEN_OK);
     ck_assert_int_eq(avrogen_ocf_reader_next_block(r, &count, &b), AVROGEN_OK);
     size_t orig_len = avrogen_reader_remaining(&b);
@@ -976,8 +1058,7 @@ START_TEST(corrupt_payloads)
     for (size_t at = from; at < to; at++) {
         for (int flip = 1; flip <= 0x80; flip <<= 7) {
             m.data[at] ^= (char)flip;
-            ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL),
-                             AVROGEN_OK);
+            ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
             avrogen_status st = avrogen_ocf_reader_next_block(r, &count, &b);
             ck_assert_int_eq(st, AVROGEN_OK);
             st = avrogen_ocf_reader_next_block(r, &count, &b);
@@ -1598,7 +1679,7 @@ START_TEST(streaming_bounded_memory)
     avrogen_ocf_reader_options ro = {0};
     ro.alloc = &pa.base;
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open(path, &ro, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_path(path, &ro, &r, NULL), AVROGEN_OK);
     uint64_t blocks;
     ck_assert_int_eq(read_blocks_checked(r, 0, &blocks), n);
     ck_assert_uint_gt(blocks, 250);
@@ -1658,7 +1739,7 @@ START_TEST(values_resolved)
     write_mem(codecs[_i], 500, 600, &m);
     avrogen_schema *v2 = parse(rec_v2_schema);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     ck_assert_uint_eq(avrogen_ocf_reader_fingerprint(r),
                       avrogen_schema_fingerprint64(avrogen_ocf_reader_schema(r)));
     avrogen_arena a;
@@ -1697,7 +1778,7 @@ START_TEST(values_mixed_readers)
     write_mem("deflate", 300, 500, &m);
     avrogen_schema *v2 = parse(rec_v2_schema), *idonly = parse(rec_id_schema);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     avrogen_arena a;
     avrogen_arena_init(&a, NULL);
     int64_t i = 0;
@@ -1772,7 +1853,7 @@ START_TEST(values_schema_mismatch)
     for (size_t k = 0; k < sizeof readers / sizeof readers[0]; k++) {
         avrogen_schema *rd = parse(readers[k]);
         avrogen_ocf_reader *r;
-        ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+        ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
         avrogen_arena a;
         avrogen_arena_init(&a, NULL);
         avrogen_value v;
@@ -1840,7 +1921,7 @@ START_TEST(values_datum_errors)
     avrogen_schema *rd =
             parse("{\"type\": \"enum\", \"name\": \"E\", \"symbols\": [\"B\", \"A\"]}");
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     for (size_t k = 0; k < 2; k++) {
         ck_assert_int_eq(avrogen_ocf_reader_next_value(r, avrogen_schema_root(rd), &v, &a, &got),
                          AVROGEN_OK);
@@ -1866,7 +1947,7 @@ START_TEST(values_datum_errors)
     static const uint8_t strings[] = {0x04, 'o', 'k', 0x04, 0xff, 0xfe};
     static const size_t three[] = {3, 3};
     write_raw("\"string\"", strings, three, 2, 1, &m);
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     ck_assert_int_eq(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got), AVROGEN_OK);
     ck_assert(got && v.str.len == 2);
     ck_assert_int_eq(avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got), AVROGEN_E_INVALID);
@@ -1896,7 +1977,7 @@ START_TEST(values_truncated_everywhere)
         memcpy(copy, m.data, len);
         avrogen_ocf_reader *r;
         avrogen_diag d;
-        avrogen_status st = avrogen_ocf_reader_open_memory(copy, len, NULL, &r, &d);
+        avrogen_status st = open_bytes(copy, len, NULL, &r, &d);
         if (len < l.header_len) {
             ck_assert_msg(st == AVROGEN_E_TRUNCATED, "len %zu: %s", len, d.msg);
             free(copy);
@@ -1963,8 +2044,8 @@ START_TEST(json_datums)
     bool ga, gb;
 
     /* The file as it is; every fifth datum into a writer too small for it. */
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &ra, NULL), AVROGEN_OK);
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &rb, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &ra, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &rb, NULL), AVROGEN_OK);
     for (int64_t i = 0;; i++) {
         avrogen_writer_reset(&wa);
         avrogen_writer_reset(&wb);
@@ -2002,8 +2083,8 @@ START_TEST(json_datums)
         memcpy(copy, m.data, len);
         if (k >= m.len)
             copy[l.header_len + (k - m.len)] ^= 0x5a;
-        avrogen_status sa = avrogen_ocf_reader_open_memory(copy, len, NULL, &ra, NULL);
-        avrogen_status sb = avrogen_ocf_reader_open_memory(copy, len, NULL, &rb, NULL);
+        avrogen_status sa = open_bytes(copy, len, NULL, &ra, NULL);
+        avrogen_status sb = open_bytes(copy, len, NULL, &rb, NULL);
         CHECK_FAST(sa == sb);
         if (sa != AVROGEN_OK)
             continue;
@@ -2099,8 +2180,7 @@ static void source_open(source *s, const membuf *m, int how)
     s->child = -1;
     avrogen_diag d;
     if (how == SRC_MEMORY) {
-        ck_assert_int_eq(avrogen_ocf_reader_open_memory(m->data, m->len, NULL, &s->r, &d),
-                         AVROGEN_OK);
+        ck_assert_int_eq(open_bytes(m->data, m->len, NULL, &s->r, &d), AVROGEN_OK);
         return;
     }
     if (how == SRC_STREAM) {
@@ -2250,7 +2330,7 @@ START_TEST(raw_block_copy)
     for (int64_t i = 5000; i < 5003; i++)
         add_rec(w, i);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(a.data, a.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(a.data, a.len, NULL, &r, NULL), AVROGEN_OK);
     uint64_t count;
     avrogen_reader block;
     size_t blocks = 0;
@@ -2258,7 +2338,10 @@ START_TEST(raw_block_copy)
         avrogen_bytes p;
         ck_assert(avrogen_ocf_reader_block_payload(r, &p));
         /* The bytes between the block's size and its sync marker. */
-        ck_assert_ptr_eq(p.ptr + p.len + 16, (const uint8_t *)a.data + l.end[blocks]);
+        ck_assert_uint_le(p.len + 16, l.end[blocks]);
+        ck_assert_mem_eq(p.ptr, a.data + l.end[blocks] - 16 - p.len, p.len);
+        if (reading == READ_MEMORY)
+            ck_assert_ptr_eq(p.ptr + p.len + 16, (const uint8_t *)a.data + l.end[blocks]);
         if (strcmp(codec, "null") == 0)
             ck_assert(p.ptr == block.start && p.len == avrogen_reader_remaining(&block));
         ck_assert_int_eq(avrogen_ocf_writer_write_block(w, count, p.ptr, p.len), AVROGEN_OK);
@@ -2277,7 +2360,7 @@ START_TEST(raw_block_copy)
     ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
     fclose(f);
 
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(b.data, b.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(b.data, b.len, NULL, &r, NULL), AVROGEN_OK);
     int64_t want[2004], n = 0;
     for (int64_t i = 5000; i < 5003; i++)
         want[n++] = i;
@@ -2459,7 +2542,7 @@ START_TEST(resync_refuses_what_is_no_damage)
     membuf m = {0};
     write_mem("null", 100, 0, &m);
     avrogen_ocf_reader *r;
-    ck_assert_int_eq(avrogen_ocf_reader_open_memory(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
     uint64_t from = 1, to = 2;
     ck_assert_int_eq(avrogen_ocf_reader_resync(r, &from, &to), AVROGEN_OK);
     ck_assert_uint_eq(from, to);
@@ -2483,29 +2566,276 @@ START_TEST(resync_refuses_what_is_no_damage)
 }
 END_TEST
 
-static Suite *ocf_suite(void)
+/* ---- mapped files ---------------------------------------------------------------- */
+
+/* Read `len` bytes at `data` one way (`reading`) datum by datum. */
+static scan_result scan_way(enum reading way, const void *data, size_t len)
 {
-    Suite *s = suite_create("ocf");
-    TCase *tc = tcase_create("roundtrip");
+    enum reading was = reading;
+    reading = way;
+    scan_result s = scan(data, len);
+    reading = was;
+    return s;
+}
+
+/* The bytes read from memory, from a file and from a mapping: the same records, status, message. */
+static scan_result scan_every_way(const void *data, size_t len)
+{
+    scan_result m = scan_way(READ_MEMORY, data, len);
+    for (enum reading way = READ_PATH; way <= READ_MAPPED; way++) {
+        scan_result s = scan_way(way, data, len);
+        ck_assert_int_eq(s.open_st, m.open_st);
+        ck_assert_int_eq(s.st, m.st);
+        ck_assert_int_eq(s.records, m.records);
+        ck_assert_uint_eq(s.diag.offset, m.diag.offset);
+        ck_assert_str_eq(s.diag.msg, m.diag.msg);
+    }
+    return m;
+}
+
+/* Write a file of records [0, n) at `path` through the writer. */
+static void write_path(const char *path, const char *codec, int64_t n, size_t block_size)
+{
+    avrogen_ocf_writer_options o = {0};
+    o.codec = codec;
+    o.block_size = block_size;
+    avrogen_ocf_writer *w;
+    ck_assert_int_eq(avrogen_ocf_writer_open(path, rec_schema, strlen(rec_schema), &o, &w, NULL),
+                     AVROGEN_OK);
+    for (int64_t i = 0; i < n; i++)
+        add_rec(w, i);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
+}
+
+/*
+ * What cannot be mapped is read instead, silently, with the same results: an
+ * empty file, a character device, a FIFO (open_path checks that none of them
+ * is mapped, and that a regular file is).
+ */
+START_TEST(mapped_falls_back)
+{
+    make_tmpdir();
+    const char *empty = tmp_path("empty.avro");
+    FILE *f = fopen(empty, "wb");
+    ck_assert_int_eq(fclose(f), 0);
+    const char *paths[] = {empty, "/dev/null"};
+    for (size_t k = 0; k < 2; k++) {
+        avrogen_ocf_reader *r;
+        avrogen_diag d, dr;
+        ck_assert_int_eq(open_path(paths[k], NULL, &r, &d), AVROGEN_E_TRUNCATED);
+        ck_assert_ptr_null(r);
+        ck_assert_int_eq(avrogen_ocf_reader_open(paths[k], NULL, &r, &dr), AVROGEN_E_TRUNCATED);
+        ck_assert_uint_eq(d.offset, 0);
+        ck_assert_str_eq(d.msg, dr.msg);
+    }
+
+    membuf m = {0};
+    write_mem("null", 1000, 2000, &m);
+    const char *fifo = tmp_path("fifo.avro");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        FILE *out = fopen(fifo, "wb");
+        _exit(out != NULL && fwrite(m.data, 1, m.len, out) == m.len && fclose(out) == 0 ? 0 : 1);
+    }
+    avrogen_ocf_reader *r;
+    avrogen_diag d;
+    ck_assert_int_eq(open_path(fifo, NULL, &r, &d), AVROGEN_OK);
+    ck_assert(!avrogen_ocf_reader_mapped(r, NULL));
+    uint64_t blocks;
+    ck_assert_int_eq(read_blocks_checked(r, 0, &blocks), 1000);
+    avrogen_ocf_reader_close(r);
+    int status;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    const char *regular = tmp_path("regular.avro");
+    write_path(regular, "null", 10, 0);
+    ck_assert_int_eq(open_path(regular, NULL, &r, &d), AVROGEN_OK);
+    avrogen_bytes range;
+    ck_assert(avrogen_ocf_reader_mapped(r, &range));
+    ck_assert_uint_eq(range.len, (size_t)file_size(regular));
+    ck_assert_mem_eq(range.ptr, "Obj\x01", 4);
+    avrogen_ocf_reader_close(r);
+    membuf_free(&m);
+    remove_tmpdir();
+}
+END_TEST
+
+/* Lengths that run past the mapping's end are E_TRUNCATED at their block, as read. */
+START_TEST(mapped_block_past_end)
+{
+    uint8_t rec[128];
+    size_t n = rec_bytes(1, rec, sizeof rec);
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    put_header(&w, rec_schema, NULL);
+    put_block(&w, 1, rec, n);
+    size_t second = avrogen_writer_len(&w);
+    /* A block claiming 1000 bytes with 10 of them there, then nothing. */
+    avrogen_write_long(&w, 3);
+    avrogen_write_long(&w, 1000);
+    avrogen_write_raw(&w, rec, 10);
+    scan_result s = scan_every_way(avrogen_writer_data(&w), avrogen_writer_len(&w));
+    ck_assert_int_eq(s.st, AVROGEN_E_TRUNCATED);
+    ck_assert_int_eq(s.records, 1);
+    ck_assert_uint_eq(s.diag.offset, second);
+    avrogen_writer_fini(&w);
+
+    /* Every cut of a file of several blocks, and of its last block's size varint. */
+    membuf m = {0};
+    write_mem("null", 40, 300, &m);
+    layout l;
+    get_layout(&m, &l);
+    for (size_t k = 0; k < l.n; k++) {
+        for (size_t cut = l.start[k]; cut < l.start[k] + 3 && cut < m.len; cut++) {
+            s = scan_every_way(m.data, cut);
+            ck_assert_int_eq(s.records, l.before[k]);
+        }
+        s = scan_every_way(m.data, l.end[k] - 1);
+        ck_assert_int_eq(s.st, AVROGEN_E_TRUNCATED);
+        ck_assert_uint_eq(s.diag.offset, l.start[k]);
+    }
+    membuf_free(&m);
+}
+END_TEST
+
+/* The process's resident pages of mapped files, from /proc/self/status (RssFile, kB). */
+static long rss_file_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "RssFile: %ld kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    ck_assert_int_ge(kb, 0);
+    return kb;
+}
+
+/*
+ * Reading a large mapped file keeps few of its pages resident (the reader
+ * gives back what lies behind it), and a view into an early block still holds
+ * its bytes after the reader has moved on (until close).
+ */
+START_TEST(mapped_views_and_resident_size)
+{
+    make_tmpdir();
+    const char *path = tmp_path("large.avro");
+    write_path(path, "null", 900000, 64000);
+    long size = file_size(path);
+    ck_assert_int_gt(size, 32L << 20);
+
+    avrogen_ocf_reader *r;
+    avrogen_diag d;
+    ck_assert_int_eq(open_path(path, NULL, &r, &d), AVROGEN_OK);
+    avrogen_bytes range;
+    ck_assert(avrogen_ocf_reader_mapped(r, &range));
+    long base = rss_file_kb(), peak = base;
+    avrogen_bytes first;
+    ck_assert_int_eq(avrogen_ocf_reader_next_datum(r, &first), AVROGEN_OK);
+    ck_assert(first.ptr > range.ptr && first.ptr + first.len < range.ptr + range.len);
+    uint8_t want[128];
+    size_t n = rec_bytes(0, want, sizeof want);
+    ck_assert_uint_eq(first.len, n);
+    int64_t records = 1;
+    avrogen_bytes v;
+    while (avrogen_ocf_reader_next_datum(r, &v) == AVROGEN_OK && v.ptr != NULL) {
+        CHECK_FAST(rec_index(v) == records);
+        if (++records % 20000 == 0) {
+            long now = rss_file_kb();
+            peak = now > peak ? now : peak;
+        }
+    }
+    ck_assert_int_eq(avrogen_ocf_reader_error(r, &d), AVROGEN_OK);
+    ck_assert_int_eq(records, 900000);
+    /* 8 MiB behind, the block being read and the kernel's fault-around, well under the file. */
+    ck_assert_msg(peak - base < 16L << 10, "RssFile grew by %ld kB reading %ld bytes", peak - base,
+                  size);
+    ck_assert_mem_eq(first.ptr, want, n);
+    avrogen_ocf_reader_close(r);
+    remove_tmpdir();
+}
+END_TEST
+
+/*
+ * The contract of opts.map: a mapped file truncated under the reader raises
+ * SIGBUS in the caller, whose business it is; the library installs no
+ * handler. The child resets SIGBUS to its default first (ASan has its own).
+ */
+START_TEST(mapped_truncation_is_the_callers)
+{
+    make_tmpdir();
+    const char *path = tmp_path("shrinking.avro");
+    write_path(path, "null", 100000, 64000);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        signal(SIGBUS, SIG_DFL);
+        avrogen_ocf_reader *r;
+        avrogen_bytes v;
+        if (open_path(path, NULL, &r, NULL) != AVROGEN_OK || !avrogen_ocf_reader_mapped(r, NULL) ||
+            avrogen_ocf_reader_next_datum(r, &v) != AVROGEN_OK)
+            _exit(2);
+        struct sigaction now;
+        if (sigaction(SIGBUS, NULL, &now) != 0 || now.sa_handler != SIG_DFL)
+            _exit(3);
+        if (truncate(path, 200) != 0)
+            _exit(4);
+        while (avrogen_ocf_reader_next_datum(r, &v) == AVROGEN_OK && v.ptr != NULL)
+            ;
+        _exit(5);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS, "child status %#x", status);
+    remove_tmpdir();
+}
+END_TEST
+
+/*
+ * The cases that read files, each way the suite reads them (`reading`): from
+ * memory, then from a file by path, read and mapped, under names ending in
+ * "-path" and "-mapped". Cases that go through the ways themselves
+ * (truncated_everywhere, truncated_while_open, the streaming one) run once.
+ */
+static TCase *reader_tcase(Suite *s, const char *name, void (*setup)(void))
+{
+    TCase *tc = tcase_create(name);
+    if (setup != NULL)
+        tcase_add_checked_fixture(tc, setup, remove_bytes_dir);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+static void add_reader_cases(Suite *s, enum reading way)
+{
+    static const char *const names[][4] = {
+            {"roundtrip", "hostile", "values", "raw"},
+            {"roundtrip-path", "hostile-path", "values-path", "raw-path"},
+            {"roundtrip-mapped", "hostile-mapped", "values-mapped", "raw-mapped"},
+    };
+    static void (*const setups[])(void) = {NULL, read_from_path, read_mapped};
+    void (*setup)(void) = setups[way];
+    TCase *tc = reader_tcase(s, names[way][0], setup);
     tcase_add_loop_test(tc, roundtrip_codec, 0, N_CODECS);
     tcase_add_test(tc, roundtrip_path_and_levels);
     tcase_add_test(tc, zero_byte_datums);
     tcase_add_test(tc, fanout_schema_linear);
     tcase_add_test(tc, empty_file_and_zero_copy);
     tcase_add_test(tc, metadata_and_sync);
-    suite_add_tcase(s, tc);
 
-    tc = tcase_create("writer");
-    tcase_add_test(tc, writer_rejects_bad_options);
-    tcase_add_test(tc, failed_datum_is_dropped);
-    tcase_add_loop_test(tc, flush_ends_a_block, 0, N_CODECS);
-    tcase_add_test(tc, flush_inside_a_datum);
-    tcase_add_loop_test(tc, append_blocks, 0, N_CODECS);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("hostile");
-    tcase_add_loop_test(tc, truncated_everywhere, 0, N_CODECS);
-    tcase_add_loop_test(tc, truncated_while_open, 0, N_CODECS);
+    tc = reader_tcase(s, names[way][1], setup);
+    if (setup == NULL) {
+        tcase_add_loop_test(tc, truncated_everywhere, 0, N_CODECS);
+        tcase_add_loop_test(tc, truncated_while_open, 0, N_CODECS);
+    }
     tcase_add_loop_test(tc, corrupt_sync_markers, 0, N_CODECS);
     tcase_add_loop_test(tc, corrupt_block_headers, 0, N_CODECS);
     tcase_add_loop_test(tc, corrupt_payloads, 0, N_CODECS);
@@ -2515,34 +2845,60 @@ static Suite *ocf_suite(void)
     tcase_add_test(tc, lying_blocks);
     tcase_add_test(tc, deflate_trailer);
     tcase_add_loop_test(tc, decompression_bomb, 0, N_CODECS - 1);
-    suite_add_tcase(s, tc);
 
-    tc = tcase_create("faults");
-    tcase_add_loop_test(tc, writer_alloc_failures, 0, N_CODECS);
-    tcase_add_loop_test(tc, reader_alloc_failures, 0, N_CODECS);
-    tcase_add_test(tc, append_alloc_failures);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("values");
+    tc = reader_tcase(s, names[way][2], setup);
     tcase_add_loop_test(tc, values_resolved, 0, N_CODECS);
     tcase_add_test(tc, values_mixed_readers);
     tcase_add_test(tc, values_schema_mismatch);
     tcase_add_test(tc, values_datum_errors);
     tcase_add_loop_test(tc, values_truncated_everywhere, 0, N_CODECS);
     tcase_add_loop_test(tc, json_datums, 0, N_CODECS);
-    tcase_add_loop_test(tc, values_alloc_failures, 0, N_CODECS);
-    suite_add_tcase(s, tc);
 
-    tc = tcase_create("raw");
+    tc = reader_tcase(s, names[way][3], setup);
     tcase_add_loop_test(tc, skip_block_counts, 0, N_CODECS * N_SOURCES);
     tcase_add_loop_test(tc, skip_records, 0, N_CODECS * N_SOURCES);
     tcase_add_loop_test(tc, raw_block_copy, 0, N_CODECS);
     tcase_add_loop_test(tc, resync_after_damage, 0, N_CODECS * N_SOURCES);
     tcase_add_test(tc, resync_refuses_what_is_no_damage);
+}
+
+static Suite *ocf_suite(void)
+{
+    Suite *s = suite_create("ocf");
+    add_reader_cases(s, READ_MEMORY);
+    add_reader_cases(s, READ_PATH);
+    add_reader_cases(s, READ_MAPPED);
+
+    TCase *tc = tcase_create("writer");
+    tcase_add_test(tc, writer_rejects_bad_options);
+    tcase_add_test(tc, failed_datum_is_dropped);
+    tcase_add_loop_test(tc, flush_ends_a_block, 0, N_CODECS);
+    tcase_add_test(tc, flush_inside_a_datum);
+    tcase_add_loop_test(tc, append_blocks, 0, N_CODECS);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("faults");
+    tcase_add_loop_test(tc, writer_alloc_failures, 0, N_CODECS);
+    tcase_add_loop_test(tc, reader_alloc_failures, 0, N_CODECS);
+    tcase_add_test(tc, append_alloc_failures);
+    tcase_add_loop_test(tc, values_alloc_failures, 0, N_CODECS);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("mapped");
+    tcase_add_checked_fixture(tc, read_mapped, remove_bytes_dir);
+    tcase_add_test(tc, mapped_falls_back);
+    tcase_add_test(tc, mapped_block_past_end);
+    tcase_add_test(tc, mapped_views_and_resident_size);
+    tcase_add_test(tc, mapped_truncation_is_the_callers);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("streaming");
     tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, streaming_bounded_memory, 0, N_CODECS);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("streaming-mapped");
+    tcase_set_timeout(tc, 300);
+    tcase_add_checked_fixture(tc, read_mapped, remove_bytes_dir);
     tcase_add_loop_test(tc, streaming_bounded_memory, 0, N_CODECS);
     suite_add_tcase(s, tc);
     return s;

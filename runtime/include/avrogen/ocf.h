@@ -75,6 +75,13 @@ typedef struct avrogen_ocf_reader_options {
     const avrogen_alloc *alloc; /* NULL: libc; copied at open */
     unsigned max_depth;         /* the max_depth of every reader of datums it sets up (the readers
                                    of next_block included); 0: AVROGEN_DEFAULT_MAX_DEPTH */
+    /*
+     * avrogen_ocf_reader_open only: map a regular file read-only and read every
+     * block straight from the mapping ("null" codec: no copy at all). The caller
+     * takes on SIGBUS: a file cut short (or unreadable) while mapped raises it
+     * on the next touch of the lost pages. See avrogen_ocf_reader_open.
+     */
+    bool map;
 } avrogen_ocf_reader_options;
 
 typedef struct avrogen_ocf_writer avrogen_ocf_writer;
@@ -221,6 +228,22 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
  * Anything else (a pipe, a device) is read through stdio as by
  * avrogen_ocf_reader_open_file, which asks for no more than a block needs.
  *
+ * With opts->map, a regular file that is not empty is mapped instead
+ * (mmap PROT_READ, MAP_SHARED; the descriptor is closed at once) and read as
+ * by avrogen_ocf_reader_open_memory: the same checks, results, statuses and
+ * offsets, every length checked against the mapping's size, which is the
+ * file's at open (bytes appended later are not seen). A "null"-codec block is
+ * decoded where it lies in the page cache, and views into it stay valid until
+ * close. Pages behind the block being read are given back every 8 MiB
+ * (MADV_DONTNEED), so the resident size stays bounded on a file of any size.
+ * A file that is empty, not regular, larger than the address space, or that
+ * mmap refuses is read as without opts->map, silently. The contract is that
+ * of SQLite's mmap_size and LMDB: if another process truncates the file while
+ * it is mapped (or the disk fails under it), touching the lost pages raises
+ * SIGBUS, which the library neither catches nor installs a handler for; a
+ * program that maps files it does not control should handle SIGBUS itself, or
+ * not map them. avrogen_ocf_reader_mapped says whether r reads a mapping.
+ *
  * Returns E_IO when the file cannot be opened or read, E_INVALID for a bad magic,
  * a negative or malformed metadata count or length, a missing avro.schema, a
  * repeated avro.schema or avro.codec, a non-UTF-8 key or an unsupported codec
@@ -262,7 +285,14 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status
 avrogen_ocf_reader_open_memory(const void *data, size_t len, const avrogen_ocf_reader_options *opts,
                                avrogen_ocf_reader **out, avrogen_diag *diag);
 
-/* Free the reader and close the file if it opened it. NULL is a no-op. */
+/*
+ * True when r reads a file mapped by avrogen_ocf_reader_open (opts->map);
+ * *mapping (may be NULL) then gets the mapping's address and length, for a
+ * SIGBUS handler that tells a fault in it from any other.
+ */
+AVROGEN_API bool avrogen_ocf_reader_mapped(const avrogen_ocf_reader *r, avrogen_bytes *mapping);
+
+/* Free the reader and close the file if it opened it (unmap it, if mapped). NULL is a no-op. */
 AVROGEN_API void avrogen_ocf_reader_close(avrogen_ocf_reader *r);
 
 /*
