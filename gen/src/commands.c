@@ -521,7 +521,10 @@ void cli_print_man(FILE *out)
     }
     fputs(".SH EXIT STATUS\n.TP\n.B 0\nsuccess\n.TP\n.B 1\nbad input: one line "
           "\\(lqavrogen: error: ...\\(rq on standard error, naming the file and the line or "
-          "byte offset\n.TP\n.B 2\nbad usage (unknown command or option, missing argument), or "
+          "byte offset; also a container file named by path (such files are read mapped) that "
+          "another process truncates while avrogen reads it: \\(lqavrogen: error: FILE: the file "
+          "was truncated while being read\\(rq, with no partial output file left\n.TP\n.B 2\nbad "
+          "usage (unknown command or option, missing argument), or "
           "for schema, generate and header, a generator module that is missing or does not load "
           "(see FILES)\n"
           ".SH FILES\n.TP\n.I LIBDIR/avrogen/avrogen\\-generator.so\n"

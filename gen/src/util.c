@@ -272,19 +272,23 @@ unsigned cli_max_depth(void)
     return max_depth;
 }
 
+static void watch_mapping(const avrogen_ocf_reader *r, const char *path);
+
 int cli_open_reader(const char *path, avrogen_ocf_reader **r)
 {
     avrogen_diag d;
     memset(&d, 0, sizeof d);
     /* A block may be as large as a datum may be: Python and Java write a
      * 64 MiB value as a block of 64 MiB and a few bytes, past the library's
-     * default. The reader's buffer grows only as bytes arrive. */
-    const avrogen_ocf_reader_options opts = {.max_block_size = CLI_ARENA_BUDGET,
-                                             .max_depth = max_depth};
+     * default. The reader's buffer grows only as bytes arrive. A file given
+     * by path is mapped (no copy; the program owns SIGBUS: watch_mapping). */
+    const avrogen_ocf_reader_options opts = {
+            .max_block_size = CLI_ARENA_BUDGET, .max_depth = max_depth, .map = true};
     avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, &opts, r, &d)
                                                : avrogen_ocf_reader_open(path, &opts, r, &d);
     if (st != AVROGEN_OK)
         return cli_error("%s: %s", path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+    watch_mapping(*r, path);
     return 0;
 }
 
@@ -571,4 +575,86 @@ void cli_out_abort(cli_out *o)
     pending_set = 0;
     free(o->tmp);
     o->tmp = NULL;
+}
+
+/* ---- mapped inputs ----------------------------------------------------------------- */
+
+/*
+ * Container files given by path are read mapped (cli_open_reader), so one that
+ * another process truncates while it is read raises SIGBUS, which the program
+ * owns. A fault inside a mapping it knows ends the run as bad input does: one
+ * error line naming the file, the output's temporary file removed, exit 1, no
+ * core dump. Any other SIGBUS takes its default course. The handler calls only
+ * write, unlink, signal, raise and _exit (async-signal-safe). SIGBUS is
+ * synchronous, raised by the faulting access itself, so it never interrupts
+ * watch_mapping filling a slot.
+ */
+#define MAPPED_SLOTS 8 /* the newest mappings; a command holds two at most (concat) */
+static struct mapped_input {
+    uintptr_t start;
+    size_t len;
+    char name[4096];
+    size_t name_len;
+} mapped_inputs[MAPPED_SLOTS];
+static size_t
+        mapped_count; /* mappings seen; the newest is slot (mapped_count - 1) % MAPPED_SLOTS */
+
+static void put_stderr(const char *s, size_t n)
+{
+    while (n != 0) {
+        ssize_t k = write(STDERR_FILENO, s, n);
+        if (k <= 0)
+            return;
+        s += k;
+        n -= (size_t)k;
+    }
+}
+
+static void on_sigbus(int sig, siginfo_t *info, void *uctx)
+{
+    (void)uctx;
+    uintptr_t at = (uintptr_t)info->si_addr;
+    for (size_t k = 0; k < mapped_count && k < MAPPED_SLOTS; k++) {
+        const struct mapped_input *m = &mapped_inputs[(mapped_count - 1 - k) % MAPPED_SLOTS];
+        if (info->si_code > 0 && at >= m->start && at - m->start < m->len) {
+            static const char head[] = "avrogen: error: ";
+            static const char tail[] = ": the file was truncated while being read\n";
+            put_stderr(head, sizeof head - 1);
+            put_stderr(m->name, m->name_len);
+            put_stderr(tail, sizeof tail - 1);
+            if (pending_set)
+                unlink(pending_tmp);
+            _exit(EXIT_BAD_INPUT);
+        }
+    }
+    /* Not ours: returning runs the faulting access again, now under the default
+     * action; a SIGBUS sent by kill has no access to rerun. */
+    signal(sig, SIG_DFL);
+    if (info->si_code <= 0)
+        raise(sig);
+}
+
+/* Remember r's mapping, if it has one, under `path`, and catch SIGBUS from now on. */
+static void watch_mapping(const avrogen_ocf_reader *r, const char *path)
+{
+    avrogen_bytes range;
+    if (!avrogen_ocf_reader_mapped(r, &range))
+        return;
+    static bool installed;
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        installed = sigaction(SIGBUS, &sa, NULL) == 0;
+    }
+    struct mapped_input *m = &mapped_inputs[mapped_count % MAPPED_SLOTS];
+    m->start = (uintptr_t)range.ptr;
+    m->len = range.len;
+    m->name_len = strlen(path);
+    if (m->name_len > sizeof m->name)
+        m->name_len = sizeof m->name;
+    memcpy(m->name, path, m->name_len);
+    mapped_count++;
 }
