@@ -9,10 +9,16 @@
  * aliases, fields reordered, dropped and added with a default, promotions
  * (long to double and, in a map of unions, to float), string as bytes, an
  * enum with a symbol the writer lacks and a default for the one it has.
+ * Last, the bytes are written to a file and read by path, mapped
+ * (avrogen_ocf_reader_options.map), in step with a reader of the memory:
+ * every datum, status, offset and message must agree.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "avrogen/ocf.h"
 #include "avrogen/resolve.h"
@@ -109,6 +115,73 @@ static void read_resolved(const uint8_t *data, size_t size, avrogen_arena *a, av
     avrogen_ocf_reader_close(r1);
 }
 
+/* The file read_mapped writes each input to, made once: its name and descriptor. */
+static char mapped_path[64];
+static int mapped_fd = -1;
+
+static void remove_mapped_file(void)
+{
+    unlink(mapped_path);
+}
+
+static void write_input(const uint8_t *data, size_t size)
+{
+    if (mapped_fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        snprintf(mapped_path, sizeof mapped_path, "%s/fuzz_ocf-XXXXXX",
+                 dir != NULL && strlen(dir) < 40 ? dir : "/tmp");
+        if ((mapped_fd = mkstemp(mapped_path)) < 0)
+            abort();
+        atexit(remove_mapped_file);
+    }
+    if (ftruncate(mapped_fd, 0) != 0)
+        abort();
+    for (size_t at = 0; at < size;) {
+        ssize_t n = pwrite(mapped_fd, data + at, size - at, (off_t)at);
+        if (n <= 0)
+            abort();
+        at += (size_t)n;
+    }
+}
+
+static bool same_error(const avrogen_ocf_reader *a, const avrogen_ocf_reader *b)
+{
+    avrogen_diag da, db;
+    return avrogen_ocf_reader_error(a, &da) == avrogen_ocf_reader_error(b, &db) &&
+           da.offset == db.offset && strcmp(da.msg, db.msg) == 0;
+}
+
+/* The input as a file opened by path and mapped, datum by datum in step with the memory's. */
+static void read_mapped(const uint8_t *data, size_t size)
+{
+    write_input(data, size);
+    avrogen_ocf_reader_options o = {.max_block_size = (size_t)4 << 20};
+    avrogen_ocf_reader *m, *f;
+    avrogen_diag dm, df;
+    avrogen_status sm = avrogen_ocf_reader_open_memory(data, size, &o, &m, &dm);
+    o.map = true;
+    avrogen_status sf = avrogen_ocf_reader_open(mapped_path, &o, &f, &df);
+    if (sm != sf || (sm != AVROGEN_OK && (dm.offset != df.offset || strcmp(dm.msg, df.msg) != 0)))
+        abort();
+    if (sm != AVROGEN_OK)
+        return;
+    if (!avrogen_ocf_reader_mapped(f, NULL))
+        abort(); /* a regular file that is not empty (it has a header) */
+    for (;;) {
+        avrogen_bytes a, b;
+        avrogen_status s1 = avrogen_ocf_reader_next_datum(m, &a);
+        avrogen_status s2 = avrogen_ocf_reader_next_datum(f, &b);
+        if (s1 != s2 || (a.ptr == NULL) != (b.ptr == NULL) || a.len != b.len ||
+            (a.ptr != NULL && memcmp(a.ptr, b.ptr, a.len) != 0) ||
+            avrogen_ocf_reader_position(m) != avrogen_ocf_reader_position(f) || !same_error(m, f))
+            abort();
+        if (s1 != AVROGEN_OK || a.ptr == NULL)
+            break;
+    }
+    avrogen_ocf_reader_close(f);
+    avrogen_ocf_reader_close(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (reader_schema == NULL && avrogen_schema_parse(reader_json, strlen(reader_json), NULL,
@@ -121,6 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     avrogen_arena_set_budget(&b, BUDGET);
     read_own(data, size, &a);
     read_resolved(data, size, &a, &b);
+    read_mapped(data, size);
     avrogen_arena_fini(&b);
     avrogen_arena_fini(&a);
     return 0;
