@@ -38,6 +38,7 @@ CG_ADAPTERS(company, struct company)
 CG_ADAPTERS(person, struct person)
 CG_ADAPTERS(item, struct item)
 CG_ADAPTERS(arrays, struct arrays)
+CG_ADAPTERS(tails, struct tails)
 CG_ADAPTERS(maps, struct maps)
 CG_ADAPTERS(amount, struct amount)
 CG_ADAPTERS(shape, struct shape)
@@ -62,7 +63,7 @@ static const cg_case cases[] = {
         CG_CASE(amount),     CG_CASE(shape),      CG_CASE(nf5_record), CG_CASE(nic_stats),
         CG_CASE(input_ev),   CG_CASE(gps_fix),    CG_CASE(nic_queues), CG_CASE(mqtt_msg),
         CG_CASE(utmp_entry), CG_CASE(mp_object),  CG_CASE(ev_value),   CG_CASE(packed_status),
-        CG_CASE(hd_grid),    CG_CASE(wide_money),
+        CG_CASE(hd_grid),    CG_CASE(wide_money), CG_CASE(tails),
 };
 
 static int failures;

@@ -55,6 +55,7 @@ CG_ADAPTERS(company, struct company)
 CG_ADAPTERS(person, struct person)
 CG_ADAPTERS(item, struct item)
 CG_ADAPTERS(arrays, struct arrays)
+CG_ADAPTERS(tails, struct tails)
 CG_ADAPTERS(maps, struct maps)
 CG_ADAPTERS(hollows, struct hollows)
 CG_ADAPTERS(amount, struct amount)
@@ -93,7 +94,7 @@ static const cg_case cases[] = {
         CG_CASE(iphdr),      CG_CASE(session),       CG_CASE(session_mid),   CG_CASE(input_ev),
         CG_CASE(gps_fix),    CG_CASE(nic_queues),    CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
         CG_CASE(mp_object),  CG_CASE(ev_value),      CG_CASE(packed_status), CG_CASE(hd_grid),
-        CG_CASE(wide_money),
+        CG_CASE(wide_money), CG_CASE(tails),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

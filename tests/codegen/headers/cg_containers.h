@@ -82,4 +82,28 @@ struct AVRO_RECORD(namespace = "cg") maps {
     size_t n_weights;
 };
 
+/* Arrays of longs and ints of lengths either side of the 4- and 8-item
+ * steps of the bulk codecs (varint.c), sized, written and read in one call. */
+struct AVRO_RECORD(namespace = "cg") tails {
+    int64_t l1[1];
+    int64_t l3[3];
+    int64_t l4[4];
+    int64_t l5[5];
+    int64_t l7[7];
+    int64_t l8[8];
+    int64_t l9[9];
+    int64_t l12[12];
+    int64_t l15[15];
+    int64_t l16[16];
+    int64_t l17[17];
+    int32_t i1[1];
+    int32_t i3[3];
+    int32_t i7[7];
+    int32_t i8[8];
+    int32_t i9[9];
+    int32_t i15[15];
+    int32_t i16[16];
+    int32_t i17[17];
+};
+
 #endif /* CG_CONTAINERS_H */
