@@ -17,8 +17,9 @@
  *       each: NAME CASE answer|random LABEL.
  *   codegen_shapes_peer recode TASKS RESULTS
  *       A task: CASE IN OUT. Every datum of IN (frames, or a container file
- *       when IN ends in ".avro", read by avrogen_ocf_reader_next_as) decoded by
- *       the generated decoder of CASE into its struct, encoded again by the
+ *       when IN ends in ".avro", read by avrogen_ocf_reader_next_as, which
+ *       must have the struct's own schema: no resolution) decoded by the
+ *       generated decoder of CASE into its struct, encoded again by the
  *       generated encoder into OUT.frames, and those bytes printed as Avro
  *       JSON by the generic runtime into OUT.jsonl. Result: ok COUNT.
  *   codegen_shapes_peer ocf TASKS RESULTS
@@ -216,6 +217,12 @@ static bool recode_file(sink *s, const cg_case *c, const char *in, outcome *o)
     memset(&d, 0, sizeof d);
     if (avrogen_ocf_reader_open(in, NULL, &r, &d) != AVROGEN_OK)
         return failed(o, "%s: %s", in, d.msg);
+    /* The struct's own decoder, not a resolution plan: the file's schema must be the struct's. */
+    if (avrogen_ocf_reader_fingerprint(r) != c->type->fingerprint) {
+        avrogen_ocf_reader_close(r);
+        return failed(o, "%s: the file's schema has another Parsing Canonical Form than %s's", in,
+                      c->name);
+    }
     void *v = malloc(c->type->size);
     avrogen_arena arena;
     avrogen_arena_init(&arena, NULL);
