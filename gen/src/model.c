@@ -218,23 +218,75 @@ static char *member_list(const struct cdecl *d)
     return out ? out : xstrdup("none");
 }
 
+/*
+ * AVRO_EXTERN_FIELD(struct msg, u.i, ...): every name of the path but the last
+ * is a member of struct or union type, whose member the next names, so a
+ * member of a type declared inline (an anonymous union) can be annotated out
+ * of line. The marker then annotates that member of that type, as it would
+ * written in place. False (reported at the marker) when the path names nothing.
+ */
+static bool resolve_member_path(struct builder *b, struct cmarker *mk)
+{
+    struct cdecl *d = mk->target;
+    const char *at = mk->member;
+    for (;;) {
+        const char *dot = strchr(at, '.');
+        char *name = dot ? xstrndup(at, (size_t)(dot - at)) : xstrdup(at);
+        const struct cmember *m = name[0] ? find_member(d, name, NULL) : NULL;
+        const struct ctype *t = m ? m->type : NULL;
+        bool ok = m && (!dot ||
+                        ((t->kind == CTYPE_STRUCT || t->kind == CTYPE_UNION) && t->decl->complete));
+        if (!m) {
+            char *names = member_list(d);
+            if (at == mk->member)
+                diag_error(b->d, &mk->loc, "AVRO_EXTERN_FIELD: '%s' has no member '%s'; it has %s",
+                           mk->target_spelling, mk->member, names);
+            else
+                diag_error(b->d, &mk->loc,
+                           "AVRO_EXTERN_FIELD: '%s' has no member '%s'; '%.*s' has %s",
+                           mk->target_spelling, mk->member, (int)(at - 1 - mk->member), mk->member,
+                           names);
+            free(names);
+        } else if (!ok) {
+            diag_error(b->d, &mk->loc,
+                       "AVRO_EXTERN_FIELD: '%s' has no member '%s'; '%.*s' has type '%s', "
+                       "which has no members",
+                       mk->target_spelling, mk->member, (int)(dot - mk->member), mk->member,
+                       t->spelling);
+        }
+        free(name);
+        if (!ok)
+            return false;
+        if (!dot)
+            break;
+        d = t->decl;
+        at = dot + 1;
+    }
+    char *last = xstrdup(at);
+    free(mk->member);
+    mk->member = last;
+    mk->target = d;
+    mk->via_path = true;
+    return true;
+}
+
 static bool check_markers(struct builder *b)
 {
     bool ok = true;
     for (size_t i = 0; i < b->u->n_markers; i++) {
-        const struct cmarker *mk = &b->u->markers[i];
+        struct cmarker *mk = &b->u->markers[i];
         const struct cdecl *d = mk->target;
         const char *macro = mk->kind == CMARKER_RECORD ? "AVRO_EXTERN_RECORD"
                             : mk->kind == CMARKER_ENUM ? "AVRO_EXTERN_ENUM"
                                                        : "AVRO_EXTERN_FIELD";
         bool want_enum = mk->kind == CMARKER_ENUM;
-        bool fits = d && (mk->kind == CMARKER_FIELD ? d->kind != CDECL_UNION
+        bool fits = d && (mk->kind == CMARKER_FIELD ? true
                           : want_enum               ? d->kind == CDECL_ENUM
                                                     : d->kind == CDECL_STRUCT);
         if (!fits) {
             diag_error(b->d, &mk->loc, "%s: '%s' is not %s type", macro, mk->target_spelling,
                        want_enum                   ? "an enum"
-                       : mk->kind == CMARKER_FIELD ? "a struct or enum"
+                       : mk->kind == CMARKER_FIELD ? "a struct, union or enum"
                                                    : "a struct");
             ok = false;
         } else if (!d->complete) {
@@ -244,14 +296,21 @@ static bool check_markers(struct builder *b)
             ok = false;
         } else if (mk->kind == CMARKER_FIELD) {
             bool is_enum = d->kind == CDECL_ENUM;
-            if (is_enum ? !find_enumerator(d, mk->member) : !find_member(d, mk->member, NULL)) {
-                char *names = member_list(d);
-                diag_error(b->d, &mk->loc, "%s: '%s' has no %s '%s'; it has %s", macro,
-                           mk->target_spelling, is_enum ? "enumerator" : "member", mk->member,
-                           names);
-                free(names);
+            bool is_path = !is_enum && strchr(mk->member, '.');
+            if (is_path   ? !resolve_member_path(b, mk)
+                : is_enum ? !find_enumerator(d, mk->member)
+                          : !find_member(d, mk->member, NULL)) {
+                if (!is_path) {
+                    char *names = member_list(d);
+                    diag_error(b->d, &mk->loc, "%s: '%s' has no %s '%s'; it has %s", macro,
+                               mk->target_spelling, is_enum ? "enumerator" : "member", mk->member,
+                               names);
+                    free(names);
+                }
                 ok = false;
             }
+            if (d->kind == CDECL_UNION)
+                continue; /* no head: AVRO_UNION reaches it (check_union_markers) */
             const char *head = is_enum ? "enum" : "record";
             bool annotated = false;
             for (size_t j = 0; j < b->u->n_markers; j++) {
@@ -269,6 +328,27 @@ static bool check_markers(struct builder *b)
                 ok = false;
             }
         }
+    }
+    return ok;
+}
+
+/* A member of a union annotated out of line counts only where a record's
+ * AVRO_UNION member maps that union (as AVRO_TAG in place does). */
+static bool check_union_markers(struct builder *b)
+{
+    bool ok = true;
+    for (size_t i = 0; i < b->u->n_markers; i++) {
+        const struct cmarker *mk = &b->u->markers[i];
+        const struct cdecl *d = mk->target;
+        if (mk->kind != CMARKER_FIELD || !d || d->kind != CDECL_UNION || mk->via_path ||
+            b->info[d->order].tagged)
+            continue; /* a path's union is a member's, whose AVRO_UNION the record checks */
+        diag_error(b->d, &mk->loc,
+                   "AVRO_EXTERN_FIELD: no AVRO_UNION member of an annotated record holds '%s'; "
+                   "annotate the union member with AVRO_EXTERN_FIELD(struct ..., member, "
+                   "AVRO_UNION(tag_field))",
+                   mk->target_spelling);
+        ok = false;
     }
     return ok;
 }
@@ -353,6 +433,7 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
      * that failed still has all its fields, and only fields whose type and
      * default passed carry default_json, so this is safe after errors too. */
     ok = check_default_fit(&b) && ok;
+    ok = check_union_markers(&b) && ok;
     free(decls);
     free(b.info);
     free(b.entries);

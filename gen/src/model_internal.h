@@ -23,6 +23,7 @@ struct decl_info {
     struct model_record *record;
     struct model_enum *enumeration;
     bool nested; /* an untagged struct type of a member: nested_record's to make */
+    bool tagged; /* a union some AVRO_UNION member maps (map_tagged_union) */
 };
 
 struct builder {

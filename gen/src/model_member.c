@@ -37,6 +37,7 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
         free_type(n);
         return NULL;
     }
+    b->info[u->order].tagged = true;
     const struct cannot **tags = xcalloc(u->n_members, sizeof *tags);
     for (size_t i = 0; i < u->n_members; i++) {
         const struct cmember *um = &u->members[i];

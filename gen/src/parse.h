@@ -114,6 +114,8 @@ struct cmarker {
     struct cdecl *target;  /* the annotated type; NULL if it is not a struct or enum */
     char *target_spelling; /* the type as the marker named it */
     char *member;          /* FIELD: the member name */
+    bool via_path;         /* FIELD: named by a path "u.key", resolved by the
+                              model to that member of u's type (target) */
     struct cannot *annots; /* RECORD, ENUM: one, the options; FIELD: the field's */
     size_t n_annots;
     struct model_loc loc;

@@ -88,11 +88,19 @@
  *     AVRO_EXTERN_FIELD(enum vendor_color, VENDOR_GREEN, AVRO_FIELD(name = "GO"));
  *     AVRO_EXTERN_RECORD(cJSON, name = "JsonNode");
  *     AVRO_EXTERN_FIELD(cJSON, next, AVRO_NULLABLE);
+ *     AVRO_EXTERN_RECORD(struct vendor_event);
+ *     AVRO_EXTERN_FIELD(struct vendor_event, u, AVRO_UNION(kind));
+ *     AVRO_EXTERN_FIELD(struct vendor_event, u.key, AVRO_TAG(VENDOR_KEY));
+ *     AVRO_EXTERN_FIELD(union vendor_value, d, AVRO_TAG(VENDOR_REAL));
  *
  * The first argument names the type as C would (`struct point`, `point_t`,
  * `enum vendor_color`); the rest are exactly the options or annotations that
  * would otherwise be written in place (for AVRO_EXTERN_FIELD, on the member or
- * enumerator named second).
+ * enumerator named second). The branches of a tagged union take their AVRO_TAG
+ * on the members of its union type: `union vendor_value, d` for a named or
+ * typedef'd union, or a path of members from the record, `u.key`, for a union
+ * declared inline (`union { ... } u;`). Either way it is the member of that
+ * type that is annotated, as in place.
  */
 #ifndef AVROGEN_ANNOTATE_H
 #define AVROGEN_ANNOTATE_H
