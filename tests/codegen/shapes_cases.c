@@ -8,6 +8,7 @@
 #include "cg_anon.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_system.avro.h"
+#include "cg_vendor.avro.h"
 
 CG_ADAPTERS(nf5_record, struct nf5_record)
 CG_ADAPTERS(nic_stats, struct nic_stats)
@@ -24,6 +25,8 @@ CG_ADAPTERS(ev_value, struct ev_value)
 CG_ADAPTERS(packed_status, struct packed_status)
 CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(wide_money, struct wide_money)
+CG_ADAPTERS(vendor_event, struct vendor_event)
+CG_ADAPTERS(vendor_reading, struct vendor_reading)
 
 static void fill_flow(void *p)
 {
@@ -336,6 +339,56 @@ static void fill_wide_money(void *p)
     memcpy(v->id, "ledger-1", 8);
 }
 
+/* A vendor header's tagged unions, annotated out of line (cg_vendor.h): the
+ * tag values (1, 2, 4; 0x10, 0x20, 0x30; 'n', 's', 'S') are not branch positions. */
+static void fill_vendor_key(void *p)
+{
+    struct vendor_event *v = p;
+    v->kind = VENDOR_KEY;
+    v->u.key = -30;
+}
+
+static void fill_vendor_motion(void *p)
+{
+    struct vendor_event *v = p;
+    v->kind = VENDOR_MOTION;
+    v->u.motion.dx = INT32_MIN;
+    v->u.motion.dy = 7;
+}
+
+static void fill_vendor_text(void *p)
+{
+    struct vendor_event *v = p;
+    v->kind = VENDOR_TEXT;
+    strcpy(v->u.text, "thirty-one bytes of vendor text");
+}
+
+static void fill_vendor_text_value(void *p)
+{
+    struct vendor_reading *v = p;
+    v->type = VENDOR_VALUE_TEXT;
+    strcpy(v->value.text, "twenty-three bytes long");
+    v->id_kind = 's';
+    strcpy(v->id.name, "fifteen bytes!!");
+}
+
+static void fill_vendor_none(void *p)
+{
+    struct vendor_reading *v = p;
+    v->type = VENDOR_VALUE_NONE;
+    v->id_kind = 'n';
+    v->id.number = INT32_MAX;
+}
+
+static void fill_vendor_int(void *p)
+{
+    struct vendor_reading *v = p;
+    v->type = VENDOR_VALUE_INT;
+    v->value.i = INT64_MAX;
+    v->id_kind = 'n';
+    v->id.number = INT32_MIN;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -409,5 +462,17 @@ const shape_answer shape_answers[] = {
          "\"names\": [{\"string\": \"x\"}, null], \"cube\": [[[1.5, -2.0], []]], "
          "\"spare\": [[0.25]], \"series\": {\"m\": [[0.25]]}, \"gaps\": [null, null, null], "
          "\"u\": {\"array\": [\"\\u0000\\u00ff\", \"\"]}}"},
+        {"vendor key", CG_CASE(vendor_event), fill_vendor_key, "{\"u\": {\"int\": -30}}"},
+        {"vendor motion", CG_CASE(vendor_event), fill_vendor_motion,
+         "{\"u\": {\"cg.vendor.Motion\": {\"dx\": -2147483648, \"dy\": 7}}}"},
+        {"vendor text", CG_CASE(vendor_event), fill_vendor_text,
+         "{\"u\": {\"string\": \"thirty-one bytes of vendor text\"}}"},
+        {"vendor text value", CG_CASE(vendor_reading), fill_vendor_text_value,
+         "{\"value\": {\"string\": \"twenty-three bytes long\"}, "
+         "\"id\": {\"string\": \"fifteen bytes!!\"}}"},
+        {"vendor none", CG_CASE(vendor_reading), fill_vendor_none,
+         "{\"value\": null, \"id\": {\"int\": 2147483647}}"},
+        {"vendor int", CG_CASE(vendor_reading), fill_vendor_int,
+         "{\"value\": {\"long\": 9223372036854775807}, \"id\": {\"int\": -2147483648}}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -17,6 +17,7 @@
 
 #include "cg_shapes.avro.h"
 #include "cg_util.h"
+#include "cg_vendor.avro.h"
 #include "shapes_cases.h"
 
 static avrogen_arena arena;
@@ -672,6 +673,39 @@ START_TEST(test_tag_value_messages)
 }
 END_TEST
 
+/* A vendor header's unions annotated out of line (cg_vendor.h): a second tag
+ * value selects the same branch and decodes as the first; an unlisted one
+ * (the branch's position) is refused, naming the member. */
+START_TEST(test_vendor_tags)
+{
+    struct vendor_reading a = {VENDOR_VALUE_INT, {.i = 1}, 's', {.name = "x"}};
+    struct vendor_reading b = a;
+    b.id_kind = 'S';
+    avrogen_writer wa, wb;
+    avrogen_writer_init_growable(&wa, NULL);
+    avrogen_writer_init_growable(&wb, NULL);
+    ck_assert_int_eq(vendor_reading_avro_encode(&wa, &a), AVROGEN_OK);
+    ck_assert_int_eq(vendor_reading_avro_encode(&wb, &b), AVROGEN_OK);
+    ck_assert_uint_eq(avrogen_writer_len(&wa), avrogen_writer_len(&wb));
+    ck_assert_mem_eq(avrogen_writer_data(&wa), avrogen_writer_data(&wb), avrogen_writer_len(&wa));
+    struct vendor_reading back;
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&wb), avrogen_writer_len(&wb));
+    ck_assert_int_eq(vendor_reading_avro_decode(&r, &back, &arena), AVROGEN_OK);
+    ck_assert_int_eq(back.id_kind, 's');
+    ck_assert_str_eq(back.id.name, "x");
+
+    struct vendor_event e;
+    memset(&e, 0, sizeof e); /* kind 0: the key's position, no listed value */
+    e.u.key = 1;
+    avrogen_writer_reset(&wa);
+    ck_assert_int_eq(vendor_event_avro_encode(&wa, &e), AVROGEN_E_ARG);
+    ck_assert_str_eq(wa.err_msg, "Event.u: tag 0 selects no branch of the union");
+    avrogen_writer_fini(&wa);
+    avrogen_writer_fini(&wb);
+}
+END_TEST
+
 /* ---- bit-fields ------------------------------------------------------------------ */
 
 static char *packed_json(const char *member, const char *value)
@@ -775,6 +809,7 @@ static Suite *shapes_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_tag_values);
     tcase_add_test(tc, test_tag_value_messages);
+    tcase_add_test(tc, test_vendor_tags);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bit-fields");
