@@ -16,6 +16,8 @@
  *   mem decode   the same N datums from that buffer
  *   file write   avrogen_ocf_writer_datum_begin / encode / datum_end, close
  *   file read    avrogen_ocf_reader_next_block, decode each datum
+ *   read mapped  the same with avrogen_ocf_reader_options.map: the file mapped,
+ *                null-codec blocks decoded where they lie in the page cache
  *   write bytes  the container alone: the pre-encoded datums copied in with
  *                avrogen_ocf_writer_write (no encoding), close
  *   read blocks  the container alone: next_block over the whole file, every
@@ -409,13 +411,16 @@ static span file_write(const char *path, const char *codec)
     return clock_since(t);
 }
 
-static span file_read(const char *path)
+static span file_read(const char *path, bool map)
 {
     avrogen_diag d;
     avrogen_ocf_reader *r;
+    const avrogen_ocf_reader_options opts = {.map = map};
     span t = clock_now();
-    if (avrogen_ocf_reader_open(path, NULL, &r, &d) != AVROGEN_OK)
+    if (avrogen_ocf_reader_open(path, &opts, &r, &d) != AVROGEN_OK)
         die(path, d.msg);
+    if (avrogen_ocf_reader_mapped(r, NULL) != map)
+        die(path, map ? "not mapped" : "mapped");
     uint64_t count, h = 0, seen = 0;
     avrogen_reader block;
     struct order o;
@@ -455,12 +460,13 @@ static span file_write_bytes(const char *path, const char *codec)
 }
 
 /* The container alone: every block handed back (decompressed), no datum decoded. */
-static span file_read_blocks(const char *path)
+static span file_read_blocks(const char *path, bool map)
 {
     avrogen_diag d;
     avrogen_ocf_reader *r;
+    const avrogen_ocf_reader_options opts = {.map = map};
     span t = clock_now();
-    if (avrogen_ocf_reader_open(path, NULL, &r, &d) != AVROGEN_OK)
+    if (avrogen_ocf_reader_open(path, &opts, &r, &d) != AVROGEN_OK)
         die(path, d.msg);
     uint64_t count, seen = 0, bytes = 0;
     avrogen_reader block;
@@ -644,6 +650,7 @@ enum { MAX_RUNS = 99 };
 enum phase {
     WRITE,
     READ,
+    READ_MAPPED,
     WRITE_BYTES,
     READ_BLOCKS,
     ENCODE,     /* in-memory */
@@ -753,14 +760,18 @@ static span run_phase(const char *name, size_t len, const char *path)
     if (phase_named(name, len, "copydecode"))
         return mem_blocks(true);
     if (phase_named(name, len, "read"))
-        return file_read(path);
-    return file_read_blocks(path);
+        return file_read(path, false);
+    if (phase_named(name, len, "mapread"))
+        return file_read(path, true);
+    if (phase_named(name, len, "mapblocks"))
+        return file_read_blocks(path, true);
+    return file_read_blocks(path, false);
 }
 
 /*
  * --loop PHASE[,PHASE]: only those phases (decode: in memory; copy and
- * copydecode: mem_blocks; read, blocks: the file of -c's codec, written
- * once first), in turn, `runs` rounds; with
+ * copydecode: mem_blocks; read, blocks and mapped, mapread, mapblocks: the
+ * file of -c's codec, written once first), in turn, `runs` rounds; with
  * two, also the rounds' ratios of the second to the first. For perf record
  * and perf stat (whose figures then hold the setup, one encode and decode,
  * too), and for a null read against the decode with nothing else between.
@@ -776,9 +787,10 @@ static int loop_phases(const char *list, const char *path, const char *codec)
         size_t len = strcspn(p, ",");
         bool in_mem = phase_named(p, len, "decode") || phase_named(p, len, "copy") ||
                       phase_named(p, len, "copydecode");
-        if (!in_mem && !phase_named(p, len, "read") && !phase_named(p, len, "blocks")) {
+        if (!in_mem && !phase_named(p, len, "read") && !phase_named(p, len, "blocks") &&
+            !phase_named(p, len, "mapread") && !phase_named(p, len, "mapblocks")) {
             fprintf(stderr, "ocf_bench: --loop takes one or two of decode, copy, copydecode, "
-                            "read, blocks\n");
+                            "read, blocks, mapread, mapblocks\n");
             return 2;
         }
         on_file |= !in_mem;
@@ -925,7 +937,7 @@ int main(int argc, char **argv)
            mb / (enc_ms / 1e3), dec_ms, mb / (dec_ms / 1e3));
     fflush(stdout);
 
-    struct row rows[12];
+    struct row rows[18];
     int n_rows = 0;
     size_t file_size[3], packed_size[3] = {bytes, 0, 0};
     for (int c = 0; c < 3; c++) {
@@ -939,11 +951,12 @@ int main(int argc, char **argv)
          * little, the ratio of one round's runs more. */
         for (int k = 0; k < runs; k++) {
             tc[WRITE_BYTES][k] = file_write_bytes(path, codecs[c]);
-            tc[READ_BLOCKS][k] = file_read_blocks(path);
+            tc[READ_BLOCKS][k] = file_read_blocks(path, false);
             tc[ENCODE][k] = mem_encode();
             tc[WRITE][k] = file_write(path, codecs[c]);
             tc[DECODE][k] = mem_decode();
-            tc[READ][k] = file_read(path);
+            tc[READ][k] = file_read(path, false);
+            tc[READ_MAPPED][k] = file_read(path, true);
             if (c != 0) {
                 tc[COMPRESS][k] = codec_compress(codecs[c], &packed_size[c]);
                 tc[DECOMPRESS][k] = codec_decompress(codecs[c]);
@@ -960,11 +973,13 @@ int main(int argc, char **argv)
             /* null: the bytes-only rows against a plain copy would say little; no baseline. */
             rows[n_rows++] = (struct row){c, "write", WRITE, ENCODE, NONE, 1.2};
             rows[n_rows++] = (struct row){c, "read", READ, DECODE, NONE, 1.2};
+            rows[n_rows++] = (struct row){c, "read mapped", READ_MAPPED, DECODE, NONE, 1.1};
             rows[n_rows++] = (struct row){c, "write bytes", WRITE_BYTES, NONE, NONE, 0};
             rows[n_rows++] = (struct row){c, "read blocks", READ_BLOCKS, NONE, NONE, 0};
         } else {
             rows[n_rows++] = (struct row){c, "write", WRITE, COMPRESS, ENCODE, 1.3};
             rows[n_rows++] = (struct row){c, "read", READ, DECOMPRESS, DECODE, 1.3};
+            rows[n_rows++] = (struct row){c, "read mapped", READ_MAPPED, DECOMPRESS, DECODE, 1.3};
             rows[n_rows++] = (struct row){c, "write bytes", WRITE_BYTES, COMPRESS, NONE, 1.3};
             rows[n_rows++] = (struct row){c, "read blocks", READ_BLOCKS, DECOMPRESS, NONE, 1.3};
         }

@@ -109,6 +109,7 @@ struct avrogen_ocf_reader {
     void *map;          /* the file mapped read-only (opts->map), the window; or NULL */
     size_t map_len;     /* its size: the file's at open */
     size_t map_dropped; /* bytes at its start whose pages have been given back */
+    size_t map_ready;   /* bytes at its start made resident ahead of the reader (map_ahead) */
     size_t max_block;
     size_t max_header;
     uint64_t max_count;
@@ -659,6 +660,37 @@ static void drop_mapped(avrogen_ocf_reader *r, uint64_t upto)
 #endif
 }
 
+/*
+ * Bytes of a mapping made resident at a time, ahead of the block about to be
+ * read (MADV_POPULATE_READ, Linux 5.14): one call maps them, where touching
+ * them maps 64 KiB a fault (the kernel's fault-around), each fault breaking
+ * into the decode; bench/RESULTS.md, "Issue 13, fourth pass". Older kernels
+ * refuse the advice and the pages fault in as before. With MAP_DROP_STEP this
+ * bounds the resident size at about 16 MiB and a block.
+ */
+#define MAP_AHEAD ((size_t)8 << 20)
+
+/* Make the `n` bytes at the current position of r's mapping resident, and MAP_AHEAD more. */
+static void map_ahead(avrogen_ocf_reader *r, size_t n)
+{
+#ifdef MADV_POPULATE_READ
+    size_t at = r->in_pos, end;
+    if (r->map == NULL || at >= r->map_len || n > r->map_len - at || at + n <= r->map_ready)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t from = (r->map_ready > at ? r->map_ready : at) / (size_t)page * (size_t)page;
+    end = r->map_len - at - n > MAP_AHEAD ? at + n + MAP_AHEAD : r->map_len;
+    /* Only advice: a file cut short fails it (EFAULT) and the access raises SIGBUS. */
+    (void)madvise((uint8_t *)r->map + from, end - from, MADV_POPULATE_READ);
+    r->map_ready = end;
+#else
+    (void)r;
+    (void)n;
+#endif
+}
+
 bool avrogen_ocf_reader_mapped(const avrogen_ocf_reader *r, avrogen_bytes *mapping)
 {
     if (r->map == NULL)
@@ -775,6 +807,7 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
                          " bytes, more than max_block_size (%zu)",
                          at, size, r->max_block);
         size_t sz = (size_t)size;
+        map_ahead(r, sz + SYNC_SIZE);
         if (!need(r, sz + SYNC_SIZE, at, "a block"))
             return r->err;
         const uint8_t *payload = r->in + r->in_pos;

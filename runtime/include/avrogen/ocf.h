@@ -234,8 +234,9 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
  * offsets, every length checked against the mapping's size, which is the
  * file's at open (bytes appended later are not seen). A "null"-codec block is
  * decoded where it lies in the page cache, and views into it stay valid until
- * close. Pages behind the block being read are given back every 8 MiB
- * (MADV_DONTNEED), so the resident size stays bounded on a file of any size.
+ * close. The next 8 MiB are made resident ahead of the block being read
+ * (MADV_POPULATE_READ) and the pages behind it given back every 8 MiB
+ * (MADV_DONTNEED), so the resident size stays near 16 MiB on a file of any size.
  * A file that is empty, not regular, larger than the address space, or that
  * mmap refuses is read as without opts->map, silently. The contract is that
  * of SQLite's mmap_size and LMDB: if another process truncates the file while
