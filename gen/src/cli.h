@@ -13,6 +13,7 @@
 
 #include <time.h>
 
+#include "avrogen/ocf.h"
 #include "avrogen/status.h"
 
 #define EXIT_BAD_INPUT 1
@@ -100,8 +101,29 @@ int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 /* Name the subcommand being run, for cli_usage's hint. */
 void cli_set_command(const char *name);
-/* Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated. */
-char *cli_slurp(const char *path, size_t *len);
+/*
+ * Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated,
+ * reading no more than max + 1 bytes: a longer input is NULL with errno
+ * EFBIG (other failures leave fopen's or fread's errno).
+ */
+char *cli_slurp(const char *path, size_t max, size_t *len);
+
+/*
+ * The longest schema text (and response file) the CLI reads: a container
+ * file's header holds its schema, and readers take headers of this size by
+ * default (avrogen_ocf_reader_options.max_header_size).
+ */
+#define CLI_TEXT_MAX AVROGEN_OCF_DEFAULT_MAX_HEADER
+
+/*
+ * The text of a SCHEMA argument: the file it names ("-": standard input) or,
+ * when no file of that name exists (ENOENT, ENAMETOOLONG) and it starts with
+ * '{', '[' or '"', the argument itself. Every verb taking a schema reads it
+ * here. 0 with *text (malloc'd, NUL-terminated), *len and *label (`arg`, or
+ * "<argument>" for JSON text), or EXIT_BAD_INPUT after one error line: a file
+ * that cannot be read, or one longer than CLI_TEXT_MAX (no more of it is read).
+ */
+int cli_schema_text(const char *arg, char **text, size_t *len, const char **label);
 
 /* ---- container files: gen/src/util.c ---- */
 

@@ -26,19 +26,12 @@
  */
 int cli_load_schema(const char *arg, avrogen_schema **out)
 {
+    char *text;
     size_t len;
-    char *text = cli_slurp(arg, &len);
-    const char *label = arg;
-    if (text == NULL) {
-        /* Not a file: JSON text itself (too long for a file name, even). */
-        if ((errno == ENOENT || errno == ENAMETOOLONG) && strchr("{[\"", arg[0]) != NULL) {
-            text = strdup(arg);
-            len = strlen(arg);
-            label = "<argument>";
-        }
-        if (text == NULL)
-            return cli_error("%s: %s", arg, strerror(errno));
-    }
+    const char *label;
+    int rc = cli_schema_text(arg, &text, &len, &label);
+    if (rc != 0)
+        return rc;
     avrogen_diag d;
     memset(&d, 0, sizeof d);
     avrogen_status st = avrogen_schema_parse(text, len, NULL, out, &d);

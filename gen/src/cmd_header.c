@@ -50,16 +50,7 @@ static int load_text(const struct input *in, char **text, size_t *len, const cha
             return cli_error("%s: the file has no avro.schema", in->arg);
         return 0;
     }
-    *text = cli_slurp(in->arg, len);
-    if (*text)
-        return 0;
-    if ((errno == ENOENT || errno == ENAMETOOLONG) && strchr("{[\"", in->arg[0])) {
-        *text = xstrdup(in->arg);
-        *len = strlen(in->arg);
-        *label = "<argument>";
-        return 0;
-    }
-    return cli_error("%s: %s", in->arg, strerror(errno));
+    return cli_schema_text(in->arg, text, len, label);
 }
 
 /* "dir/order.avsc" → "order"; NULL for stdin and JSON text. */
@@ -230,18 +221,16 @@ int cmd_header(int argc, char **argv)
         rc = cli_usage("header: more than one schema needs -o DIR (one header each)");
         goto out;
     }
-    if (out_dir && make_dirs(out_dir) != 0) {
-        rc = cli_error("cannot create directory '%s': %s", out_dir, strerror(errno));
-        goto out;
-    }
     struct gen_outputs outs = {NULL, 0, 0};
     for (size_t i = 0; i < n; i++) {
         int r = one(&ins[i], out_dir, views, &outs);
         if (r > rc)
             rc = r;
     }
-    /* Nothing is written unless every header could be. */
-    if (rc == 0 && gen_outputs_write(&outs, stderr) != 0)
+    /* Nothing is written, not even DIR, unless every header could be. */
+    if (rc == 0 && out_dir && make_dirs(out_dir) != 0)
+        rc = cli_error("cannot create directory '%s': %s", out_dir, strerror(errno));
+    else if (rc == 0 && gen_outputs_write(&outs, stderr) != 0)
         rc = EXIT_BAD_INPUT;
     gen_outputs_free(&outs);
 out:

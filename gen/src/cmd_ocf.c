@@ -407,9 +407,10 @@ int cmd_write(int argc, char **argv)
                          codec);
 
     size_t schema_len;
-    char *schema_text = cli_slurp(schema_arg, &schema_len);
-    if (schema_text == NULL)
-        return cli_error("%s: %s", schema_arg, strerror(errno));
+    char *schema_text;
+    const char *label;
+    if ((rc = cli_schema_text(schema_arg, &schema_text, &schema_len, &label)) != 0)
+        return rc;
     FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");
     if (in == NULL) {
         rc = cli_error("%s: %s", in_path, strerror(errno));
@@ -427,7 +428,7 @@ int cmd_write(int argc, char **argv)
     avrogen_status st =
             avrogen_ocf_writer_open_file(out.f, schema_text, schema_len, &wopts, &w, &d);
     if (st != AVROGEN_OK) {
-        rc = cli_error("%s: %s", schema_arg, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+        rc = cli_error("%s: %s", label, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
         cli_out_abort(&out);
         goto out_free;
     }

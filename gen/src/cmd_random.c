@@ -600,22 +600,15 @@ int cmd_random(int argc, char **argv)
     }
 
     size_t schema_len;
-    char *schema_text = cli_slurp(schema_arg, &schema_len);
-    bool literal = false;
-    if (schema_text == NULL && (errno == ENOENT || errno == ENAMETOOLONG) &&
-        strchr("{[\"", schema_arg[0]) != NULL) {
-        schema_text = strdup(schema_arg);
-        schema_len = strlen(schema_arg);
-        literal = true;
-    }
-    if (schema_text == NULL)
-        return cli_error("%s: %s", schema_arg, strerror(errno));
+    char *schema_text;
+    const char *label;
+    if ((rc = cli_schema_text(schema_arg, &schema_text, &schema_len, &label)) != 0)
+        return rc;
     avrogen_schema *schema;
     avrogen_diag d;
     memset(&d, 0, sizeof d);
     if (avrogen_schema_parse(schema_text, schema_len, NULL, &schema, &d) != AVROGEN_OK) {
-        rc = cli_error("%s: %s%s%s", literal ? "<argument>" : schema_arg, d.path,
-                       d.path[0] != '\0' ? ": " : "", d.msg);
+        rc = cli_error("%s: %s%s%s", label, d.path, d.path[0] != '\0' ? ": " : "", d.msg);
         free(schema_text);
         return rc;
     }
@@ -633,7 +626,7 @@ int cmd_random(int argc, char **argv)
     if (node_height(&g, root) == INFINITE) {
         rc = cli_error("%s: the schema has no finite datum (a record that always contains "
                        "itself)",
-                       literal ? "<argument>" : schema_arg);
+                       label);
         goto out_free;
     }
     if (format == DATUMS && count > 1 && cli_datum_is_empty(root)) {

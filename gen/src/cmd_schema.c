@@ -55,7 +55,10 @@ static int expand_response_file(struct arglist *l, const char *path)
 {
     if (l->n_text == sizeof l->text / sizeof *l->text)
         return cli_error("%s: too many response files", path);
-    char *text = cli_slurp(path, NULL);
+    char *text = cli_slurp(path, CLI_TEXT_MAX, NULL);
+    if (!text && errno == EFBIG)
+        return cli_error("%s: the response file is longer than %zu bytes", path,
+                         (size_t)CLI_TEXT_MAX);
     if (!text)
         return cli_error("%s: %s", path, strerror(errno));
     l->text[l->n_text++] = text;

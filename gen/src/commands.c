@@ -106,7 +106,8 @@ static const cli_option_doc getmeta_options[] = {
 };
 
 static const cli_option_doc write_options[] = {
-        {"--schema S", "the schema of the records (required); stored in the file as written"},
+        {"--schema S", "the schema of the records (required), a file or JSON text; stored in the "
+                       "file as written"},
         {"--codec C", "null (default), deflate, snappy, zstandard, xz or bzip2"},
         {"--max-depth N", JSON_MAX_DEPTH_DOC},
         {NULL, NULL},
@@ -196,7 +197,8 @@ const cli_command cli_commands[] = {
          "avrogen header --from-file events.avro --views -o gen"},
         {"canonical", cmd_canonical, "SCHEMA", "Parsing Canonical Form of a schema",
          "Print the Parsing Canonical Form of SCHEMA (spec: Parsing Canonical Form for Schemas). "
-         "A SCHEMA argument is a file, - for standard input, or the JSON text itself.",
+         "A SCHEMA argument is a file, - for standard input, or the JSON text itself, of 16 MiB "
+         "at most.",
          no_options, "avrogen canonical order.avsc\navrogen canonical '{\"type\": \"long\"}'"},
         {"fingerprint", cmd_fingerprint, "SCHEMA [--algo crc64|md5|sha256]",
          "fingerprint of a schema's canonical form",
@@ -494,7 +496,10 @@ void cli_print_man(FILE *out)
                    "(canonical, fingerprint, compat), binary datums and their JSON encoding "
                    "(tojson, fromjson) and object container files.\n\n"
                    "A SCHEMA, S, R or W argument is a file, - for standard input, or the JSON "
-                   "text itself.");
+                   "text itself (an argument starting with {, [ or \" that names no file), on "
+                   "every command. A schema is at most 16 MiB (16777216 bytes, the default "
+                   "header limit of a container file): no more of a longer one is read, and it "
+                   "is an error.");
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < cli_n_commands; i++) {
         const cli_command *c = &cli_commands[i];

@@ -60,43 +60,75 @@ int cli_usage(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-char *cli_slurp(const char *path, size_t *len)
+char *cli_slurp(const char *path, size_t max, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL)
         return NULL;
-    size_t cap = 4096, n = 0;
+    /* Room for max + 1 bytes and the NUL at most: the byte past max is the proof. */
+    size_t most = max < SIZE_MAX - 2 ? max + 2 : SIZE_MAX;
+    size_t cap = most < 4096 ? most : 4096, n = 0;
     char *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (ferror(f)) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        if (feof(f)) {
-            buf[n] = '\0';
-            break;
-        }
-        if (cap - n - 1 == 0) {
-            char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    int err = buf == NULL ? ENOMEM : 0;
+    while (err == 0) {
+        if (n == cap - 1) {
+            if (n > max) {
+                err = EFBIG;
+                break;
+            }
+            size_t grown_cap = cap <= most / 2 ? cap * 2 : most;
+            char *grown = realloc(buf, grown_cap);
             if (grown == NULL) {
-                free(buf);
-                buf = NULL;
-                errno = ENOMEM;
+                err = ENOMEM;
                 break;
             }
             buf = grown;
-            cap *= 2;
+            cap = grown_cap;
         }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (ferror(f))
+            err = errno != 0 ? errno : EIO;
+        else if (got == 0)
+            break;
     }
-    int saved = errno;
+    if (err == 0 && n > max)
+        err = EFBIG;
     if (f != stdin)
         fclose(f);
-    errno = saved;
-    if (buf != NULL && len != NULL)
+    if (err != 0) {
+        free(buf);
+        errno = err;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len != NULL)
         *len = n;
     return buf;
+}
+
+int cli_schema_text(const char *arg, char **text, size_t *len, const char **label)
+{
+    *label = arg;
+    *text = cli_slurp(arg, CLI_TEXT_MAX, len);
+    if (*text != NULL)
+        return 0;
+    int err = errno;
+    /* Not a file: JSON text itself (too long for a file name, even). */
+    if ((err == ENOENT || err == ENAMETOOLONG) && strchr("{[\"", arg[0]) != NULL) {
+        *len = strlen(arg);
+        *text = malloc(*len + 1);
+        if (*text == NULL)
+            return cli_error("out of memory");
+        memcpy(*text, arg, *len + 1);
+        *label = "<argument>";
+        return 0;
+    }
+    if (err == EFBIG)
+        return cli_error("%s: the schema is longer than %zu bytes (the limit for schemas, the "
+                         "default limit of a container file's header)",
+                         arg, (size_t)CLI_TEXT_MAX);
+    return cli_error("%s: %s", arg, strerror(err));
 }
 
 /* --max-depth: one setting for the whole run (a command reads with one limit). */
