@@ -496,7 +496,7 @@ static size_t put_path(char *buf, size_t cap, size_t n, const eframe *f)
     return n;
 }
 
-/* Fail the encode with status st and "PATH: reason" (the reason static text). */
+/* Fail the encode with status st and "PATH: reason". */
 static void encode_fail(encoder *e, const eframe *f, avrogen_status st, const char *why)
 {
     avrogen_writer *w = e->w;
@@ -534,10 +534,16 @@ static void encode_container(encoder *e, const eframe *up, const avrogen_node *t
     switch (t->kind) {
     case AVROGEN_KIND_UNION:
         /* spec: a long branch position, then the value of that branch. */
-        if (v->branch.index >= t->n_branches || v->branch.value == NULL) {
-            encode_fail(e, up, AVROGEN_E_ARG,
-                        v->branch.value == NULL ? "union without a branch value"
-                                                : "union branch index out of range");
+        if (v->branch.index >= t->n_branches) {
+            char why[96];
+            snprintf(why, sizeof why,
+                     "union branch index %zu out of range (the union has %zu branch%s)",
+                     v->branch.index, t->n_branches, t->n_branches == 1 ? "" : "es");
+            encode_fail(e, up, AVROGEN_E_ARG, why);
+            break;
+        }
+        if (v->branch.value == NULL) {
+            encode_fail(e, up, AVROGEN_E_ARG, "union without a branch value");
             break;
         }
         avrogen_write_long(w, (int64_t)v->branch.index);
@@ -617,7 +623,10 @@ static void encode_value(encoder *e, const eframe *up, const avrogen_node *t,
     case AVROGEN_KIND_ENUM:
         /* spec: an enum is encoded by an int, the zero-based position of its symbol. */
         if (v->enum_index >= t->n_symbols) {
-            encode_fail(e, up, AVROGEN_E_ARG, "enum index out of range");
+            char why[96];
+            snprintf(why, sizeof why, "enum index %zu out of range (the enum has %zu symbol%s)",
+                     v->enum_index, t->n_symbols, t->n_symbols == 1 ? "" : "s");
+            encode_fail(e, up, AVROGEN_E_ARG, why);
             return;
         }
         avrogen_write_int(w, (int32_t)v->enum_index);

@@ -303,7 +303,35 @@ START_TEST(test_generic_encode_messages)
     avrogen_writer w;
     avrogen_writer_init_growable(&w, NULL);
     ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_E_ARG);
-    says(&w, "Order.lines[2].tags[\"x\"]", "enum index out of range");
+    ck_assert_str_eq(w.err_msg,
+                     "Order.lines[2].tags[\"x\"]: enum index 5 out of range (the enum has 1 "
+                     "symbol)");
+    avrogen_writer_fini(&w);
+    avrogen_schema_free(s);
+
+    /* A union's branch index, with the union's size, at the union's place. */
+    s = parse("{\"type\":\"record\",\"name\":\"U\",\"fields\":[{\"name\":\"u\",\"type\":"
+              "{\"type\":\"array\",\"items\":[\"null\",\"long\",\"string\"]}},"
+              "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"F\","
+              "\"symbols\":[\"A\",\"B\"]}}]}");
+    avrogen_value *item = NULL;
+    ck_assert_int_eq(avrogen_value_init(&v, avrogen_schema_root(s), &arena), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_value_append(avrogen_value_field(&v, "u"), &arena, &item), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_value_append(avrogen_value_field(&v, "u"), &arena, &item), AVROGEN_OK);
+    ck_assert_int_eq(avrogen_value_set_branch(item, 1, &arena, NULL), AVROGEN_OK);
+    item->branch.index = 7;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "U.u[1]: union branch index 7 out of range (the union has 3 "
+                                "branches)");
+    item->branch.index = 1;
+    avrogen_value_field(&v, "e")->enum_index = 2;
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "U.e: enum index 2 out of range (the enum has 2 symbols)");
+    avrogen_value_field(&v, "e")->enum_index = 1;
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(avrogen_value_encode(&w, &v), AVROGEN_OK);
     avrogen_writer_fini(&w);
     avrogen_schema_free(s);
 }
