@@ -220,30 +220,53 @@ int cli_out_commit(cli_out *o);
 /* Close and remove the temporary file (no-op for stdout or after commit). */
 void cli_out_abort(cli_out *o);
 
+/*
+ * A window on an input stream, holding the item being parsed: buf[pos..len)
+ * is read and not yet used, buf[0] is at input offset base. It grows
+ * (doubling) only while one item fills it, and never past `max` bytes, so
+ * memory is bounded by the largest item, not by the input: tojson's datums,
+ * fromjson's and write's lines.
+ */
+struct cli_window {
+    FILE *in;
+    char *buf;
+    size_t cap, len, pos;
+    size_t max;    /* the most the window grows to */
+    uint64_t base; /* input offset of buf[0] */
+    bool eof;
+};
+
+/*
+ * Make `want` bytes (at most w->max) unread in w, or all the input has left:
+ * the unread bytes move to the front, the window grows to twice its size or
+ * `want` (at most max), and what fits is read. 0; -1 out of memory (the
+ * unread bytes kept); or a read error's errno. Free w->buf when done.
+ */
+int cli_window_fill(struct cli_window *w, size_t want);
+
 /* JSON lines read one value at a time (fromjson, write). */
 struct avrogen_node;
 struct avrogen_value;
 struct avrogen_arena;
 struct cli_jsonl {
-    FILE *in;
-    const char *name; /* for messages: "FILE:LINE: ..." */
-    char *line;       /* the window: line[pos..len) is read and not yet parsed */
-    size_t cap, len, pos;
-    uint64_t base;  /* input offset of line[0] */
-    uint64_t start; /* input offset of the last line returned */
+    struct cli_window w; /* lines of w.in; w.buf[w.pos..w.len) not yet parsed */
+    const char *name;    /* for messages: "FILE:LINE: ..." */
+    uint64_t start;      /* input offset of the last line returned */
     size_t lineno;
-    bool eof;
 };
 
+/* Read JSON lines from `in`, named `name` in messages; cli_jsonl_fini frees the window. */
+void cli_jsonl_init(struct cli_jsonl *j, FILE *in, const char *name);
+void cli_jsonl_fini(struct cli_jsonl *j);
+
 /*
- * The next non-blank line of j->in as a value of `type` (the arena is reset
+ * The next non-blank line of j's input as a value of `type` (the arena is reset
  * first). Lines are read through a window, never more than CLI_ARENA_BUDGET
  * bytes of one, and jansson's tree of a line may take as much again
  * (cli_json_budget_install). Returns 1 with *v set, 0 at the end of the
  * input, or -1 after one "avrogen: error: FILE:LINE[:COL]: ..." line (bad
  * JSON, a value that does not match the schema, a read error, a line or its
- * parse past the budget: those name the byte the line starts at). Free
- * j->line when done.
+ * parse past the budget: those name the byte the line starts at).
  */
 int cli_jsonl_next(struct cli_jsonl *j, const struct avrogen_node *type, struct avrogen_value *v,
                    struct avrogen_arena *a);

@@ -172,14 +172,6 @@ static int write_all(const void *data, size_t len)
  * decoded again once more input is in (the window doubling while one datum
  * fills it), so memory is bounded by the largest datum, not by the input.
  */
-struct datum_stream {
-    FILE *in;
-    const char *name;
-    uint8_t *buf;
-    size_t cap, len, pos; /* buf[pos..len) is read and not yet decoded */
-    uint64_t base;        /* input offset of buf[0] */
-    bool eof;
-};
 
 /* The window first read, and the bytes left in it below which it is topped up. */
 #define DATUM_WINDOW ((size_t)1 << 20)
@@ -188,42 +180,24 @@ struct datum_stream {
 #define DATUM_MAX CLI_ARENA_BUDGET
 
 /* Make `want` bytes (at most DATUM_MAX) unread in the window, or all that is left. */
-static int stream_fill(struct datum_stream *s, size_t want)
+static int stream_fill(struct cli_window *s, const char *name, size_t want)
 {
-    size_t have = s->len - s->pos;
-    if (have >= want || s->eof)
-        return 0;
-    memmove(s->buf, s->buf + s->pos, have);
-    s->base += s->pos;
-    s->len = have;
-    s->pos = 0;
-    if (want > s->cap) {
-        size_t cap = s->cap * 2 > want ? s->cap * 2 : want;
-        cap = cap < DATUM_MAX ? cap : DATUM_MAX;
-        uint8_t *p = realloc(s->buf, cap);
-        if (p == NULL)
-            return cli_error("%s: out of memory reading a datum of more than %zu bytes", s->name,
-                             have);
-        s->buf = p;
-        s->cap = cap;
-    }
-    size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->in);
-    s->len += got;
-    if (s->len < s->cap) {
-        if (ferror(s->in))
-            return cli_error("%s: %s", s->name, strerror(errno));
-        s->eof = true;
-    }
+    int err = cli_window_fill(s, want);
+    if (err < 0)
+        return cli_error("%s: out of memory reading a datum of more than %zu bytes", name,
+                         s->len - s->pos);
+    if (err > 0)
+        return cli_error("%s: %s", name, strerror(err));
     return 0;
 }
 
 /* The bytes left in the stream, counted (for an input that should have none). */
-static int stream_count_rest(struct datum_stream *s, size_t *n)
+static int stream_count_rest(struct cli_window *s, const char *name, size_t *n)
 {
     *n = s->len - s->pos;
     while (!s->eof) {
         s->pos = s->len;
-        int rc = stream_fill(s, 1);
+        int rc = stream_fill(s, name, 1);
         if (rc != 0)
             return rc;
         *n += s->len - s->pos;
@@ -258,16 +232,11 @@ int cmd_tojson(int argc, char **argv)
         }
     }
 
-    struct datum_stream in = {.name = args.input, .cap = DATUM_WINDOW};
+    struct cli_window in = {.max = DATUM_MAX};
     in.in = strcmp(args.input, "-") == 0 ? stdin : fopen(args.input, "rb");
     if (in.in == NULL) {
         rc = cli_error("%s: %s", args.input, strerror(errno));
         goto out_free_resolver;
-    }
-    in.buf = malloc(in.cap);
-    if (in.buf == NULL) {
-        rc = cli_error("%s: out of memory", args.input);
-        goto out_close;
     }
     const avrogen_node *type = avrogen_schema_root(reader);
     avrogen_arena arena;
@@ -282,11 +251,12 @@ int cmd_tojson(int argc, char **argv)
      * exactly one, as Python's and Java's readers return, and any byte is
      * too many. */
     bool empty = cli_datum_is_empty(writer != NULL ? avrogen_schema_root(writer) : type);
-    rc = stream_fill(&in, DATUM_WINDOW);
+    rc = stream_fill(&in, args.input, DATUM_WINDOW);
     size_t extra;
     if (rc == 0 && in.len == 0 && !empty)
         rc = cli_error("%s: no datum in input", args.input);
-    else if (rc == 0 && in.len != 0 && empty && (rc = stream_count_rest(&in, &extra)) == 0)
+    else if (rc == 0 && in.len != 0 && empty &&
+             (rc = stream_count_rest(&in, args.input, &extra)) == 0)
         rc = cli_error("%s: %zu byte%s of input, but the datums of this schema take zero bytes",
                        args.input, extra, extra == 1 ? "" : "s");
     while (rc == 0 && (index == 0 || in.pos != in.len)) {
@@ -305,7 +275,7 @@ int cmd_tojson(int argc, char **argv)
                 rc = cli_error("%s: datum %zu (at byte %" PRIu64 ") is larger than %zu bytes",
                                args.input, index, at, DATUM_MAX);
             else
-                rc = stream_fill(&in, have + 1);
+                rc = stream_fill(&in, args.input, have + 1);
             continue;
         }
         if (st != AVROGEN_OK) {
@@ -326,14 +296,13 @@ int cmd_tojson(int argc, char **argv)
             break;
         index++;
         if (in.len - in.pos < DATUM_LOW)
-            rc = stream_fill(&in, DATUM_WINDOW);
+            rc = stream_fill(&in, args.input, DATUM_WINDOW);
     }
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
     avrogen_writer_fini(&out);
     avrogen_arena_fini(&arena);
     free(in.buf);
-out_close:
     if (in.in != stdin)
         fclose(in.in);
 out_free_resolver:
@@ -366,7 +335,8 @@ int cmd_fromjson(int argc, char **argv)
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
     out.max_depth = cli_max_depth();
-    struct cli_jsonl j = {.in = in, .name = args.input};
+    struct cli_jsonl j;
+    cli_jsonl_init(&j, in, args.input);
     avrogen_value v;
     int got;
     /* A datum file of a zero-byte schema holds one datum: no more can be told apart. */
@@ -394,7 +364,7 @@ int cmd_fromjson(int argc, char **argv)
         rc = cli_error("%s: no JSON value in input", args.input);
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
-    free(j.line);
+    cli_jsonl_fini(&j);
     if (in != stdin)
         fclose(in);
     avrogen_writer_fini(&out);

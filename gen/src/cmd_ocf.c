@@ -438,7 +438,8 @@ int cmd_write(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     cli_progress prog;
     cli_progress_init(&prog, "wrote");
-    struct cli_jsonl j = {.in = in, .name = in_path};
+    struct cli_jsonl j;
+    cli_jsonl_init(&j, in, in_path);
     uint64_t records = 0;
     avrogen_value v;
     int got;
@@ -468,7 +469,7 @@ int cmd_write(int argc, char **argv)
     cli_progress_done(&prog);
     if (got < 0)
         rc = EXIT_BAD_INPUT;
-    free(j.line);
+    cli_jsonl_fini(&j);
     avrogen_arena_fini(&arena);
     memset(&d, 0, sizeof d);
     st = avrogen_ocf_writer_close(w, &d);

@@ -181,72 +181,97 @@ void cli_json_budget_install(void)
     json_set_alloc_funcs(json_budget_malloc, json_budget_free);
 }
 
-/* The first window read, grown (doubling) while one line fills it. */
+int cli_window_fill(struct cli_window *w, size_t want)
+{
+    size_t have = w->len - w->pos;
+    if (have >= want || w->eof)
+        return 0;
+    if (w->pos > 0) {
+        memmove(w->buf, w->buf + w->pos, have);
+        w->base += w->pos;
+        w->len = have;
+        w->pos = 0;
+    }
+    if (want > w->cap) {
+        size_t cap = w->cap * 2 > want ? w->cap * 2 : want;
+        cap = cap < w->max ? cap : w->max;
+        char *p = realloc(w->buf, cap);
+        if (p == NULL)
+            return -1;
+        w->buf = p;
+        w->cap = cap;
+    }
+    w->len += fread(w->buf + w->len, 1, w->cap - w->len, w->in);
+    if (w->len < w->cap) {
+        if (ferror(w->in))
+            return errno != 0 ? errno : EIO;
+        w->eof = true;
+    }
+    return 0;
+}
+
+/* The first window read for JSON lines, grown (doubling) while one line fills it. */
 #define JSONL_WINDOW ((size_t)64 << 10)
+
+void cli_jsonl_init(struct cli_jsonl *j, FILE *in, const char *name)
+{
+    memset(j, 0, sizeof *j);
+    j->w.in = in;
+    j->w.max = CLI_ARENA_BUDGET + 1; /* a line of the budget and its newline */
+    j->name = name;
+}
+
+void cli_jsonl_fini(struct cli_jsonl *j)
+{
+    free(j->w.buf);
+    j->w.buf = NULL;
+}
 
 static int line_too_long(struct cli_jsonl *j)
 {
     return cli_error("%s:%zu: the line starting at byte %" PRIu64 " is longer than %zu bytes "
                      "(the per-datum budget)",
-                     j->name, j->lineno + 1, j->base + j->pos, (size_t)CLI_ARENA_BUDGET);
+                     j->name, j->lineno + 1, j->w.base + j->w.pos, (size_t)CLI_ARENA_BUDGET);
 }
 
 /*
- * The next line of j->in, without its newline, in *text (n bytes, inside
- * j->line; valid until the next call). 1, 0 at the end of the input, or -1
+ * The next line of j's input, without its newline, in *text (n bytes, inside
+ * the window; valid until the next call). 1, 0 at the end of the input, or -1
  * after an error line: a read error, or a line longer than CLI_ARENA_BUDGET,
  * found without reading more of it than that.
  */
 static int jsonl_line(struct cli_jsonl *j, char **text, size_t *n)
 {
+    struct cli_window *w = &j->w;
     size_t scanned = 0; /* bytes of the line already searched for its newline */
     for (;;) {
-        size_t have = j->len - j->pos;
-        char *nl = have > scanned ? memchr(j->line + j->pos + scanned, '\n', have - scanned) : NULL;
-        size_t end = nl != NULL ? (size_t)(nl - j->line) : j->len;
-        if (end - j->pos > CLI_ARENA_BUDGET) {
+        size_t have = w->len - w->pos;
+        char *nl = have > scanned ? memchr(w->buf + w->pos + scanned, '\n', have - scanned) : NULL;
+        size_t end = nl != NULL ? (size_t)(nl - w->buf) : w->len;
+        if (end - w->pos > CLI_ARENA_BUDGET) {
             line_too_long(j);
             return -1;
         }
-        if (nl != NULL || j->eof) {
+        if (nl != NULL || w->eof) {
             if (nl == NULL && have == 0)
                 return 0;
-            *text = j->line + j->pos;
-            *n = end - j->pos;
-            j->start = j->base + j->pos;
-            j->pos = nl != NULL ? end + 1 : end;
+            *text = w->buf + w->pos;
+            *n = end - w->pos;
+            j->start = w->base + w->pos;
+            w->pos = nl != NULL ? end + 1 : end;
             j->lineno++;
             return 1;
         }
         scanned = have;
-        if (j->pos > 0) {
-            memmove(j->line, j->line + j->pos, have);
-            j->base += j->pos;
-            j->len = have;
-            j->pos = 0;
+        int err = cli_window_fill(w, w->cap == 0 ? JSONL_WINDOW : have + 1);
+        if (err < 0) {
+            cli_error("%s:%zu: out of memory reading a line of more than %zu bytes", j->name,
+                      j->lineno + 1, have);
+            return -1;
         }
-        if (j->len == j->cap) {
-            /* Room for a line of the budget and its newline, no more. */
-            size_t cap = j->cap == 0 ? JSONL_WINDOW : 2 * j->cap;
-            cap = cap < CLI_ARENA_BUDGET + 1 ? cap : CLI_ARENA_BUDGET + 1;
-            char *p = realloc(j->line, cap);
-            if (p == NULL) {
-                cli_error("%s:%zu: out of memory reading a line of more than %zu bytes", j->name,
-                          j->lineno + 1, have);
-                return -1;
-            }
-            j->line = p;
-            j->cap = cap;
-        }
-        size_t want = j->cap - j->len;
-        size_t got = fread(j->line + j->len, 1, want, j->in);
-        j->len += got;
-        if (got < want) {
-            if (ferror(j->in)) {
-                cli_error("%s: %s", j->name, strerror(errno));
-                return -1;
-            }
-            j->eof = true;
+        if (err > 0) {
+            cli_error("%s: %s", j->name, strerror(err));
+            return -1;
         }
     }
 }

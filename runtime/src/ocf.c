@@ -110,6 +110,7 @@ struct avrogen_ocf_reader {
     size_t map_len;     /* its size: the file's at open */
     size_t map_dropped; /* bytes at its start whose pages have been given back */
     size_t map_ready;   /* bytes at its start made resident ahead of the reader (map_ahead) */
+    size_t map_page;    /* the page size, for advice on whole pages (0: unknown, none given) */
     size_t max_block;
     size_t max_header;
     uint64_t max_count;
@@ -623,8 +624,10 @@ static bool map_file(avrogen_ocf_reader *r, int fd, const struct stat *st)
     /* Only a hint: read ahead of the faults, and pages behind may go first. */
     (void)madvise(p, len, MADV_SEQUENTIAL);
 #endif
+    long page = sysconf(_SC_PAGESIZE);
     r->map = p;
     r->map_len = len;
+    r->map_page = page > 0 ? (size_t)page : 0;
     r->in = p;
     r->in_len = len;
     return true;
@@ -645,12 +648,10 @@ static bool map_file(avrogen_ocf_reader *r, int fd, const struct stat *st)
 static void drop_mapped(avrogen_ocf_reader *r, uint64_t upto)
 {
 #ifdef MADV_DONTNEED
-    if (r->map == NULL || upto > r->map_len || upto - r->map_dropped < MAP_DROP_STEP)
+    if (r->map == NULL || r->map_page == 0 || upto > r->map_len ||
+        upto - r->map_dropped < MAP_DROP_STEP)
         return;
-    long page = sysconf(_SC_PAGESIZE);
-    if (page <= 0)
-        return;
-    size_t end = (size_t)upto / (size_t)page * (size_t)page;
+    size_t end = (size_t)upto / r->map_page * r->map_page;
     if (end > r->map_dropped &&
         madvise((uint8_t *)r->map + r->map_dropped, end - r->map_dropped, MADV_DONTNEED) == 0)
         r->map_dropped = end;
@@ -675,12 +676,10 @@ static void map_ahead(avrogen_ocf_reader *r, size_t n)
 {
 #ifdef MADV_POPULATE_READ
     size_t at = r->in_pos, end;
-    if (r->map == NULL || at >= r->map_len || n > r->map_len - at || at + n <= r->map_ready)
+    if (r->map == NULL || r->map_page == 0 || at >= r->map_len || n > r->map_len - at ||
+        at + n <= r->map_ready)
         return;
-    long page = sysconf(_SC_PAGESIZE);
-    if (page <= 0)
-        return;
-    size_t from = (r->map_ready > at ? r->map_ready : at) / (size_t)page * (size_t)page;
+    size_t from = (r->map_ready > at ? r->map_ready : at) / r->map_page * r->map_page;
     end = r->map_len - at - n > MAP_AHEAD ? at + n + MAP_AHEAD : r->map_len;
     /* Only advice: a file cut short fails it (EFAULT) and the access raises SIGBUS. */
     (void)madvise((uint8_t *)r->map + from, end - from, MADV_POPULATE_READ);
