@@ -22,9 +22,10 @@
 
 #include "avsc_compare.h"
 #include "cli.h"
-#include "driver.h"
 #include "emit_header.h"
 #include "genutil.h"
+#include "header_verify.h"
+#include "outputs.h"
 
 struct input {
     const char *arg;

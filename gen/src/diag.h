@@ -15,7 +15,13 @@
 
 #include "avrogen/status.h"
 
-#include "model.h"
+/* A position in a source file. `file` points into model.files (or the cunit's
+ * file table): compare by pointer, print as is. line and column are 1-based. */
+struct model_loc {
+    const char *file;
+    unsigned line;
+    unsigned column;
+};
 
 struct diag_held;
 

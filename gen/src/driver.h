@@ -3,9 +3,7 @@
  * The generator pipeline behind `avrogen schema` and `avrogen generate`: parse
  * each header with libclang, build and validate its model, emit the .avsc files
  * (and, for generate, the C code and a depfile), then write every output at
- * once. Outputs are collected in memory first so that a run with any error
- * writes nothing; each file goes to a temp file renamed into place, and a file
- * whose bytes did not change is left untouched so its mtime stays put.
+ * once (outputs.h): a run with any error writes nothing.
  */
 #ifndef AVROGEN_GEN_DRIVER_H
 #define AVROGEN_GEN_DRIVER_H
@@ -13,40 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* One file a run will write. */
-struct gen_output {
-    char *path; /* out_dir/name */
-    char *data; /* malloc'd contents */
-    size_t len;
-};
-
-/* The files a run will write, in the order they were added. */
-struct gen_outputs {
-    struct gen_output *v;
-    size_t n;
-    size_t cap;
-};
-
-/*
- * Queue `len` bytes of `data` (malloc'd; ownership moves in, also on failure)
- * as the file `name` inside `dir` (NULL or "" for the current directory).
- * Adding a path twice keeps the first when the bytes are equal and is an
- * internal error otherwise. Returns 0, or -1 when out of memory or on such a
- * conflict (a message was printed to stderr).
- */
-int gen_outputs_add(struct gen_outputs *o, const char *dir, const char *name, char *data,
-                    size_t len);
-
-void gen_outputs_free(struct gen_outputs *o);
-
-/*
- * Write every queued output: temp file in the same directory, then rename; a
- * file whose current bytes equal the new ones is not touched. Creates the
- * directories a path needs that are missing. Returns 0, or -1 after printing
- * "avrogen: error: ..." to `err`.
- */
-int gen_outputs_write(const struct gen_outputs *o, FILE *err);
 
 struct driver_options {
     const char *const *headers; /* the annotated headers, as given */

@@ -11,8 +11,8 @@
 #include <avrogen/schema.h>
 
 #include "diag.h"
-#include "driver.h"
 #include "model.h"
+#include "outputs.h"
 
 struct emit_c_options {
     const char *header_path;    /* the input header as given on the command line,

@@ -4,7 +4,7 @@
  * existing record schema, written so that the generator's own C → Avro
  * mapping derives that schema again (DESIGN.md "C structs from a schema").
  * emit_header() works on a parsed schema only: no libclang, no jansson.
- * header_verify() then runs the generator on the result.
+ * header_verify() (header_verify.h) then runs the generator on the result.
  */
 #ifndef AVROGEN_GEN_EMIT_HEADER_H
 #define AVROGEN_GEN_EMIT_HEADER_H
@@ -38,14 +38,5 @@ void header_problems_free(struct header_problems *p);
  */
 int emit_header(const avrogen_schema *s, const struct emit_header_options *o, char **text,
                 struct header_problems *p);
-
-/*
- * The round-trip proof (header_verify.c): run the generator on header `text`
- * as the file `name` and compare the schema it derives for the root record of
- * `want` with `want` (avsc_compare.h). 0 when they agree; 1 when they differ
- * or the generator rejects the header, after printing why to `err` (the
- * generator's messages name `name`); 2 on an internal error.
- */
-int header_verify(const char *text, const char *name, const avrogen_schema *want, FILE *err);
 
 #endif /* AVROGEN_GEN_EMIT_HEADER_H */

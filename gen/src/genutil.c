@@ -66,6 +66,14 @@ char *xasprintf(const char *fmt, ...)
     return p;
 }
 
+char *path_join(const char *dir, const char *name)
+{
+    if (!dir || !*dir)
+        return xstrdup(name);
+    size_t n = strlen(dir);
+    return xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name);
+}
+
 void *xappend(void *v, size_t n, size_t size)
 {
     /* Capacity is the next power of two >= n: grow exactly when n is 0 or one. */

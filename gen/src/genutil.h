@@ -23,6 +23,8 @@ char *xasprintf(const char *fmt, ...)
         __attribute__((format(printf, 1, 2)))
 #endif
         ;
+/* "dir/name", or a copy of name when dir is NULL or "" (malloc'd). */
+char *path_join(const char *dir, const char *name);
 
 /*
  * Return the array v of n elements of `size` bytes grown to hold n + 1, the new

@@ -5,6 +5,8 @@
  * the schema it derives with the one the header was written from. A header
  * that would derive anything else is never written.
  */
+#include "header_verify.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,6 @@
 
 #include "avsc_compare.h"
 #include "emit_avsc.h"
-#include "emit_header.h"
 #include "genutil.h"
 #include "parse.h"
 

@@ -23,13 +23,7 @@
 
 #include "avrogen/schema.h" /* avrogen_kind, avrogen_logical, avrogen_order */
 
-/* A position in a source file. `file` points into model.files (or the cunit's
- * file table): compare by pointer, print as is. line and column are 1-based. */
-struct model_loc {
-    const char *file;
-    unsigned line;
-    unsigned column;
-};
+#include "diag.h" /* struct model_loc */
 
 /*
  * The C arithmetic type of a scalar storage location, by width and signedness.
@@ -370,6 +364,16 @@ struct model {
                     first, then inclusion order, no duplicates */
     size_t n_deps;
 };
+
+struct cunit; /* parse.h */
+
+/*
+ * Build and validate the model of `u` (model.c): every problem is reported
+ * through `d`. Returns 0 with *out set, 1 if any error was reported (*out NULL),
+ * 2 when out of memory. The model takes over u's file table; u stays valid
+ * until cunit_free and must outlive nothing of the model.
+ */
+int model_build(struct cunit *u, struct diag *d, struct model **out);
 
 /* Free m and everything it owns; NULL is a no-op. */
 void model_free(struct model *m);

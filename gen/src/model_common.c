@@ -173,6 +173,20 @@ struct model_type *new_type(avrogen_kind kind, enum model_storage storage, const
     return n;
 }
 
+/* A dotted `name` carries its own namespace; else `space` (NULL or "": none). */
+void name_set(struct model_name *n, const char *name, const char *space)
+{
+    const char *dot = strrchr(name, '.');
+    if (dot) {
+        n->space = xstrndup(name, (size_t)(dot - name));
+        n->name = xstrdup(dot + 1);
+    } else {
+        n->name = xstrdup(name);
+        n->space = space && *space ? xstrdup(space) : NULL;
+    }
+    n->fullname = n->space ? xasprintf("%s.%s", n->space, n->name) : xstrdup(n->name);
+}
+
 void free_name(struct model_name *n)
 {
     free(n->name);

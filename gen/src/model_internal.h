@@ -98,6 +98,7 @@ void name_list_add(char **list, size_t i, size_t n, const char *name);
 void sibling_fini(struct sibling *sib);
 struct model_loc member_loc(const struct site *s);
 struct model_type *new_type(avrogen_kind kind, enum model_storage storage, const struct ctype *t);
+void name_set(struct model_name *n, const char *name, const char *space);
 void free_name(struct model_name *n);
 void free_type(struct model_type *t);
 
@@ -123,7 +124,6 @@ char *c_type_of(const struct cdecl *d);
 
 /* model_leaf.c */
 void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, const struct ctype *t);
-void name_set(struct model_name *n, const char *name, const char *space);
 bool name_taken(struct builder *b, const char *fullname, const struct model_loc *at,
                 const void *self);
 struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t size);

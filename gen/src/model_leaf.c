@@ -163,19 +163,6 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
 
 /* ---- named types ------------------------------------------------------ */
 
-void name_set(struct model_name *n, const char *name, const char *space)
-{
-    const char *dot = strrchr(name, '.');
-    if (dot) {
-        n->space = xstrndup(name, (size_t)(dot - name));
-        n->name = xstrdup(dot + 1);
-    } else {
-        n->name = xstrdup(name);
-        n->space = space && *space ? xstrdup(space) : NULL;
-    }
-    n->fullname = n->space ? xasprintf("%s.%s", n->space, n->name) : xstrdup(n->name);
-}
-
 /* Report and return true when `fullname` is already taken by another named type. */
 bool name_taken(struct builder *b, const char *fullname, const struct model_loc *at,
                 const void *self)

@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "model.h"
 
 /* One `__attribute__((annotate("avrogen:<kind>:<text>")))`. */
 struct cannot {
@@ -154,13 +153,5 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
                 struct cunit **out);
 
 void cunit_free(struct cunit *u);
-
-/*
- * Build and validate the model of `u` (model.c): every problem is reported
- * through `d`. Returns 0 with *out set, 1 if any error was reported (*out NULL),
- * 2 when out of memory. The model takes over u's file table; u stays valid
- * until cunit_free and must outlive nothing of the model.
- */
-int model_build(struct cunit *u, struct diag *d, struct model **out);
 
 #endif /* AVROGEN_GEN_PARSE_H */

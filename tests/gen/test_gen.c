@@ -19,6 +19,7 @@
 #include "emit_avsc.h"
 #include "genutil.h"
 #include "model.h"
+#include "outputs.h"
 #include "parse.h"
 #include "textbuf.h"
 
