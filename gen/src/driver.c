@@ -23,7 +23,7 @@
 #include "emit_c.h"
 #include "genutil.h"
 #include "outputs.h"
-#include "parse.h"
+#include "parse/parse.h"
 #include "textbuf.h"
 
 /* ---- the pipeline ----------------------------------------------------- */

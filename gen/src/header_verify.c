@@ -17,7 +17,7 @@
 #include "avsc_compare.h"
 #include "emit_avsc.h"
 #include "genutil.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 /* Copy `text` to `out`, each `from` replaced by `to`. */
 static void put_replaced(FILE *out, const char *text, const char *from, const char *to)

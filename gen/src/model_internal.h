@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "annot.h"
 #include "diag.h"
 #include "genutil.h"
 #include "model.h"
-#include "parse.h"
+#include "parse/annot.h"
+#include "parse/parse.h"
 
 /* What an annotated declaration becomes. Indexed by cdecl.order. */
 struct decl_info {

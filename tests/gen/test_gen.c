@@ -13,14 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "annot.h"
 #include "diag.h"
 #include "driver.h"
 #include "emit_avsc.h"
 #include "genutil.h"
 #include "model.h"
 #include "outputs.h"
-#include "parse.h"
+#include "parse/annot.h"
+#include "parse/parse.h"
 #include "textbuf.h"
 
 #define GOLDEN(path) AVROGEN_GOLDEN_DIR "/" path
