@@ -13,7 +13,7 @@
 #include <avrogen/schema.h>
 
 #include "diag.h"
-#include "model.h"
+#include "model/model.h"
 
 /*
  * Check the records of `m` defined in its main file (their .avsc text is set)

@@ -9,7 +9,7 @@
 #define AVROGEN_GEN_EMIT_AVSC_H
 
 #include "diag.h"
-#include "model.h"
+#include "model/model.h"
 
 /*
  * Fill avsc, canonical and fingerprint of every record of m. Problems (a

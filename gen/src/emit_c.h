@@ -11,7 +11,7 @@
 #include <avrogen/schema.h>
 
 #include "diag.h"
-#include "model.h"
+#include "model/model.h"
 #include "outputs.h"
 
 struct emit_c_options {

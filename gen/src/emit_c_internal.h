@@ -17,7 +17,7 @@
 #include "diag.h"
 #include "emit_c.h"
 #include "genutil.h"
-#include "model.h"
+#include "model/model.h"
 #include "textbuf.h"
 
 /* Target width of generated lines (STYLE.md §9: clang-format's ColumnLimit). */

@@ -17,7 +17,7 @@
 #include "driver.h"
 #include "emit_avsc.h"
 #include "genutil.h"
-#include "model.h"
+#include "model/model.h"
 #include "outputs.h"
 #include "parse/annot.h"
 #include "parse/parse.h"
