@@ -20,9 +20,9 @@
 #include <avrogen/schema.h>
 #include <sys/stat.h>
 
-#include "avsc_compare.h"
 #include "cli.h"
-#include "emit_header.h"
+#include "emit/avsc_compare.h"
+#include "emit/emit_header.h"
 #include "genutil.h"
 #include "header_verify.h"
 #include "outputs.h"

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 
 #include "compat_gate.h"
-#include "emit_avsc.h"
-#include "emit_c.h"
+#include "emit/emit_avsc.h"
+#include "emit/emit_c.h"
 #include "genutil.h"
 #include "outputs.h"
 #include "parse/parse.h"

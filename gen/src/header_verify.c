@@ -14,8 +14,8 @@
 
 #include <unistd.h>
 
-#include "avsc_compare.h"
-#include "emit_avsc.h"
+#include "emit/avsc_compare.h"
+#include "emit/emit_avsc.h"
 #include "genutil.h"
 #include "parse/parse.h"
 

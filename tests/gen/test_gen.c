@@ -15,7 +15,7 @@
 
 #include "diag.h"
 #include "driver.h"
-#include "emit_avsc.h"
+#include "emit/emit_avsc.h"
 #include "genutil.h"
 #include "model/model.h"
 #include "outputs.h"
