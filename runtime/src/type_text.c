@@ -2,7 +2,7 @@
 /*
  * The schema texts of generated records (avrogen_type_schema,
  * avrogen_type_canonical). Generated code keeps each text in pieces, literals
- * and the texts of the records it defines inside (gen/src/emit_c_schema.c):
+ * and the texts of the records it defines inside (gen/emit/emit_c_schema.c):
  * a chain of N records nesting one another holds N^2 bytes of schema text in
  * all, but the generated file holds each nested definition once. A text of
  * one literal is that literal; any other is joined on first use into memory

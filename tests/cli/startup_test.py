@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Only the verbs that parse C load libclang (gen/src/generator.h):
+"""Only the verbs that parse C load libclang (cli/generator.h):
 
   startup_test.py AVROGEN CC
 

@@ -283,7 +283,7 @@ START_TEST(test_descriptor)
 END_TEST
 
 /* A text in pieces, parts inside parts, joined once: what the schema texts
- * of records nesting big records are (gen/src/emit_c_schema.c). */
+ * of records nesting big records are (gen/emit/emit_c_schema.c). */
 START_TEST(test_text_pieces)
 {
     static const avrogen_text_piece inner_pieces[] = {{"ef", 2, NULL}};

@@ -17,7 +17,7 @@
     header (twice the records, about twice the bytes, and a bound per header
     byte), though each record's schema text holds every record below it (N^2
     bytes in all, as each record's .avsc file holds it): the texts share
-    their nested definitions (gen/src/emit_c_schema.c). With a compiler and
+    their nested definitions (gen/emit/emit_c_schema.c). With a compiler and
     the runtime, the 500-record code compiles warning-free and
     avrogen_type_schema and avrogen_type_canonical of r0, r250 and r499
     return exactly their .avsc files and `avrogen canonical` of them;

@@ -21,20 +21,20 @@
 
 /* The verbs that parse C live in the generator module with libclang (generator.h); the
  * binary's table runs them through cli_run_generator(). */
-/* Generator: gen/src/cmd_schema.c */
+/* Generator: cli/module/cmd_schema.c */
 int cmd_schema(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 
-/* C structs from a schema, proven by the generator: gen/src/cmd_header.c */
+/* C structs from a schema, proven by the generator: cli/module/cmd_header.c */
 int cmd_header(int argc, char **argv);
 
-/* Data tools: gen/src/cmd_data.c */
+/* Data tools: cli/cmd_data.c */
 int cmd_canonical(int argc, char **argv);
 int cmd_fingerprint(int argc, char **argv);
 int cmd_tojson(int argc, char **argv);
 int cmd_fromjson(int argc, char **argv);
 
-/* Container files: gen/src/cmd_ocf.c */
+/* Container files: cli/cmd_ocf.c */
 int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv);
 int cmd_count(int argc, char **argv);
@@ -42,19 +42,19 @@ int cmd_getschema(int argc, char **argv);
 int cmd_getmeta(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 
-/* Container files block by block: gen/src/cmd_blocks.c */
+/* Container files block by block: cli/cmd_blocks.c */
 int cmd_concat(int argc, char **argv);
 int cmd_recodec(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
-/* Random data for a schema: gen/src/cmd_random.c */
+/* Random data for a schema: cli/cmd_random.c */
 int cmd_random(int argc, char **argv);
 
-/* Schema compatibility: gen/src/cmd_compat.c */
+/* Schema compatibility: cli/cmd_compat.c */
 int cmd_compat(int argc, char **argv);
 
-/* ---- the command table: gen/src/commands.c ---- */
+/* ---- the command table: cli/commands.c ---- */
 
 /* One option of a subcommand, as its help shows it. */
 typedef struct cli_option_doc {
@@ -94,7 +94,7 @@ int cli_load_schema(const char *arg, struct avrogen_schema **out);
  * zero-byte items could ask for. */
 #define CLI_ARENA_BUDGET ((size_t)256 << 20)
 
-/* gen/src/util.c */
+/* cli/util.c */
 /* Print "avrogen: error: <fmt>" and a newline to stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
 /* Print "avrogen: <fmt>" plus a usage hint; returns EXIT_USAGE. */
@@ -125,7 +125,7 @@ char *cli_slurp(const char *path, size_t max, size_t *len);
  */
 int cli_schema_text(const char *arg, char **text, size_t *len, const char **label);
 
-/* ---- container files: gen/src/util.c ---- */
+/* ---- container files: cli/util.c ---- */
 
 struct avrogen_ocf_reader;
 /* Open container file `path` ("-": stdin); 0, or EXIT_BAD_INPUT after "PATH: why". */
@@ -133,7 +133,7 @@ int cli_open_reader(const char *path, struct avrogen_ocf_reader **r);
 /* r's sticky error as one "PATH: message" line (EXIT_BAD_INPUT), or 0 when it has none. */
 int cli_reader_error(struct avrogen_ocf_reader *r, const char *path);
 
-/* ---- options: gen/src/util.c ---- */
+/* ---- options: cli/util.c ---- */
 
 /* One option a subcommand takes. */
 typedef struct cli_opt {
@@ -182,7 +182,7 @@ uint64_t cli_splitmix64(uint64_t *state);
 /* At most one operand may be "-" (stdin): 0, or EXIT_USAGE after a usage line. */
 int cli_one_stdin(const char *cmd, char **operands, int n);
 
-/* ---- progress on a terminal: gen/src/util.c ---- */
+/* ---- progress on a terminal: cli/util.c ---- */
 
 /* "avrogen: VERB N UNIT" on stderr, at most once a second, only when stderr is a terminal. */
 typedef struct cli_progress {
@@ -197,7 +197,7 @@ void cli_progress_tick(cli_progress *p, uint64_t done, const char *unit);
 /* Clear the progress line, if any, before other output on stderr. */
 void cli_progress_done(cli_progress *p);
 
-/* ---- output files: gen/src/util.c ---- */
+/* ---- output files: cli/util.c ---- */
 
 /*
  * An output file written as PATH.tmp-XXXXXX beside PATH and renamed over it

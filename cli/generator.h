@@ -22,10 +22,10 @@ typedef struct avrogen_generator {
     int (*run)(int argc, char **argv);
 } avrogen_generator;
 
-/* The module's side (gen/src/generator_module.c). */
+/* The module's side (cli/module/generator_module.c). */
 extern const avrogen_generator avrogen_generator_entry;
 
-/* The binary's side (gen/src/generator_load.c): load the module and run argv[0] in it;
+/* The binary's side (cli/generator_load.c): load the module and run argv[0] in it;
  * exit status 2 after one "avrogen: error:" line when the module or libclang does not load. */
 int cli_run_generator(int argc, char **argv);
 
