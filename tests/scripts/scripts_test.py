@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The scripts a newcomer runs first, where they can break without a build.
 
-usage: scripts_test.py format-export|build-dirs --source DIR --work DIR
+usage: scripts_test.py format-export|build-dirs|layout --source DIR --work DIR
 
   format-export  scripts/format (the format step of scripts/test) in an export
                  of the tree without .git and with no git on PATH: it checks
@@ -19,6 +19,12 @@ usage: scripts_test.py format-export|build-dirs --source DIR --work DIR
                  its own tree under .build/ (or AVROGEN_BUILD_ROOT), never
                  touches build/, and scripts/demo and scripts/test show the
                  compiler's error.
+  layout         scripts/check-layout (a step of scripts/test) passes on the
+                 tree, and in an export fails on each forbidden include edge
+                 planted in turn (the runtime reaching gen/ or cli/, gen/
+                 reaching cli/, clang-c or jansson outside their folder, a
+                 layer of the generator reaching one above it, an include that
+                 names no file), naming the file, the line and the rule.
 """
 
 import argparse
@@ -176,14 +182,56 @@ esac"""})
               "a script touched README's build/")
 
 
+# (file, line to append, words the message must carry): each a forbidden edge.
+PLANTED = [
+    ("runtime/src/arena.c", '#include "cli.h"', "the runtime never includes gen/ or cli/"),
+    ("runtime/include/avrogen/ocf.h", '#include "model/model.h"',
+     "the runtime never includes gen/ or cli/"),
+    ("gen/driver.c", '#include "cli.h"', "gen/ never includes cli/"),
+    ("gen/model/model.c", "#include <clang-c/Index.h>", "only gen/parse includes clang-c"),
+    ("gen/model/model_map.c", "#include <jansson.h>", "only gen/emit includes jansson"),
+    ("gen/parse/annot.c", '#include "model/model.h"', "sits below the model"),
+    ("gen/model/model_leaf.c", '#include "emit/emit_c.h"', "gen/model sits below the emitters"),
+    ("gen/emit/emit_c.c", '#include "parse/parse.h"', "not on the C front end"),
+    ("gen/diag.h", '#include "model/model.h"', "it includes no subfolder"),
+    ("annotate/include/avrogen/annotate.h", '#include "avrogen/status.h"',
+     "annotate/ includes no header of the project"),
+    ("cli/main.c", '#include "no_such_header.h"', "is no file of the tree"),
+]
+
+
+def cmd_layout(args):
+    check_layout = os.path.join(args.source, "scripts", "check-layout")
+    out = run([check_layout, args.source])
+    check(" 0 forbidden" in out, "check-layout on the tree: " + out)
+    tree, _ = export(args)
+    for rel, line, why in PLANTED:
+        path = os.path.join(tree, rel)
+        with open(path) as f:
+            before = f.read()
+        with open(path, "a") as f:
+            f.write(line + "\n")
+        n = before.count("\n") + 1
+        out = run([check_layout, tree], fail=True)
+        want = "%s:%d:" % (rel, n)
+        check(want in out and why in out and " 1 forbidden" in out,
+              "check-layout did not refuse %s in %s (want '%s' and '%s'):\n%s"
+              % (line, rel, want, why, out))
+        with open(path, "w") as f:
+            f.write(before)
+    out = run([check_layout, tree])
+    check(" 0 forbidden" in out, "the export, restored, does not pass: " + out)
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("command", choices=["format-export", "build-dirs"])
+    p.add_argument("command", choices=["format-export", "build-dirs", "layout"])
     p.add_argument("--source", required=True)
     p.add_argument("--work", required=True)
     args = p.parse_args()
     try:
-        {"format-export": cmd_format_export, "build-dirs": cmd_build_dirs}[args.command](args)
+        {"format-export": cmd_format_export, "build-dirs": cmd_build_dirs,
+         "layout": cmd_layout}[args.command](args)
     except Failure as e:
         print("FAIL: " + str(e))
         return 1
