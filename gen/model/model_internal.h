@@ -129,6 +129,18 @@ bool name_taken(struct builder *b, const char *fullname, const struct model_loc 
 struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t size);
 bool report_unused_leaf(const struct site *s, const struct leaf *lf);
 
+/*
+ * The type mapper. C types nest, so mapping recurses; it does so through two
+ * entries only: map_member() (model_member.c: one member, its annotations and
+ * roles) and map_value() (model_map.c: the dispatcher that decides which shape
+ * a C type is). The shape mappers below it (model_shapes.c, model_holder.c,
+ * model_integer.c, model_time.c, nested_record(), map_map(),
+ * map_tagged_union()) are called by the dispatcher alone, a bit-field
+ * (model_bitfield.c) by map_member(), which has its width. None calls
+ * another: a contained type goes back through map_value(), a nested
+ * struct's members back through map_member().
+ */
+
 /* model_map.c */
 struct model_type *map_value(const struct site *s, const struct ctype *t, struct leaf *lf,
                              bool top);
