@@ -81,6 +81,44 @@ cmake_policy(VERSION 3.20...3.28)
 set(AVROGEN_EXECUTABLE "" CACHE FILEPATH
     "avrogen for avro_generate() to run instead of the AvroGen::avrogen target (cross builds)")
 
+# An installed program or library that links the shared runtime finds it
+# without LD_LIBRARY_PATH: its install run path gets the folder an installed
+# avrogen keeps libavrogen.so in (unless the linker searches it anyway), and
+# the program's own library folder relative to itself ($ORIGIN/../<libdir> for
+# an executable, $ORIGIN for a library), where a project that installs avrogen
+# along with itself puts it. Both survive the program's prefix moving. Entries
+# the target has are kept; `set_property(TARGET t PROPERTY INSTALL_RPATH "")`
+# after avro_generate() takes them all away.
+function(avrogen_install_rpath target type runtime)
+    if(NOT type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$")
+        return()
+    endif()
+    get_target_property(runtime_type "${runtime}" TYPE)
+    if(NOT runtime_type STREQUAL "SHARED_LIBRARY")
+        return()
+    endif()
+    set(rpath "")
+    get_target_property(installed "${runtime}" AVROGEN_INSTALLED_LIBDIR)
+    if(installed AND NOT installed IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+        list(APPEND rpath "${installed}")
+    endif()
+    if(type STREQUAL "EXECUTABLE")
+        set(own_libdir lib)
+        if(CMAKE_INSTALL_LIBDIR AND NOT IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+            set(own_libdir "${CMAKE_INSTALL_LIBDIR}")
+        endif()
+        list(APPEND rpath "$ORIGIN/../${own_libdir}")
+    else()
+        list(APPEND rpath "$ORIGIN")
+    endif()
+    get_target_property(have "${target}" INSTALL_RPATH)
+    foreach(dir IN LISTS rpath)
+        if(NOT have OR NOT dir IN_LIST have)
+            set_property(TARGET "${target}" APPEND PROPERTY INSTALL_RPATH "${dir}")
+        endif()
+    endforeach()
+endfunction()
+
 function(avro_generate target)
     cmake_parse_arguments(PARSE_ARGV 1 ARG "VIEWS"
         "BASE_DIR;OUTPUT_DIR;SCHEMA_DIR;SCHEMAS_VAR;RUNTIME;COMPAT"
@@ -359,6 +397,7 @@ $<$<BOOL:${defs}>:-D$<JOIN:${defs},\n-D>\n>$<$<BOOL:${std}>:${std_flag}\n>")
     target_include_directories("${target}" PUBLIC
         "$<BUILD_INTERFACE:${ARG_OUTPUT_DIR}>" "$<BUILD_INTERFACE:${ARG_BASE_DIR}>")
     target_link_libraries("${target}" PUBLIC "${ARG_RUNTIME}")
+    avrogen_install_rpath("${target}" "${type}" "${ARG_RUNTIME}")
     if(ARG_SCHEMAS_VAR)
         set(${ARG_SCHEMAS_VAR} "${manifests}" PARENT_SCOPE)
     endif()

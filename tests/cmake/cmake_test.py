@@ -122,7 +122,10 @@ def snapshot(root):
 
 
 def check_gateway(exe):
-    out = run([exe])
+    return check_gateway_out(run([exe]))
+
+
+def check_gateway_out(out):
     check("== round trip ok" in out, "telemetry_gateway did not report a good round trip")
     check('"name": "Batch"' in out and '"namespace": "com.example.telemetry"' in out,
           "telemetry_gateway did not print the derived schema")
@@ -263,6 +266,43 @@ def cmd_installed(args):
         check(os.path.isfile(os.path.join(b, "avrogen", "telemetry_gateway", f)),
               f + " is not in the build tree")
     check(snapshot(example) == before, "building the example changed its source folder")
+    installed_program_starts(args, work, example, b)
+
+
+def run_clean(exe):
+    """Run exe as a user's shell would: no LD_LIBRARY_PATH, no loader hints."""
+    e = env()
+    for var in ("LD_LIBRARY_PATH", "LD_PRELOAD", "LD_RUN_PATH"):
+        e.pop(var, None)
+    print("$ " + exe, flush=True)
+    p = subprocess.run([exe], env=e, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(p.stdout, end="", flush=True)
+    check(p.returncode == 0, "%s exited %d: %s" % (exe, p.returncode, p.stdout.strip()[-300:]))
+    return p.stdout
+
+
+def installed_program_starts(args, work, example, b):
+    """The gateway, installed with `cmake --install`, starts from a prefix of
+    its own that has moved (run path to the installed avrogen), and from a
+    prefix it shares with avrogen after both moved together ($ORIGIN)."""
+    app = os.path.join(work, "app")
+    run([args.cmake, "--install", b, "--prefix", app])
+    moved_app = os.path.join(work, "app-moved")
+    shutil.move(app, moved_app)
+    check_gateway_out(run_clean(os.path.join(moved_app, "bin", "telemetry_gateway")))
+
+    # One prefix holding avrogen and the program, then moved whole: the
+    # absolute run path to where avrogen was no longer exists.
+    both = os.path.join(work, "both")
+    shutil.copytree(args.prefix, both, symlinks=True)
+    b2 = os.path.join(work, "build-both")
+    configure(args, example, b2, "-DCMAKE_PREFIX_PATH=" + both)
+    build(args, b2)
+    run([args.cmake, "--install", b2, "--prefix", both])
+    moved_both = os.path.join(work, "both-moved")
+    shutil.move(both, moved_both)
+    check(not os.path.exists(both), "the shared prefix did not move")
+    check_gateway_out(run_clean(os.path.join(moved_both, "bin", "telemetry_gateway")))
 
 
 def cmd_subdir(args):
