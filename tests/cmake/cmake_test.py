@@ -43,6 +43,14 @@ usage: cmake_test.py COMMAND --work DIR [options]
                the .avsc's; edits rerun exactly that schema, no-op builds do
                nothing, a dropped attribute warns, a schema with no C
                representation fails the build naming the field and the reason
+  plain        the installed package without CMake (tests/cmake/projects/plain):
+               GNU Make through avrogen.mk and Meson through a custom_target,
+               both found by pkg-config (variables avrogen and makefile): a
+               first build, a no-op build that does nothing, a comment edit
+               that reruns avrogen once (and not on the next build), an edit
+               of an included header that regenerates, a generated file deleted
+               by hand that comes back, an annotation error as
+               file:line:col: error:, and a parallel build running avrogen once
 
 Each command starts from an empty --work folder and prints what it runs, so
 that `ctest --output-on-failure` shows the whole story of a failure.
@@ -935,6 +943,87 @@ def cmd_runtime_only(args):
           "avro_generate() with a package without the generator: not the expected error")
 
 
+def cmd_plain(args):
+    """GNU Make (avrogen.mk) and Meson on the installed package, by pkg-config."""
+    work = fresh(args.work)
+    pc = {"PKG_CONFIG_PATH": os.path.join(libdir(args.prefix), "pkgconfig")}
+    mk = run(["pkg-config", "--variable=makefile", "avrogen"], extra_env=pc).strip()
+    tool = run(["pkg-config", "--variable=avrogen", "avrogen"], extra_env=pc).strip()
+    check(os.path.isfile(mk) and mk.endswith("/avrogen/avrogen.mk"),
+          "pkg-config --variable=makefile: %r" % mk)
+    check(os.path.samefile(tool, os.path.join(args.prefix, "bin", "avrogen")),
+          "pkg-config --variable=avrogen: %r" % tool)
+
+    make = shutil.which("make") or shutil.which("gmake")
+    meson = shutil.which("meson")
+    ninja = shutil.which("ninja")
+    check(make and meson and ninja, "make, meson and ninja are needed (scripts/bootstrap "
+          "installs them): make=%s meson=%s ninja=%s" % (make, meson, ninja))
+
+    def runs_of_avrogen(out):
+        return len(re.findall(r"avrogen generate |Generating order\.avro", out))
+
+    builds = [("make", os.path.join(work, "make"), [make, "-j8"], "./shop")]
+    builds.append(("meson", os.path.join(work, "meson"), [ninja, "-C", "b"], "b/shop"))
+    for name, tree, cmd, prog in builds:
+        print("==== " + name, flush=True)
+        shutil.copytree(os.path.join(PROJECTS, "plain"), tree)
+        order_h = os.path.join(tree, "include", "shop", "order.h")
+        money_h = os.path.join(tree, "include", "money.h")
+        if name == "meson":
+            run([meson, "setup", "b"], cwd=tree, extra_env=pc)
+
+        def build_once(fail=False):
+            time.sleep(0.05)  # distinct mtimes even on coarse file systems
+            return run(cmd, cwd=tree, extra_env=pc, fail=fail)
+
+        out = build_once()
+        check(runs_of_avrogen(out) == 1, "%s: the first build ran avrogen %d times"
+              % (name, runs_of_avrogen(out)))
+        shown = run([os.path.join(tree, prog)], cwd=tree)
+        check("order ok" in shown and '"type": "long"' in shown, name + ": the program")
+
+        out = build_once()
+        check(runs_of_avrogen(out) == 0 and not re.search(r"\bcc\b|Compiling|Linking", out),
+              "%s: the no-op build did something:\n%s" % (name, out))
+
+        with open(order_h, "a") as f:
+            f.write("/* a comment changes no output */\n")
+        out = build_once()
+        check(runs_of_avrogen(out) == 1, name + ": a comment edit did not rerun avrogen once")
+        out = build_once()
+        check(runs_of_avrogen(out) == 0, name + ": avrogen reran after a comment edit, again")
+
+        with open(money_h) as f:
+            text = f.read()
+        with open(money_h, "w") as f:
+            f.write(text.replace("typedef int64_t cents;", "typedef int32_t cents;"))
+        out = build_once()
+        check(runs_of_avrogen(out) == 1, name + ": an edit of an included header did not "
+              "regenerate")
+        shown = run([os.path.join(tree, prog)], cwd=tree)
+        check('"name": "total",\n      "type": "int"' in shown,
+              name + ": the program does not have the edited type:\n" + shown)
+
+        if name == "make":
+            os.unlink(os.path.join(tree, "gen", "shop", "order.avro.c"))
+            build_once()
+            check(os.path.isfile(os.path.join(tree, "gen", "shop", "order.avro.c")),
+                  "make: a deleted order.avro.c did not come back")
+            run([make, "clean"], cwd=tree, extra_env=pc)
+            out = build_once()
+            check(runs_of_avrogen(out) == 1, "make -j8 from clean ran avrogen %d times"
+                  % runs_of_avrogen(out))
+
+        with open(order_h) as f:
+            text = f.read()
+        with open(order_h, "w") as f:
+            f.write(text.replace("AVRO_NULLABLE", "AVRO_NULLABEL"))
+        out = build_once(fail=True)
+        check(re.search(r"include/shop/order\.h:\d+:\d+: error: ", out),
+              name + ": an annotation error is not file:line:col: error:\n" + out)
+
+
 def configure_fail(args, src, b, case):
     print("---- CASE=" + case, flush=True)
     return run([args.cmake, "-S", src, "-B", b, "-DCASE=" + case], fail=True)
@@ -945,7 +1034,7 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["install", "package", "installed", "subdir",
                                        "incremental", "error", "flags", "misuse", "compat",
-                                       "system", "schemas", "runtime_only"])
+                                       "system", "schemas", "runtime_only", "plain"])
     p.add_argument("--work", help="scratch folder, emptied first")
     p.add_argument("--prefix", help="the install prefix (the fixture)")
     p.add_argument("--build-dir", help="install: the project's build tree")
