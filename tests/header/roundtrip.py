@@ -57,6 +57,9 @@ import avro.errors
 import avro.io
 import avro.schema
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import notrun  # noqa: E402
+
 
 
 class Strict(str):
@@ -913,8 +916,7 @@ def main():
     ap.add_argument("--keep", help="work in this directory and keep it")
     ap.add_argument("--only", help="run the cases whose name contains this")
     args = ap.parse_args()
-    if not os.path.isdir(args.testdata):
-        sys.exit(f"roundtrip: no Avro test data at {args.testdata}")
+    notrun.require_testdata("header_roundtrip", args.testdata)
     env = Env(args)
     env.repo = os.path.abspath(args.repo)
     cases = collect(args.repo, args.testdata)

@@ -46,6 +46,9 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "ocf"))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+import notrun  # noqa: E402
 
 import avro.io  # noqa: E402
 import avro.schema  # noqa: E402
@@ -334,6 +337,11 @@ def peer_main(name, argv, test):
     """The command line of java_peer.py and go_peer.py: test(args, checks)."""
     args = parse_args(argv, "--corpus", "--work", "--avrogen", "--peer-tool", "--source",
                       "--shapes-peer")
+    test_name = "interop_" + name.replace("_peer", "")
+    notrun.require_testdata(test_name, args.testdata)
+    if not os.path.isfile(os.path.join(args.corpus, "cases.tsv")):
+        notrun.not_run(test_name, f"no corpus in {args.corpus}",
+                       "run the interop_peer_corpus test first (ctest runs it as the fixture)")
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     c = Checks(name)
@@ -673,6 +681,9 @@ def check_generated(c, args, peer, results, same_bytes, quirk=None):
 def main(argv):
     args = parse_args(argv, "--work", "--avrogen", "--interop-dump", "--ocf-tool", "--source",
                       "--shapes-peer")
+    # The corpus holds Apache's schemas and the generated code of interop.avsc,
+    # and the peers' floors count on them: without the data it is not built.
+    notrun.require_testdata("interop_peer_corpus", args.testdata)
     os.makedirs(args.work, exist_ok=True)
     try:
         cases = interop_dump_cases(args.interop_dump, args.work)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The scripts a newcomer runs first, where they can break without a build.
 
-usage: scripts_test.py format-export|build-dirs|layout --source DIR --work DIR
+usage: scripts_test.py format-export|build-dirs|layout|fresh-clone --source DIR --work DIR
 
   format-export  scripts/format (the format step of scripts/test) in an export
                  of the tree without .git and with no git on PATH: it checks
@@ -25,16 +25,24 @@ usage: scripts_test.py format-export|build-dirs|layout --source DIR --work DIR
                  reaching cli/, clang-c or jansson outside their folder, a
                  layer of the generator reaching one above it, an include that
                  names no file), naming the file, the line and the rule.
+  fresh-clone    a `git clone` of the checkout with no Apache Avro test data
+                 beside it: configuring says so, the tests that need the data
+                 (NEEDS_TESTDATA) are reported by ctest as not run, each saying
+                 why and how to fix it, scripts/test-summary counts them as
+                 skipped and never as passed; under CI=1 they fail; and
+                 AVROGEN_TESTDATA in the environment names another folder.
 """
 
 import argparse
 import os
+import re
 import shutil
 import stat
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cmake"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cmake_test import Failure, check, run  # noqa: E402
 
 
@@ -223,15 +231,64 @@ def cmd_layout(args):
     check(" 0 forbidden" in out, "the export, restored, does not pass: " + out)
 
 
+# The tests that need Apache Avro's test data, and what ctest must build for them.
+NEEDS_TESTDATA = ["interop_peer_corpus", "interop_java", "interop_go", "header_roundtrip"]
+FRESH_TARGETS = ["avrogen", "avrogen_runtime_shared", "codegen_shapes_peer", "interop_dump",
+                 "ocf_tool", "peer_tool"]
+
+
+def cmd_fresh_clone(args):
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    if not os.path.exists(os.path.join(args.source, ".git")) or not shutil.which("git"):
+        import notrun
+        notrun.not_run("scripts_fresh_clone", "%s is no git checkout, or git is missing"
+                       % args.source, "run it in a clone")
+    clone = os.path.join(args.work, "clone")
+    run(["git", "clone", "--quiet", args.source, clone])
+    check(not os.path.exists(os.path.join(args.work, "shared")), "test data beside the clone")
+    env = {"CI": "", "AVROGEN_TESTDATA": ""}
+    b = os.path.join(args.work, "build")
+    out = run(["cmake", "-S", clone, "-B", b, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug"],
+              extra_env=env)
+    missing = os.path.join(args.work, "shared", "apache-avro-testdata")
+    check("no Apache Avro test data at " + missing in out,
+          "configuring a fresh clone does not say the test data is missing:\n" + out)
+    run(["cmake", "--build", b, "-j", "2", "--target"] + FRESH_TARGETS, extra_env=env)
+
+    junit = os.path.join(args.work, "junit.xml")
+    pattern = "^(%s)$" % "|".join(NEEDS_TESTDATA)
+    run(["ctest", "--test-dir", b, "-R", pattern, "--output-junit", junit], extra_env=env)
+    summary = run([os.path.join(args.source, "scripts", "test-summary"), junit])
+    check("summary: 0 passed, 0 failed, %d skipped" % len(NEEDS_TESTDATA) in summary,
+          "the tests without data were not all counted as skipped:\n" + summary)
+    for name in NEEDS_TESTDATA:
+        check(re.search(r"NOT RUN: %s: no Apache Avro test data at %s; .*AVROGEN_TESTDATA"
+                        % (re.escape(name), re.escape(missing)), summary),
+              "%s does not say why it did not run:\n%s" % (name, summary))
+
+    out = run(["ctest", "--test-dir", b, "-R", pattern, "--output-on-failure"],
+              extra_env={"CI": "1", "AVROGEN_TESTDATA": ""}, fail=True)
+    check(out.count("(CI is set: every test must run)") == len(NEEDS_TESTDATA),
+          "under CI, the tests without data do not all fail:\n" + out)
+
+    elsewhere = os.path.join(args.work, "elsewhere")
+    b2 = os.path.join(args.work, "build-env")
+    run(["cmake", "-S", clone, "-B", b2, "-G", "Ninja"], extra_env={"AVROGEN_TESTDATA": elsewhere})
+    with open(os.path.join(b2, "CMakeCache.txt")) as f:
+        check("AVROGEN_TESTDATA:PATH=%s\n" % elsewhere in f.read(),
+              "AVROGEN_TESTDATA from the environment is not the test data's folder")
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("command", choices=["format-export", "build-dirs", "layout"])
+    p.add_argument("command", choices=["format-export", "build-dirs", "layout", "fresh-clone"])
     p.add_argument("--source", required=True)
     p.add_argument("--work", required=True)
     args = p.parse_args()
     try:
         {"format-export": cmd_format_export, "build-dirs": cmd_build_dirs,
-         "layout": cmd_layout}[args.command](args)
+         "layout": cmd_layout, "fresh-clone": cmd_fresh_clone}[args.command](args)
     except Failure as e:
         print("FAIL: " + str(e))
         return 1
