@@ -469,6 +469,19 @@ def cmd_error(args):
                                           "telemetry.avro.c")),
           "avrogen wrote code for a header with errors")
     edit(header, "    long double seq;", "    uint32_t seq; ")
+
+    # The mistake examples/telemetry/README.md shows, with the lines it shows.
+    with open(os.path.join(args.source, "examples", "telemetry", "README.md")) as f:
+        shown = [l[len("/path/to/telemetry/"):] for l in f.read().splitlines()
+                 if l.startswith("/path/to/telemetry/")]
+    check(len(shown) >= 2, "examples/telemetry/README.md shows no error lines")
+    edit(header, "*reports AVRO_ARRAY(n_reports);", "*reports;")
+    out = build(args, b, fail=True)
+    for line in shown:
+        check(os.path.join(src, line) in out.splitlines(),
+              "examples/telemetry/README.md shows a line the build does not print: %s\n%s"
+              % (line, out))
+    edit(header, "*reports;", "*reports AVRO_ARRAY(n_reports);")
     build(args, b)
     check_gateway(os.path.join(b, "telemetry_gateway"))
 
