@@ -205,6 +205,14 @@ PLANTED = [
     ("annotate/include/avrogen/annotate.h", '#include "avrogen/status.h"',
      "annotate/ includes no header of the project"),
     ("cli/main.c", '#include "no_such_header.h"', "is no file of the tree"),
+    ("runtime/src/framing.c", '#include "avrogen/registry.h"',
+     "runtime/, gen/ and annotate/ never include registry/"),
+    ("gen/driver.c", '#include "registry_internal.h"',
+     "runtime/, gen/ and annotate/ never include registry/"),
+    ("registry/src/cache.c", '#include "schema_internal.h"',
+     "registry/ includes its own files and the runtime's public headers only"),
+    ("registry/src/http.c", '#include "cli.h"',
+     "registry/ includes its own files and the runtime's public headers only"),
 ]
 
 
