@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "generator.h"
+#include "registry_verbs.h"
 
 /* The readers' --max-depth (cli_parse_max_depth). */
 #define MAX_DEPTH_DOC                                                                          \
@@ -160,6 +161,18 @@ static const cli_option_doc random_options[] = {
         {"--codec C", "the container file's codec (default null)"},
         {"--max-length N", "at most N characters, bytes or items in a string, bytes, array or "
                            "map (default 10)"},
+        {NULL, NULL},
+};
+
+static const cli_option_doc registry_options[] = {
+        {"--url URL", "the registry: a comma-separated list of http:// or https:// URLs, tried "
+                      "in turn (schema.registry.url)"},
+        {"--config FILE", "a properties file of KEY=VALUE lines, as librdkafka and kcat read "
+                          "them: schema.registry.url, basic.auth.user.info, bearer.auth.token, "
+                          "ssl.ca.location, ssl.certificate.location, ssl.key.location, "
+                          "request.timeout.ms, max.retries, retries.wait.ms, ... (any may be "
+                          "prefixed schema.registry.); keys that are Kafka's are skipped"},
+        {"-X KEY=VALUE", "one such setting (repeatable); -X and --url override the file"},
         {NULL, NULL},
 };
 
@@ -337,6 +350,30 @@ const cli_command cli_commands[] = {
          "(with a backward: or forward: prefix in forward and full mode) and exits 1.",
          compat_options,
          "avrogen compat --reader order-v2.avsc --writer order-v1.avsc --mode full"},
+        {"registry", cli_run_registry,
+         "register|get|latest|check|subjects|versions [--url URL] [--config FILE] "
+         "[-X KEY=VALUE] ARGS",
+         "a Confluent Schema Registry: register, get, check schemas",
+         "Talk to a Confluent Schema Registry (REST API v1; Apicurio's and Karapace's "
+         "compatible APIs too):\n\n"
+         "register SUBJECT SCHEMA registers SCHEMA under SUBJECT and prints its id. get ID "
+         "prints the schema with that id, latest SUBJECT the subject's latest schema, as the "
+         "registry holds them. check SUBJECT SCHEMA prints compatible when SCHEMA could be "
+         "registered under SUBJECT (the subject's compatibility level against its latest "
+         "version), else exits 1 with the registry's reasons. subjects lists the subjects, "
+         "versions SUBJECT a subject's versions, one a line.\n\n"
+         "An error answer is exit 1 and one line with what went wrong and the registry's own "
+         "message and error code (not found, incompatible, invalid schema, not authorised, "
+         "server error). A registry that cannot be reached is exit 1 and one line naming the "
+         "URL, after retrying each URL in turn with back-off, all within request.timeout.ms "
+         "(default 10000). The client lives in avrogen-registry.so, which only this command "
+         "loads (with libcurl); a build without libcurl has no registry command (exit 2).",
+         registry_options,
+         "avrogen registry register --url http://localhost:8081 orders-value order.avsc\n"
+         "avrogen registry get --url http://localhost:8081 42\n"
+         "avrogen registry check --config client.properties orders-value order-v2.avsc\n"
+         "avrogen registry subjects --url https://sr:8081 -X basic.auth.user.info=u:p "
+         "-X ssl.ca.location=ca.pem"},
 };
 
 const size_t cli_n_commands = sizeof cli_commands / sizeof *cli_commands;

@@ -9,7 +9,9 @@
    generate and header must map the generator module and libclang; every other
    verb must map neither, nor must --help, --version, `help generate`,
    `generate --help` and `help --man`. A verb this test has no command line
-   for is a failure, so a new verb gets checked too.
+   for is a failure, so a new verb gets checked too. No verb maps libcurl
+   but `registry` (its module, cli/registry_verbs.h), which does when it talks
+   to a registry.
 2. The binary copied alone into a folder (no module beside it): the data
    verbs still run; schema, generate and header each exit 2 with one
    "avrogen: error:" line naming the module's paths, and write nothing.
@@ -82,7 +84,12 @@ COMMANDS = {
     "validate": ["validate", "p.avro"],
     "random": ["random", "--schema", "p.avsc", "--count", "3", "x.avro"],
     "compat": ["compat", "--reader", "p.avsc", "--writer", "p.avsc"],
+    # Its own help needs no module; what it loads is checked below.
+    "registry": ["registry", "--help"],
 }
+
+# A registry nothing listens on: the registry module and libcurl load, the call fails (exit 1).
+REGISTRY_RUN = ["registry", "subjects", "--url", "http://127.0.0.1:1", "-X", "max.retries=0"]
 
 
 def mapped_files(avrogen, args, d):
@@ -105,6 +112,10 @@ def is_libclang(f):
     return re.search(r"libclang|libLLVM|avrogen-generator", os.path.basename(f)) is not None
 
 
+def is_libcurl(f):
+    return re.search(r"libcurl|avrogen-registry", os.path.basename(f)) is not None
+
+
 def test_which_verbs_load_libclang(d):
     listed = verbs(AVROGEN)
     check(GENERATOR_VERBS <= set(listed), "avrogen --help lists schema, generate, header")
@@ -118,12 +129,28 @@ def test_which_verbs_load_libclang(d):
         check(any(os.path.basename(f).startswith("libc.so") for f in files),
               f"{verb}: LD_DEBUG=files traced nothing: {files}")
         clang = sorted({f for f in files if is_libclang(f)})
+        curl = sorted({f for f in files if is_libcurl(f)})
+        check(not curl, f"{verb} loaded {curl}")
         if verb in GENERATOR_VERBS:
             check(any("avrogen-generator" in f for f in clang) and
                   any("libclang" in f for f in clang),
                   f"{verb}: the generator module and libclang were not loaded: {files}")
         else:
             check(not clang, f"{verb} loaded {clang}")
+    # Only `registry` maps libcurl, through its module, when the build has one.
+    if "registry" in listed:
+        p, files = mapped_files(AVROGEN, REGISTRY_RUN, d)
+        module = os.path.join(os.path.dirname(AVROGEN), "avrogen-registry.so")
+        if os.path.exists(module):
+            check(p.returncode == 1 and "http://127.0.0.1:1/subjects" in p.stderr.decode(),
+                  f"registry: exit {p.returncode}: {p.stderr.decode()!r}")
+            check(any("avrogen-registry" in f for f in files) and
+                  any("libcurl" in f for f in files) and
+                  not any(is_libclang(f) for f in files),
+                  f"registry: the registry module and libcurl, not libclang: {files}")
+        else:
+            check(p.returncode == 2 and b"without it (no libcurl)" in p.stderr,
+                  f"registry in a build without libcurl: {p.stderr!r}")
     # Help, even a generator verb's, is the binary's own.
     for args in (["--help"], ["--version"], ["help", "generate"], ["generate", "--help"],
                  ["help", "--man"]):
