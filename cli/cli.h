@@ -97,10 +97,25 @@ int cli_load_schema(const char *arg, struct avrogen_schema **out);
 /* cli/util.c */
 /* Print "avrogen: error: <fmt>" and a newline to stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
-/* Print "avrogen: <fmt>" plus a usage hint; returns EXIT_USAGE. */
+/* Print "avrogen: error: <fmt>" plus a usage hint; returns EXIT_USAGE. */
 int cli_usage(const char *fmt, ...) AVROGEN_PRINTF(1, 2);
-/* Name the subcommand being run, for cli_usage's hint. */
-void cli_set_command(const char *name);
+/* Name the subcommand being run, for cli_usage's hint, and its options (NULL: unknown), for
+ * cli_unknown_option's suggestion. */
+void cli_set_command(const char *name, const cli_option_doc *options);
+/*
+ * Edit distance (Damerau-Levenshtein, adjacent transpositions counting one)
+ * between a and b, and whether `candidate` is close enough to `word` to be
+ * offered as what was meant: at most a third of its length away.
+ */
+size_t cli_edit_distance(const char *a, const char *b);
+bool cli_is_close(const char *word, const char *candidate, size_t *distance);
+/* The usage error for option `arg` that cmd does not take, naming the closest option it
+ * takes (from the table's option docs) when one is close: EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *arg);
+/* Call fn with each option name in an option doc's spelling ("-o, --output DIR": "-o",
+ * "--output"); true when fn returns true for one, which stops the walk. */
+bool cli_doc_options(const cli_option_doc *docs, bool (*fn)(void *ctx, const char *name),
+                     void *ctx);
 /*
  * Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated,
  * reading no more than max + 1 bytes: a longer input is NULL with errno
@@ -154,8 +169,16 @@ typedef struct cli_opt {
 int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, int max,
                    int *n_operands);
 
-/* A whole number for option `opt`; 0, or EXIT_USAGE after a usage line. */
-int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+/*
+ * A whole number for option `opt` (as spelled on the command line: cli_spelled);
+ * 0, or EXIT_USAGE after "CMD: OPT needs WHAT, not 'TEXT'" (WHAT: "a number of
+ * records", "a whole number", ...).
+ */
+int cli_parse_u64(const char *cmd, const char *opt, const char *what, const char *text,
+                  uint64_t *out);
+/* How the option whose value went to `slot` was spelled in the last cli_parse_args
+ * ("-n" or "--limit"), or `name` when it was not given. */
+const char *cli_spelled(const char **slot, const char *name);
 
 /*
  * --max-depth N of the commands that read binary datums: how deep records that
@@ -182,19 +205,63 @@ uint64_t cli_splitmix64(uint64_t *state);
 /* At most one operand may be "-" (stdin): 0, or EXIT_USAGE after a usage line. */
 int cli_one_stdin(const char *cmd, char **operands, int n);
 
-/* ---- progress on a terminal: cli/util.c ---- */
+/*
+ * Valid JSON text indented as Python's json.dumps(indent=2) prints it (two
+ * spaces a level, "key": value, {} and [] when empty), every line after the
+ * first starting with `margin` more spaces; strings and numbers as they are.
+ * No final newline.
+ */
+void cli_print_json_indented(FILE *out, const char *text, size_t len, size_t margin);
 
-/* "avrogen: VERB N UNIT" on stderr, at most once a second, only when stderr is a terminal. */
+/* ---- progress on standard error: cli/util.c ---- */
+
+/*
+ * The long verbs (cat, head, count, tojson, fromjson, write, concat, recodec,
+ * repair, validate, random) show one line on stderr, rewritten in place
+ * ("\r...\033[K") at most four times a second from half a second in and
+ * cleared at the end or before any other stderr line: records, input bytes
+ * (of the total, with the percentage and the time left, when every input is a
+ * regular file), the rates and the time taken. By default only when stderr
+ * is a terminal and the verb's output does not go to one; main() sets
+ * --progress (always) and --no-progress (never) before the verb runs.
+ */
+enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+void cli_set_progress(enum cli_progress_mode mode);
+
 typedef struct cli_progress {
     bool on;
-    bool shown; /* a progress line is on the screen */
-    time_t last;
-    const char *verb;
+    const char *verb;      /* "printed", "copied", ... */
+    uint32_t calls, every; /* ticks since the clock was read; ticks between two readings */
+    uint64_t records;
+    uint64_t total_records;           /* known in advance (random --count), else 0 */
+    uint64_t total_bytes;             /* the inputs' sizes, when all are regular files */
+    bool bytes_known;                 /* every input so far has a size */
+    bool has_input;                   /* some input was named (cli_progress_input) */
+    uint64_t bytes_done;              /* bytes of the inputs finished */
+    uint64_t (*pos)(const void *ctx); /* bytes read of the current input */
+    const void *pos_ctx;
+    double start, last_check, next_draw; /* CLOCK_MONOTONIC seconds */
 } cli_progress;
 
-void cli_progress_init(cli_progress *p, const char *verb);
-void cli_progress_tick(cli_progress *p, uint64_t done, const char *unit);
-/* Clear the progress line, if any, before other output on stderr. */
+/* Start counting; `to_stdout`: the verb writes its data to stdout (then a terminal there
+ * turns the automatic progress off, as the line would land among the data). */
+void cli_progress_init(cli_progress *p, const char *verb, bool to_stdout);
+/* An input named on the command line ("-": standard input, size unknown). */
+void cli_progress_input(cli_progress *p, const char *path);
+/* Where the bytes read of the current input come from (NULL: that input is done). */
+void cli_progress_source(cli_progress *p, uint64_t (*pos)(const void *ctx), const void *ctx);
+/* Bytes read of a container file (a source for cli_progress_source). */
+uint64_t cli_reader_position(const void *reader);
+/* Bytes used of a window (tojson's datums, fromjson's and write's lines). */
+uint64_t cli_window_position(const void *window);
+void cli_progress_check(cli_progress *p, uint64_t records);
+/* `records` done so far: cheap enough to call per record (the clock is read every so many). */
+static inline void cli_progress_tick(cli_progress *p, uint64_t records)
+{
+    if (p->on && ++p->calls >= p->every)
+        cli_progress_check(p, records);
+}
+/* Clear the progress line, if any (before other output on stderr; at the end). */
 void cli_progress_done(cli_progress *p);
 
 /* ---- output files: cli/util.c ---- */

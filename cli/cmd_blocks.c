@@ -262,8 +262,7 @@ static int append_file(avrogen_ocf_reader *r, const char *path, avrogen_ocf_writ
         while (avrogen_ocf_reader_next_datum(r, &d) == AVROGEN_OK && d.ptr != NULL) {
             if (put_datum(w, out, d) != 0)
                 return EXIT_BAD_INPUT;
-            if ((++*records & 0x3ff) == 0)
-                cli_progress_tick(prog, *records, "records");
+            cli_progress_tick(prog, ++*records);
         }
         return cli_reader_error(r, path);
     }
@@ -280,7 +279,7 @@ static int append_file(avrogen_ocf_reader *r, const char *path, avrogen_ocf_writ
         if (avrogen_ocf_writer_write_block(w, n, payload.ptr, payload.len) != AVROGEN_OK)
             return writer_error(w, out);
         *records += n;
-        cli_progress_tick(prog, *records, "records");
+        cli_progress_tick(prog, *records);
     }
     return cli_reader_error(r, path);
 }
@@ -315,7 +314,9 @@ int cmd_concat(int argc, char **argv)
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     cli_progress prog;
-    cli_progress_init(&prog, "copied");
+    cli_progress_init(&prog, "copied", strcmp(out_path, "-") == 0);
+    for (int i = 0; i < n - 1; i++)
+        cli_progress_input(&prog, ops[i]);
     uint64_t records = 0;
     /* One pass: each input is checked against the first as it comes, so that
      * standard input is read once; a mismatch removes the output. */
@@ -339,8 +340,10 @@ int cmd_concat(int argc, char **argv)
                                ops[0], ops[i], why, sizeof why))
                 rc = cli_error("%s: its schema differs from %s's (%s)", ops[i], ops[0], why);
         }
+        cli_progress_source(&prog, cli_reader_position, r);
         if (rc == 0)
             rc = append_file(r, ops[i], w, &out, codec, &arena, &prog, &records);
+        cli_progress_source(&prog, NULL, NULL);
         if (r != first)
             avrogen_ocf_reader_close(r);
     }
@@ -380,7 +383,8 @@ int cmd_recodec(int argc, char **argv)
     avrogen_ocf_writer_options wo = {0};
     uint64_t v;
     if (block_size != NULL) {
-        if ((rc = cli_parse_u64("recodec", "--block-size", block_size, &v)) != 0)
+        if ((rc = cli_parse_u64("recodec", "--block-size", "a number of bytes", block_size, &v)) !=
+            0)
             return rc;
         if (v == 0 || v > (uint64_t)AVROGEN_OCF_DEFAULT_MAX_BLOCK)
             return cli_usage("recodec: --block-size must be 1 to %zu bytes (what readers take)",
@@ -405,14 +409,15 @@ int cmd_recodec(int argc, char **argv)
         cli_out_abort(&out);
     if (rc == 0) {
         cli_progress prog;
-        cli_progress_init(&prog, "recoded");
+        cli_progress_init(&prog, "recoded", strcmp(ops[1], "-") == 0);
+        cli_progress_input(&prog, ops[0]);
+        cli_progress_source(&prog, cli_reader_position, r);
         uint64_t records = 0;
         avrogen_bytes d;
         while (avrogen_ocf_reader_next_datum(r, &d) == AVROGEN_OK && d.ptr != NULL) {
             if ((rc = put_datum(w, &out, d)) != 0)
                 break;
-            if ((++records & 0x3ff) == 0)
-                cli_progress_tick(&prog, records, "records");
+            cli_progress_tick(&prog, ++records);
         }
         cli_progress_done(&prog);
         if (rc == 0)
@@ -453,7 +458,9 @@ int cmd_repair(int argc, char **argv)
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     cli_progress prog;
-    cli_progress_init(&prog, "repaired");
+    cli_progress_init(&prog, "repaired", strcmp(ops[1], "-") == 0);
+    cli_progress_input(&prog, ops[0]);
+    cli_progress_source(&prog, cli_reader_position, r);
     /* The report goes to stdout, unless the repaired file does. */
     FILE *report = strcmp(ops[1], "-") == 0 ? stderr : stdout;
     uint64_t kept_blocks = 0, kept = 0, lost_blocks = 0, lost = 0, lost_bytes = 0;
@@ -478,7 +485,7 @@ int cmd_repair(int argc, char **argv)
                 }
                 kept_blocks++;
                 kept += count;
-                cli_progress_tick(&prog, kept, "records");
+                cli_progress_tick(&prog, kept);
                 continue;
             }
             from = avrogen_ocf_reader_block_offset(r);
@@ -530,7 +537,9 @@ static int validate_file(const char *path, const avrogen_schema *reader, avrogen
         return rc;
     const avrogen_node *type = reader != NULL ? avrogen_schema_root(reader) : NULL;
     cli_progress prog;
-    cli_progress_init(&prog, "validated");
+    cli_progress_init(&prog, "validated", false);
+    cli_progress_input(&prog, path);
+    cli_progress_source(&prog, cli_reader_position, r);
     uint64_t records = 0, blocks = 0, last_block = 0;
     for (;;) {
         avrogen_value v;
@@ -542,8 +551,7 @@ static int validate_file(const char *path, const avrogen_schema *reader, avrogen
             blocks++;
             last_block = avrogen_ocf_reader_block_offset(r);
         }
-        if ((++records & 0x3ff) == 0)
-            cli_progress_tick(&prog, records, "records");
+        cli_progress_tick(&prog, ++records);
     }
     cli_progress_done(&prog);
     rc = cli_reader_error(r, path);

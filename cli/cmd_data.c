@@ -75,7 +75,7 @@ int cmd_fingerprint(int argc, char **argv)
         else if (strncmp(argv[i], "--algo=", 7) == 0)
             algo = argv[i] + 7;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("fingerprint: unknown option '%s'", argv[i]);
+            return cli_unknown_option("fingerprint", argv[i]);
         else if (path == NULL)
             path = argv[i];
         else
@@ -113,12 +113,13 @@ int cmd_fingerprint(int argc, char **argv)
     return rc;
 }
 
-/* Parse --schema/--writer-schema and at most one input operand. */
+/* Parse --schema/--writer-schema (--pretty: tojson's, as cat's) and at most one input operand. */
 struct data_args {
     const char *schema;
     const char *writer_schema;
     const char *max_depth;
     const char *input;
+    bool pretty;
 };
 
 static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_args *a)
@@ -134,13 +135,15 @@ static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_ar
             slot = &a->writer_schema;
         else if (strcmp(arg, "--max-depth") == 0)
             slot = &a->max_depth;
-        if (slot != NULL) {
+        if (writer_ok && strcmp(arg, "--pretty") == 0) {
+            a->pretty = true;
+        } else if (slot != NULL) {
             if (i + 1 == argc)
                 return cli_usage("%s: %s needs %s", cmd, arg,
                                  slot == &a->max_depth ? "a number" : "a schema");
             *slot = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_usage("%s: unknown option '%s'", cmd, arg);
+            return cli_unknown_option(cmd, arg);
         } else if (a->input == NULL) {
             a->input = arg;
         } else {
@@ -244,7 +247,12 @@ int cmd_tojson(int argc, char **argv)
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     avrogen_writer out;
     avrogen_writer_init_growable(&out, NULL);
-    out.max_depth = cli_max_depth(); /* the JSON of what was read */
+    out.max_depth = cli_max_depth();                             /* the JSON of what was read */
+    unsigned json_flags = args.pretty ? AVROGEN_JSON_PRETTY : 0; /* as cat --pretty */
+    cli_progress prog;
+    cli_progress_init(&prog, "printed", true);
+    cli_progress_input(&prog, args.input);
+    cli_progress_source(&prog, cli_window_position, &in);
     size_t index = 0;
     /* A datum file holds one datum or more. When datums take no bytes (null,
      * an empty record) there is nothing to delimit them: the empty input is
@@ -286,7 +294,7 @@ int cmd_tojson(int argc, char **argv)
         }
         in.pos += avrogen_reader_offset(&r);
         avrogen_writer_reset(&out);
-        if (avrogen_value_to_json(&out, &v, 0) != AVROGEN_OK) {
+        if (avrogen_value_to_json(&out, &v, json_flags) != AVROGEN_OK) {
             rc = cli_error("%s: datum %zu: %s", args.input, index,
                            out.err_msg != NULL ? out.err_msg : avrogen_status_str(out.err));
             break;
@@ -295,9 +303,11 @@ int cmd_tojson(int argc, char **argv)
         if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
             break;
         index++;
+        cli_progress_tick(&prog, index);
         if (in.len - in.pos < DATUM_LOW)
             rc = stream_fill(&in, args.input, DATUM_WINDOW);
     }
+    cli_progress_done(&prog);
     if (rc == 0 && fflush(stdout) != 0)
         rc = cli_error("writing output: %s", strerror(errno));
     avrogen_writer_fini(&out);
@@ -337,6 +347,10 @@ int cmd_fromjson(int argc, char **argv)
     out.max_depth = cli_max_depth();
     struct cli_jsonl j;
     cli_jsonl_init(&j, in, args.input);
+    cli_progress prog;
+    cli_progress_init(&prog, "converted", true);
+    cli_progress_input(&prog, args.input);
+    cli_progress_source(&prog, cli_window_position, &j.w);
     avrogen_value v;
     int got;
     /* A datum file of a zero-byte schema holds one datum: no more can be told apart. */
@@ -357,7 +371,9 @@ int cmd_fromjson(int argc, char **argv)
         }
         if ((rc = write_all(avrogen_writer_data(&out), avrogen_writer_len(&out))) != 0)
             break;
+        cli_progress_tick(&prog, values);
     }
+    cli_progress_done(&prog);
     if (got < 0)
         rc = EXIT_BAD_INPUT;
     else if (rc == 0 && values == 0)

@@ -70,6 +70,7 @@ static int cat_file(struct cat *c, const char *path)
     int rc = cli_open_reader(path, &r);
     if (rc != 0)
         return rc;
+    cli_progress_source(&c->prog, cli_reader_position, r);
     /* With --schema, records are resolved from the file's schema into its shape
      * (spec §Schema Resolution). The same canonical form reads as written. */
     const avrogen_node *type = NULL;
@@ -89,6 +90,7 @@ static int cat_file(struct cat *c, const char *path)
             if (avrogen_ocf_reader_next_datum(r, &d) != AVROGEN_OK || d.ptr == NULL)
                 break;
             c->seen++;
+            cli_progress_tick(&c->prog, c->printed);
             continue;
         }
         /* In the file's own schema the JSON text comes straight from the bytes;
@@ -126,10 +128,10 @@ static int cat_file(struct cat *c, const char *path)
         c->seen++;
         avrogen_write_raw(&c->out, "\n", 1);
         c->printed++;
-        if ((c->printed & 0x3ff) == 0)
-            cli_progress_tick(&c->prog, c->printed, "records");
+        cli_progress_tick(&c->prog, c->printed);
     }
     cli_progress_done(&c->prog);
+    cli_progress_source(&c->prog, NULL, NULL);
     if (rc == 0)
         rc = cli_reader_error(r, path);
     avrogen_ocf_reader_close(r);
@@ -159,10 +161,11 @@ static int run_cat(int argc, char **argv, bool head)
     if (rc == 0)
         rc = cli_one_stdin(c.cmd, files, n);
     if (rc == 0 && offset != NULL)
-        rc = cli_parse_u64(c.cmd, "--offset", offset, &c.offset);
+        rc = cli_parse_u64(c.cmd, "--offset", "a number of records", offset, &c.offset);
     if (rc == 0 && limit != NULL) {
         c.limited = true;
-        rc = cli_parse_u64(c.cmd, "--limit", limit, &c.limit);
+        rc = cli_parse_u64(c.cmd, cli_spelled(&limit, "--limit"), "a number of records", limit,
+                           &c.limit);
     }
     if (rc == 0 && rate != NULL) {
         char *end;
@@ -174,7 +177,7 @@ static int run_cat(int argc, char **argv, bool head)
         c.threshold = (uint64_t)(x * 18446744073709551616.0);
     }
     if (rc == 0)
-        rc = cli_parse_u64(c.cmd, "--seed", seed, &c.rng);
+        rc = cli_parse_u64(c.cmd, "--seed", "a whole number", seed, &c.rng);
     if (rc == 0 && depth != NULL)
         rc = cli_parse_max_depth(c.cmd, depth);
     if (rc == 0 && schema != NULL)
@@ -189,7 +192,9 @@ static int run_cat(int argc, char **argv, bool head)
     avrogen_writer_init_growable(&c.out, NULL);
     c.out.max_depth = cli_max_depth(); /* the JSON of what was read */
     c.sink = (avrogen_json_sink){write_noted, &c.drained, 0};
-    cli_progress_init(&c.prog, "printed");
+    cli_progress_init(&c.prog, "printed", true);
+    for (int i = 0; i < n; i++)
+        cli_progress_input(&c.prog, files[i]);
     /* Records before a damaged block or datum are printed, then the error with
      * its offset; the other files are printed all the same. */
     for (int i = 0; i < n && !cat_done(&c); i++) {
@@ -226,13 +231,15 @@ static int count_blocks(avrogen_ocf_reader *r, const char *path, uint64_t *block
                         uint64_t *records)
 {
     cli_progress prog;
-    cli_progress_init(&prog, "counted");
+    cli_progress_init(&prog, "counted", false);
+    cli_progress_input(&prog, path);
+    cli_progress_source(&prog, cli_reader_position, r);
     uint64_t n;
     *blocks = *records = 0;
     while (avrogen_ocf_reader_skip_block(r, &n) == AVROGEN_OK && n != 0) {
         ++*blocks;
         *records += n;
-        cli_progress_tick(&prog, *records, "records");
+        cli_progress_tick(&prog, *records);
     }
     cli_progress_done(&prog);
     return cli_reader_error(r, path);
@@ -369,7 +376,11 @@ int cmd_getmeta(int argc, char **argv)
                 fputs("  ", stdout);
                 print_escaped((const uint8_t *)k, key_len);
                 fputs(": ", stdout);
-                print_escaped(value.ptr, value.len);
+                /* The schema (which the reader parsed: valid JSON) indented, to be read. */
+                if (key_len == 11 && memcmp(k, "avro.schema", 11) == 0)
+                    cli_print_json_indented(stdout, (const char *)value.ptr, value.len, 2);
+                else
+                    print_escaped(value.ptr, value.len);
                 putchar('\n');
             }
         }
@@ -437,9 +448,11 @@ int cmd_write(int argc, char **argv)
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     cli_progress prog;
-    cli_progress_init(&prog, "wrote");
+    cli_progress_init(&prog, "wrote", strcmp(out_path, "-") == 0);
+    cli_progress_input(&prog, in_path);
     struct cli_jsonl j;
     cli_jsonl_init(&j, in, in_path);
+    cli_progress_source(&prog, cli_window_position, &j.w);
     uint64_t records = 0;
     avrogen_value v;
     int got;
@@ -463,8 +476,7 @@ int cmd_write(int argc, char **argv)
                                               : avrogen_status_str(st));
             break;
         }
-        if ((++records & 0x3ff) == 0)
-            cli_progress_tick(&prog, records, "records");
+        cli_progress_tick(&prog, ++records);
     }
     cli_progress_done(&prog);
     if (got < 0)

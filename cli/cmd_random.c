@@ -587,13 +587,14 @@ int cmd_random(int argc, char **argv)
     if (format != CONTAINER && strcmp(codec, "null") != 0)
         return cli_usage("random: --codec applies to --format container only");
     uint64_t count, max_len, seed;
-    if ((rc = cli_parse_u64("random", "--count", count_arg, &count)) != 0 ||
-        (rc = cli_parse_u64("random", "--max-length", max_arg, &max_len)) != 0)
+    if ((rc = cli_parse_u64("random", "--count", "a number of records", count_arg, &count)) != 0 ||
+        (rc = cli_parse_u64("random", "--max-length", "a number of elements", max_arg, &max_len)) !=
+                0)
         return rc;
     if (max_len > 1u << 20)
         return cli_usage("random: --max-length is at most %u", 1u << 20);
     if (seed_arg != NULL) {
-        if ((rc = cli_parse_u64("random", "--seed", seed_arg, &seed)) != 0)
+        if ((rc = cli_parse_u64("random", "--seed", "a whole number", seed_arg, &seed)) != 0)
             return rc;
     } else if (getentropy(&seed, sizeof seed) != 0) {
         seed = (uint64_t)time(NULL);
@@ -647,7 +648,8 @@ int cmd_random(int argc, char **argv)
     avrogen_writer_init_growable(&buf, NULL);
     avrogen_json_sink sink = {write_file, out.f, 0};
     cli_progress prog;
-    cli_progress_init(&prog, "made");
+    cli_progress_init(&prog, "made", strcmp(ops[0], "-") == 0);
+    prog.total_records = count;
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         avrogen_value v;
         avrogen_arena_reset(&arena);
@@ -677,8 +679,7 @@ int cmd_random(int argc, char **argv)
             if (buf.err != AVROGEN_OK || st != AVROGEN_OK)
                 rc = cli_error("%s: %s", ops[0], strerror(errno));
         }
-        if (((i + 1) & 0x3ff) == 0)
-            cli_progress_tick(&prog, i + 1, "records");
+        cli_progress_tick(&prog, i + 1);
     }
     cli_progress_done(&prog);
     if (rc == 0 && format != CONTAINER &&

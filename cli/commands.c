@@ -23,6 +23,22 @@
     "how deep records that contain themselves may nest in a datum, 1 to 10000 (default 1000, " \
     "the library's AVROGEN_DEFAULT_MAX_DEPTH); deeper data is an error naming the limit"
 
+/* The long commands' --progress (cli_progress, cli/util.c; main.c takes it out of argv). */
+#define PROGRESS_DOC                                                                            \
+    {                                                                                           \
+        "--progress, --no-progress", "show progress on standard error (records, bytes read of " \
+                                     "the total, rates, time taken and "                        \
+                                     "left), always or never; by default it is shown when "     \
+                                     "standard error is a terminal and the "                    \
+                                     "records do not go to one"                                 \
+    }
+
+/* cat's and tojson's --pretty: AVROGEN_JSON_PRETTY. */
+#define PRETTY_DOC                                                                          \
+    {                                                                                       \
+        "--pretty", "indent the JSON, two spaces a level, as Python's json.dumps(indent=2)" \
+    }
+
 static const cli_option_doc schema_options[] = {
         {"-o, --output DIR",
          "write DIR/<fullname>.avsc for each record instead of printing; DIR is made if missing"},
@@ -67,7 +83,9 @@ static const cli_option_doc fingerprint_options[] = {
 static const cli_option_doc tojson_options[] = {
         {"--schema S", "the schema of the datums, or the one to print them as (required)"},
         {"--writer-schema W", "the datums were written with W: resolve each into S"},
+        PRETTY_DOC,
         {"--max-depth N", MAX_DEPTH_DOC},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -79,6 +97,7 @@ static const cli_option_doc tojson_options[] = {
 static const cli_option_doc fromjson_options[] = {
         {"--schema S", "the schema of the values (required)"},
         {"--max-depth N", JSON_MAX_DEPTH_DOC},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -90,14 +109,16 @@ static const cli_option_doc cat_options[] = {
         {"--sample RATE", "print each record with probability RATE (above 0, at most 1)"},
         {"--seed K", "the seed of --sample's choices (default 1): the same seed picks the same "
                      "records"},
-        {"--pretty", "indent the JSON, two spaces a level, as Python's json.dumps(indent=2)"},
+        PRETTY_DOC,
         {"--max-depth N", MAX_DEPTH_DOC},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
 static const cli_option_doc head_options[] = {
         {"-n, --limit N", "how many records (default 10)"},
         {"--schema S, --offset N, --sample RATE, --seed K, --pretty, --max-depth N", "as for cat"},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -111,6 +132,7 @@ static const cli_option_doc write_options[] = {
                        "file as written"},
         {"--codec C", "null (default), deflate, snappy, zstandard, xz or bzip2"},
         {"--max-depth N", JSON_MAX_DEPTH_DOC},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -126,6 +148,7 @@ static const cli_option_doc concat_options[] = {
         {"--codec C", "the output's codec (default: the first file's); blocks in another codec "
                       "are recompressed"},
         {"--max-depth N", "as for cat: the depth to which the datums are walked"},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -136,6 +159,7 @@ static const cli_option_doc recodec_options[] = {
         {"--block-size N", "uncompressed bytes after which a block ends (default 64000, what "
                            "Java and Python use)"},
         {"--max-depth N", "as for cat: the depth to which the datums are walked"},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -143,11 +167,13 @@ static const cli_option_doc validate_options[] = {
         {"--schema S", "also check that S can read every record (spec: Schema Resolution): "
                        "the schemas resolve, and no record uses a symbol or branch S lacks"},
         {"--max-depth N", "as for cat"},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
 static const cli_option_doc repair_options[] = {
         {"--max-depth N", "as for cat: a datum nested deeper is damage"},
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -161,6 +187,12 @@ static const cli_option_doc random_options[] = {
         {"--codec C", "the container file's codec (default null)"},
         {"--max-length N", "at most N characters, bytes or items in a string, bytes, array or "
                            "map (default 10)"},
+        PROGRESS_DOC,
+        {NULL, NULL},
+};
+
+static const cli_option_doc count_options[] = {
+        PROGRESS_DOC,
         {NULL, NULL},
 };
 
@@ -219,7 +251,7 @@ const cli_command cli_commands[] = {
          "of CRC-64-AVRO in little-endian order (the single-object encoding's order), or the MD5 "
          "or SHA-256 digest.",
          fingerprint_options, "avrogen fingerprint order.avsc --algo sha256"},
-        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [--max-depth N] [FILE|-]",
+        {"tojson", cmd_tojson, "--schema S [--writer-schema W] [--pretty] [--max-depth N] [FILE|-]",
          "binary datums to JSON lines",
          "Read binary-encoded datums written back to back from FILE (default: standard input) and "
          "print each in the Avro JSON encoding, one per line, the way Python's json.dumps prints "
@@ -264,7 +296,7 @@ const cli_command cli_commands[] = {
          "decompressed or decoded. One FILE prints the number alone; several print NUMBER<tab>FILE "
          "lines and a NUMBER<tab>total line. A damaged file is an error line with its byte "
          "offset (exit 1); validate checks the records themselves.",
-         no_options, "avrogen count orders.avro\navrogen count day*.avro"},
+         count_options, "avrogen count orders.avro\navrogen count day*.avro"},
         {"getschema", cmd_getschema, "FILE", "the schema of a container file",
          "Print the schema stored in FILE's header (avro.schema) as written; - reads standard "
          "input.",
@@ -273,8 +305,9 @@ const cli_command cli_commands[] = {
          "Print a container file's codec, sync marker (hex), number of blocks and records (from "
          "the block headers, as count reads them) and every metadata entry, avro.schema and "
          "avro.codec included, as KEY: VALUE lines; control characters and bytes that are not "
-         "UTF-8 are escaped (\\n, \\xff). With --key, only that entry's value, byte for "
-         "byte.",
+         "UTF-8 are escaped (\\n, \\xff). The schema, avro.schema, is printed indented, as "
+         "getschema's JSON would be by Python's json.dumps(indent=2), its lines after the first "
+         "two spaces in. With --key, only that entry's value, byte for byte.",
          getmeta_options,
          "avrogen getmeta orders.avro\navrogen getmeta --key avro.codec orders.avro"},
         {"write", cmd_write, "--schema S [--codec C] [--max-depth N] IN.jsonl OUT.avro",

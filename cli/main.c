@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* avrogen: argv dispatch to the subcommands (commands.c's table), and help. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,57 @@
 static bool is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+/* The command closest to `name` when one is close enough to be a typo, else NULL. */
+static const char *closest_command(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX, d;
+    for (size_t i = 0; i < cli_n_commands; i++)
+        if (cli_is_close(name, cli_commands[i].name, &d) && d < best_d) {
+            best = cli_commands[i].name;
+            best_d = d;
+        }
+    return best;
+}
+
+static int unknown_command(const char *what, const char *name)
+{
+    const char *best = closest_command(name);
+    if (best != NULL)
+        return cli_usage("%sunknown command '%s'; did you mean '%s'?", what, name, best);
+    return cli_usage("%sunknown command '%s'", what, name);
+}
+
+static bool is_progress(void *ctx, const char *name)
+{
+    (void)ctx;
+    return strcmp(name, "--progress") == 0;
+}
+
+/*
+ * --progress and --no-progress, for the commands whose options list them,
+ * taken out of argv[1..argc) (up to "--") wherever they are; the last wins.
+ * Returns the new argc.
+ */
+static int take_progress(const cli_command *c, int argc, char **argv)
+{
+    if (!cli_doc_options(c->options, is_progress, NULL))
+        return argc;
+    int kept = 1, i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--progress") == 0)
+            cli_set_progress(CLI_PROGRESS_ALWAYS);
+        else if (strcmp(argv[i], "--no-progress") == 0)
+            cli_set_progress(CLI_PROGRESS_NEVER);
+        else
+            argv[kept++] = argv[i];
+    }
+    for (; i < argc; i++)
+        argv[kept++] = argv[i];
+    argv[kept] = NULL;
+    return kept;
 }
 
 /* avrogen help [COMMAND | --man] */
@@ -22,9 +74,11 @@ static int help(int argc, char **argv)
         cli_print_man(stdout);
         return fflush(stdout) == 0 ? 0 : EXIT_BAD_INPUT;
     }
-    const cli_command *c = argc == 1 ? cli_find_command(argv[0]) : NULL;
+    if (argc != 1)
+        return cli_usage("help: one COMMAND at most");
+    const cli_command *c = cli_find_command(argv[0]);
     if (c == NULL)
-        return cli_usage("help: %s", argc == 1 ? "no such command" : "one COMMAND at most");
+        return unknown_command("help: ", argv[0]);
     cli_print_help(stdout, c);
     return 0;
 }
@@ -43,11 +97,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const cli_command *c = cli_find_command(argv[1]);
-    if (c == NULL) {
-        fprintf(stderr, "avrogen: unknown command '%s'\n", argv[1]);
-        cli_print_usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (c == NULL)
+        return unknown_command("", argv[1]);
     /* --help anywhere among the command's own arguments (clang's come after --). */
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (is_help(argv[i])) {
@@ -55,6 +106,7 @@ int main(int argc, char **argv)
             return 0;
         }
     }
-    cli_set_command(c->name);
-    return c->run(argc - 1, argv + 1);
+    cli_set_command(c->name, c->options);
+    argc = take_progress(c, argc - 1, argv + 1);
+    return c->run(argc, argv + 1);
 }

@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <malloc.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -27,10 +28,13 @@
 
 #include "cli.h"
 
+static void progress_clear(void);
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    progress_clear();
     fputs("avrogen: error: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -38,19 +42,22 @@ int cli_error(const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
-/* The subcommand being run, for the usage hint. */
+/* The subcommand being run and its options, for the usage hint and suggestions. */
 static const char *current_command;
+static const cli_option_doc *current_options;
 
-void cli_set_command(const char *name)
+void cli_set_command(const char *name, const cli_option_doc *options)
 {
     current_command = name;
+    current_options = options;
 }
 
 int cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("avrogen: ", stderr);
+    progress_clear();
+    fputs("avrogen: error: ", stderr);
     vfprintf(stderr, fmt, ap);
     if (current_command != NULL)
         fprintf(stderr, "\n(run 'avrogen %s --help' for usage)\n", current_command);
@@ -58,6 +65,98 @@ int cli_usage(const char *fmt, ...)
         fputs("\n(run 'avrogen --help' for usage)\n", stderr);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* ---- suggestions --------------------------------------------------------------------- */
+
+/* Names longer than this are compared by their first CLI_NAME_MAX bytes. */
+#define CLI_NAME_MAX 64
+
+size_t cli_edit_distance(const char *a, const char *b)
+{
+    size_t n = strnlen(a, CLI_NAME_MAX), m = strnlen(b, CLI_NAME_MAX);
+    /* Three rows of the optimal-string-alignment table: i - 2, i - 1, i. */
+    size_t rows[3][CLI_NAME_MAX + 1];
+    for (size_t j = 0; j <= m; j++)
+        rows[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t *cur = rows[i % 3], *up = rows[(i + 2) % 3], *up2 = rows[(i + 1) % 3];
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t d = up[j - 1] + cost;
+            if (up[j] + 1 < d)
+                d = up[j] + 1;
+            if (cur[j - 1] + 1 < d)
+                d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                up2[j - 2] + 1 < d)
+                d = up2[j - 2] + 1;
+            cur[j] = d;
+        }
+    }
+    return rows[n % 3][m];
+}
+
+bool cli_is_close(const char *word, const char *candidate, size_t *distance)
+{
+    size_t d = cli_edit_distance(word, candidate);
+    *distance = d;
+    /* The dashes of an option are no part of what was mistyped. */
+    size_t len = strnlen(candidate + strspn(candidate, "-"), CLI_NAME_MAX);
+    return d > 0 && d * 3 <= len;
+}
+
+bool cli_doc_options(const cli_option_doc *docs, bool (*fn)(void *ctx, const char *name), void *ctx)
+{
+    for (const cli_option_doc *o = docs; o != NULL && o->spelling != NULL; o++) {
+        /* "-o, --output DIR", "--schema S, --offset N": each part's first word. */
+        for (const char *p = o->spelling; *p != '\0';) {
+            size_t len = strcspn(p, " ,");
+            char name[CLI_NAME_MAX + 1];
+            if (p[0] == '-' && len >= 2 && len <= CLI_NAME_MAX && strncmp(p, "--", len) != 0) {
+                memcpy(name, p, len);
+                name[len] = '\0';
+                if (fn(ctx, name))
+                    return true;
+            }
+            const char *comma = strstr(p, ", ");
+            if (comma == NULL)
+                break;
+            p = comma + 2;
+        }
+    }
+    return false;
+}
+
+struct closest {
+    const char *word;
+    char best[CLI_NAME_MAX + 1];
+    size_t distance;
+};
+
+static bool consider(void *ctx, const char *name)
+{
+    struct closest *c = ctx;
+    size_t d;
+    if (cli_is_close(c->word, name, &d) && d < c->distance) {
+        c->distance = d;
+        snprintf(c->best, sizeof c->best, "%s", name);
+    }
+    return false;
+}
+
+int cli_unknown_option(const char *cmd, const char *arg)
+{
+    /* --limt=5: the option's name is what was mistyped. */
+    char word[CLI_NAME_MAX + 1];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
+    struct closest c = {.word = word, .distance = SIZE_MAX};
+    if (current_command != NULL && strcmp(current_command, cmd) == 0)
+        cli_doc_options(current_options, consider, &c);
+    if (c.distance != SIZE_MAX)
+        return cli_usage("%s: unknown option '%s'; did you mean '%s'?", cmd, arg, c.best);
+    return cli_usage("%s: unknown option '%s'", cmd, arg);
 }
 
 char *cli_slurp(const char *path, size_t max, size_t *len)
@@ -315,7 +414,7 @@ int cli_jsonl_next(struct cli_jsonl *j, const avrogen_node *type, avrogen_value 
 int cli_parse_max_depth(const char *cmd, const char *text)
 {
     uint64_t v = 0;
-    int rc = cli_parse_u64(cmd, "--max-depth", text, &v);
+    int rc = cli_parse_u64(cmd, "--max-depth", "a number of levels", text, &v);
     if (rc != 0)
         return rc;
     if (v == 0 || v > CLI_MAX_DEPTH)
@@ -402,10 +501,39 @@ bool cli_datum_is_empty(const avrogen_node *n)
 
 /* ---- options ---------------------------------------------------------------------- */
 
+/* How each option with a value was spelled in the last cli_parse_args (cli_spelled). */
+#define SPELLED_MAX 16
+static struct spelling {
+    const char **slot;
+    const char *as;
+} spelled[SPELLED_MAX];
+static size_t n_spelled;
+
+static void note_spelling(const char **slot, const char *as)
+{
+    for (size_t i = 0; i < n_spelled; i++) {
+        if (spelled[i].slot == slot) {
+            spelled[i].as = as;
+            return;
+        }
+    }
+    if (n_spelled < SPELLED_MAX)
+        spelled[n_spelled++] = (struct spelling){slot, as};
+}
+
+const char *cli_spelled(const char **slot, const char *name)
+{
+    for (size_t i = 0; i < n_spelled; i++)
+        if (spelled[i].slot == slot)
+            return spelled[i].as;
+    return name;
+}
+
 int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, int max,
                    int *n_operands)
 {
     const char *cmd = argv[0];
+    n_spelled = 0;
     bool options_done = false;
     *n_operands = 0;
     for (int i = 1; i < argc; i++) {
@@ -432,7 +560,10 @@ int cli_parse_args(int argc, char **argv, const cli_opt *opts, char **operands, 
             }
         }
         if (o == NULL)
-            return cli_usage("%s: unknown option '%s'", cmd, a);
+            return cli_unknown_option(cmd, a);
+        if (o->value != NULL)
+            note_spelling(o->value,
+                          o->alias != NULL && strcmp(a, o->alias) == 0 ? o->alias : o->name);
         if (o->value == NULL) {
             *o->flag = true;
         } else if (inline_value != NULL) {
@@ -454,13 +585,14 @@ int cli_one_stdin(const char *cmd, char **operands, int n)
     return seen > 1 ? cli_usage("%s: standard input (-) can be read only once", cmd) : 0;
 }
 
-int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t *out)
+int cli_parse_u64(const char *cmd, const char *opt, const char *what, const char *text,
+                  uint64_t *out)
 {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE)
-        return cli_usage("%s: %s needs a whole number, not '%s'", cmd, opt, text);
+        return cli_usage("%s: %s needs %s, not '%s'", cmd, opt, what, text);
     *out = (uint64_t)v;
     return 0;
 }
@@ -473,33 +605,219 @@ uint64_t cli_splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* ---- progress ------------------------------------------------------------------ */
+/* ---- JSON text, indented ------------------------------------------------------------ */
 
-void cli_progress_init(cli_progress *p, const char *verb)
+static void newline_indent(FILE *out, size_t margin, size_t depth)
 {
-    p->on = isatty(STDERR_FILENO) != 0;
-    p->shown = false;
-    p->last = time(NULL);
-    p->verb = verb;
+    fputc('\n', out);
+    for (size_t i = 0; i < margin + 2 * depth; i++)
+        fputc(' ', out);
 }
 
-void cli_progress_tick(cli_progress *p, uint64_t done, const char *unit)
+void cli_print_json_indented(FILE *out, const char *text, size_t len, size_t margin)
 {
-    if (!p->on)
-        return;
-    time_t now = time(NULL);
-    if (now != p->last) {
-        p->last = now;
-        p->shown = true;
-        fprintf(stderr, "\ravrogen: %s %llu %s\033[K", p->verb, (unsigned long long)done, unit);
+    size_t depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '"') {
+            /* A string, escapes and all, as it is. */
+            size_t j = i + 1;
+            while (j < len && text[j] != '"')
+                j += text[j] == '\\' ? 2 : 1;
+            if (j >= len)
+                j = len - 1;
+            fwrite(text + i, 1, j + 1 - i, out);
+            i = j;
+        } else if (c == '{' || c == '[') {
+            size_t j = i + 1;
+            while (j < len && strchr(" \t\r\n", text[j]) != NULL)
+                j++;
+            fputc(c, out);
+            if (j < len && (text[j] == '}' || text[j] == ']')) {
+                fputc(text[j], out); /* {} and [], as Python prints them */
+                i = j;
+            } else {
+                newline_indent(out, margin, ++depth);
+            }
+        } else if (c == '}' || c == ']') {
+            newline_indent(out, margin, depth > 0 ? --depth : 0);
+            fputc(c, out);
+        } else if (c == ',') {
+            fputc(',', out);
+            newline_indent(out, margin, depth);
+        } else if (c == ':') {
+            fputs(": ", out);
+        } else if (strchr(" \t\r\n", c) == NULL) {
+            fputc(c, out);
+        }
     }
+}
+
+/* ---- progress ------------------------------------------------------------------ */
+
+static enum cli_progress_mode progress_mode = CLI_PROGRESS_AUTO;
+/* A progress line is on stderr now: one at a time in a process. */
+static bool progress_shown;
+
+/* The first line after this long, then at most this often: short runs show nothing. */
+#define PROGRESS_FIRST  0.5
+#define PROGRESS_PERIOD 0.25
+
+void cli_set_progress(enum cli_progress_mode mode)
+{
+    progress_mode = mode;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_clear(void)
+{
+    if (progress_shown)
+        fputs("\r\033[K", stderr);
+    progress_shown = false;
+}
+
+void cli_progress_init(cli_progress *p, const char *verb, bool to_stdout)
+{
+    memset(p, 0, sizeof *p);
+    p->verb = verb;
+    p->every = 1;
+    p->bytes_known = true;
+    if (progress_mode == CLI_PROGRESS_AUTO)
+        p->on = isatty(STDERR_FILENO) && !(to_stdout && isatty(STDOUT_FILENO));
+    else
+        p->on = progress_mode == CLI_PROGRESS_ALWAYS;
+    p->start = p->last_check = now_seconds();
+    p->next_draw = p->start + PROGRESS_FIRST;
+}
+
+void cli_progress_input(cli_progress *p, const char *path)
+{
+    struct stat st;
+    p->has_input = true;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        p->total_bytes += (uint64_t)st.st_size;
+    else
+        p->bytes_known = false;
+}
+
+void cli_progress_source(cli_progress *p, uint64_t (*pos)(const void *ctx), const void *ctx)
+{
+    if (p->pos != NULL)
+        p->bytes_done += p->pos(p->pos_ctx);
+    p->pos = pos;
+    p->pos_ctx = ctx;
+}
+
+uint64_t cli_reader_position(const void *reader)
+{
+    return avrogen_ocf_reader_position(reader);
+}
+
+uint64_t cli_window_position(const void *window)
+{
+    const struct cli_window *w = window;
+    return w->base + w->pos;
+}
+
+/* "1234", "12.3k", "4.56M": a count in at most 5 characters and a unit. */
+static void human(char *buf, size_t cap, double x)
+{
+    if (x < 1e4)
+        snprintf(buf, cap, "%.0f", x);
+    else if (x < 1e6)
+        snprintf(buf, cap, "%.1fk", x / 1e3);
+    else if (x < 1e9)
+        snprintf(buf, cap, "%.2fM", x / 1e6);
+    else
+        snprintf(buf, cap, "%.2fG", x / 1e9);
+}
+
+/* "0:07", "12:34", "1:02:03" */
+static void clock_text(char *buf, size_t cap, double seconds)
+{
+    unsigned long s = seconds > 0 && seconds < 1e8 ? (unsigned long)(seconds + 0.5) : 0;
+    if (s >= 3600)
+        snprintf(buf, cap, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, cap, "%lu:%02lu", s / 60, s % 60);
+}
+
+static void progress_draw(cli_progress *p, double now)
+{
+    double elapsed = now - p->start;
+    uint64_t bytes = p->bytes_done + (p->pos != NULL ? p->pos(p->pos_ctx) : 0);
+    bool sized = p->has_input && p->bytes_known && p->total_bytes > 0;
+    double done = -1; /* the fraction done, when known */
+    if (sized)
+        done = (double)bytes / (double)p->total_bytes;
+    else if (p->total_records > 0)
+        done = (double)p->records / (double)p->total_records;
+    char line[256], n[32], rate[32], t[32];
+    size_t len = 0;
+    len += (size_t)snprintf(line + len, sizeof line - len, "avrogen: %s %" PRIu64 " records",
+                            p->verb, p->records);
+    if (p->total_records > 0)
+        len += (size_t)snprintf(line + len, sizeof line - len, " of %" PRIu64, p->total_records);
+    if (p->has_input) {
+        len += (size_t)snprintf(line + len, sizeof line - len, ", %.1f", (double)bytes / 1e6);
+        if (sized)
+            len += (size_t)snprintf(line + len, sizeof line - len, " of %.1f",
+                                    (double)p->total_bytes / 1e6);
+        len += (size_t)snprintf(line + len, sizeof line - len, " MB");
+    }
+    if (done >= 0)
+        len += (size_t)snprintf(line + len, sizeof line - len, " (%.0f%%)",
+                                100 * (done < 1 ? done : 1));
+    human(n, sizeof n, elapsed > 0 ? (double)p->records / elapsed : 0);
+    len += (size_t)snprintf(line + len, sizeof line - len, ", %s records/s", n);
+    if (p->has_input) {
+        snprintf(rate, sizeof rate, "%.1f", elapsed > 0 ? (double)bytes / 1e6 / elapsed : 0);
+        len += (size_t)snprintf(line + len, sizeof line - len, ", %s MB/s", rate);
+    }
+    clock_text(t, sizeof t, elapsed);
+    len += (size_t)snprintf(line + len, sizeof line - len, ", %s elapsed", t);
+    if (done > 0 && done < 1) {
+        clock_text(t, sizeof t, elapsed * (1 - done) / done);
+        len += (size_t)snprintf(line + len, sizeof line - len, ", %s left", t);
+    }
+    if (len >= sizeof line)
+        len = sizeof line - 1;
+    /* Wider than the terminal, the line would wrap and \r could not take it back. */
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 && len >= ws.ws_col)
+        len = (size_t)ws.ws_col - 1;
+    fprintf(stderr, "\r%.*s\033[K", (int)len, line);
+    progress_shown = true;
+}
+
+void cli_progress_check(cli_progress *p, uint64_t records)
+{
+    p->calls = 0;
+    p->records = records;
+    double now = now_seconds();
+    /* Read the clock about every few milliseconds, whatever a tick costs. */
+    double since = now - p->last_check;
+    if (since < 0.002 && p->every < (1u << 20))
+        p->every *= 2;
+    else if (since > 0.02 && p->every > 1)
+        p->every /= 2;
+    p->last_check = now;
+    if (now < p->next_draw)
+        return;
+    p->next_draw = now + PROGRESS_PERIOD;
+    progress_draw(p, now);
 }
 
 void cli_progress_done(cli_progress *p)
 {
-    if (p->shown)
-        fputs("\r\033[K", stderr);
-    p->shown = false;
+    (void)p;
+    progress_clear();
 }
 
 /* ---- output files -------------------------------------------------------------------- */

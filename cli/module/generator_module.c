@@ -17,7 +17,7 @@ static int run(int argc, char **argv)
     } verbs[] = {{"schema", cmd_schema}, {"generate", cmd_generate}, {"header", cmd_header}};
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
         if (strcmp(argv[0], verbs[i].name) == 0) {
-            cli_set_command(verbs[i].name); /* this module's copy of util.c */
+            cli_set_command(verbs[i].name, NULL); /* this module's copy of util.c */
             return verbs[i].run(argc, argv);
         }
     }

@@ -238,9 +238,17 @@ def test_getmeta(files):
         head = (f"codec: {codec}\nsync marker: {sync.hex()}\nblocks: {len(blocks_of(path))}\n"
                 f"records: {len(datums)}\nmetadata:\n")
         check(out.startswith(head), f"getmeta {name}: {out[:200]!r} != {head!r}")
-        entries = out[len(head):].splitlines()
-        check(len(entries) == len(meta), f"getmeta {name}: every metadata entry: {entries}")
+        # Every entry on a line of its own, but the schema: indented as json.dumps(indent=2)
+        # prints it, under its key (DESIGN.md, Command line).
+        schema = json.dumps(json.loads(meta["avro.schema"]), indent=2, ensure_ascii=False)
+        shown_schema = "  avro.schema: " + schema.replace("\n", "\n  ")
+        body = out[len(head):]
+        check(shown_schema + "\n" in body, f"getmeta {name}: the schema indented: {body[:300]!r}")
+        entries = body.replace(shown_schema + "\n", "").splitlines()
+        check(len(entries) == len(meta) - 1, f"getmeta {name}: every metadata entry: {entries}")
         for key, value in meta.items():
+            if key == "avro.schema":
+                continue
             shown = (value.decode().replace("\\", "\\\\").replace("\n", "\\n")
                      if key != "app.blob" else "\\x00\\xff\\n\\\\")
             check(f"  {key}: {shown}" in entries, f"getmeta {name}: {key}")
@@ -688,7 +696,8 @@ def test_progress(files, tmp):
                        (["concat", "-", out], "copied"), (["recodec", "-", out], "recoded"),
                        (["repair", "-", out], "repaired")):
         rc, _, shown = tty_stderr(args, stdin=data)
-        check(rc == 0 and f"\ravrogen: {verb} " in shown and " records\033[K" in shown and
+        check(rc == 0 and f"\ravrogen: {verb} " in shown and " records" in shown and
+              "\033[K" in shown and
               shown.endswith("\r\033[K"), f"{args[0]} on a terminal shows progress: {shown!r}")
     rc, got, shown = tty_stderr(["random", "--schema", schema, "--count", "20000", "--format",
                                  "json", "-"], slow_reader=True)

@@ -270,11 +270,11 @@ def check_cli(avrogen, case):
     out = tempfile.mkdtemp(prefix="avrogen-cli-")
     try:
         cases = [
-            (["schema"], 2, "avrogen: schema: no header given"),
-            (["schema", "input.h", "--bogus"], 2, "avrogen: schema: unknown option '--bogus'"),
-            (["schema", "input.h", "-o"], 2, "avrogen: schema: -o needs a directory"),
-            (["generate", "input.h"], 2, "avrogen: generate: -o DIR is required"),
-            (["schema", "input.h", "--depfile", "x.d"], 2, "avrogen: schema: unknown option"),
+            (["schema"], 2, "avrogen: error: schema: no header given"),
+            (["schema", "input.h", "--bogus"], 2, "avrogen: error: schema: unknown option '--bogus'"),
+            (["schema", "input.h", "-o"], 2, "avrogen: error: schema: -o needs a directory"),
+            (["generate", "input.h"], 2, "avrogen: error: generate: -o DIR is required"),
+            (["schema", "input.h", "--depfile", "x.d"], 2, "avrogen: error: schema: unknown option"),
             (["schema", "input.h", "-o", os.path.join(out, "input.d", "sub")], 1,
              "avrogen: error: cannot create directory"),
             (["schema", "input.h", "-o", os.path.join(out, "input.d")], 1,

@@ -1,0 +1,252 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""A friendly command line (issue 24 item 5).
+
+usage: friendly_test.py AVROGEN
+
+* progress: with stderr on a terminal (a pty) a long run shows one line,
+  rewritten with \\r, with records, bytes (of the total, the percentage and the
+  time left for a regular file; no total from a pipe), rates and the time
+  taken, and clears it at the end and before an error line; on a pipe it
+  shows nothing; --progress shows it on a pipe, --no-progress hides it on a
+  terminal; stdout is byte for byte the same either way;
+* an unknown command or option names the closest one, when one is close;
+* tojson --pretty prints what cat --pretty prints;
+* getmeta prints the schema indented;
+* a malformed number names its option (head -n abc).
+"""
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import clitest
+from clitest import check
+
+SCHEMA = {"type": "record", "name": "Event", "namespace": "test.friendly",
+          "fields": [{"name": "id", "type": "long"}, {"name": "name", "type": "string"},
+                     {"name": "tags", "type": {"type": "array", "items": "string"}}]}
+PAUSE = 1.2  # longer than the half second before the first progress line
+
+
+def run_slow(args, stdin=None, tty=True):
+    """Run avrogen with stderr on a pty (tty) or a pipe, its stdout read only after PAUSE (so a
+    run with more than a pipe's worth of output lasts that long), stdin fed in two halves PAUSE
+    apart. Exit status, stdout, stderr (as text)."""
+    if tty:
+        master, slave = pty.openpty()
+        err_target = slave
+    else:
+        master, err_target = os.pipe()
+    p = subprocess.Popen([clitest.AVROGEN] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=err_target)
+    os.close(err_target)
+    shown = []
+
+    def drain():
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO on a pty once the last writer has gone
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    def feed():
+        try:
+            if stdin is not None:
+                half = len(stdin) // 2
+                p.stdin.write(stdin[:half])
+                p.stdin.flush()
+                time.sleep(PAUSE)
+                p.stdin.write(stdin[half:])
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    threads = [threading.Thread(target=drain), threading.Thread(target=feed)]
+    for t in threads:
+        t.start()
+    time.sleep(PAUSE)
+    out = p.stdout.read()
+    p.wait()
+    for t in threads:
+        t.join()
+    os.close(master)
+    return p.returncode, out, b"".join(shown).decode("utf-8", "replace")
+
+
+def progress_lines(shown):
+    return [part for part in shown.split("\r") if part.startswith("avrogen: ")]
+
+
+def test_progress(tmp):
+    schema = os.path.join(tmp, "event.avsc")
+    with open(schema, "w") as f:
+        json.dump(SCHEMA, f)
+    path = os.path.join(tmp, "events.avro")
+    p = clitest.run(["random", "--schema", schema, "--count", "60000", "--seed", "5", path])
+    check(p.returncode == 0, f"random: {p.stderr!r}")
+    plain = clitest.run(["cat", path])
+    check(plain.returncode == 0 and len(plain.stdout) > 1 << 20, "cat: over a MiB of JSON")
+    data = open(path, "rb").read()
+
+    # A regular file on a terminal: the total, the percentage and the time left.
+    rc, out, shown = run_slow(["cat", path])
+    lines = progress_lines(shown)
+    check(rc == 0 and out == plain.stdout, "cat on a terminal: stdout as without progress")
+    check(lines and all(" records" in x and " MB" in x and "records/s" in x and "MB/s" in x and
+                        "elapsed" in x for x in lines),
+          f"cat FILE on a terminal: records, bytes, rates, time: {shown[:300]!r}")
+    total = f" of {len(data) / 1e6:.1f} MB"
+    check(lines and total in lines[0] and "%)" in lines[0] and " left" in lines[0],
+          f"cat FILE: of the file's size, the percentage and the time left: {lines[:1]!r}")
+    check(shown.endswith("\r\033[K"), f"cat FILE: the line cleared at the end: {shown[-40:]!r}")
+
+    # Standard input: bytes read, no total, so no percentage and no time left.
+    rc, out, shown = run_slow(["cat", "-"], stdin=data)
+    lines = progress_lines(shown)
+    check(rc == 0 and out == plain.stdout, "cat - on a terminal: stdout as without progress")
+    check(lines and all(" MB," in x and "%" not in x and " left" not in x for x in lines),
+          f"cat - on a terminal: bytes without a total: {lines[:2]!r}")
+    check(shown.endswith("\r\033[K"), "cat -: the line cleared at the end")
+
+    # A pipe shows nothing, unless --progress; --no-progress wins over a terminal.
+    rc, out, shown = run_slow(["cat", path], tty=False)
+    check(rc == 0 and out == plain.stdout and shown == "", f"cat on a pipe: no progress: {shown!r}")
+    rc, out, shown = run_slow(["cat", "--progress", path], tty=False)
+    check(rc == 0 and out == plain.stdout and progress_lines(shown) and
+          shown.endswith("\r\033[K"), f"cat --progress on a pipe shows it: {shown[:100]!r}")
+    rc, out, shown = run_slow(["cat", path, "--no-progress"])
+    check(rc == 0 and out == plain.stdout and shown == "",
+          f"cat --no-progress on a terminal: none: {shown!r}")
+    rc, out, shown = run_slow(["cat", "--no-progress", "--progress", path], tty=False)
+    check(rc == 0 and progress_lines(shown), "the last of --progress/--no-progress wins")
+
+    # Before an error line the progress line goes.
+    blocks = clitest.blocks_of(path)
+    cut = clitest.damaged_copy(path, os.path.join(tmp, "cut.avro"), cut=blocks[-2][0] + 20)
+    rc, out, shown = run_slow(["cat", cut])
+    check(rc == 1 and progress_lines(shown) and "\r\033[Kavrogen: error: " in shown and
+          shown.endswith("\n"), f"an error clears the progress line first: {shown[-200:]!r}")
+
+    # The other long verbs, from a pipe and to a file or a pipe.
+    jsonl = plain.stdout
+    datums = clitest.run(["fromjson", "--schema", schema, "-"], stdin=jsonl).stdout
+    out_path = os.path.join(tmp, "out.avro")
+    for args, stdin, verb in ((["tojson", "--schema", schema], datums, "printed"),
+                              (["fromjson", "--schema", schema], jsonl, "converted"),
+                              (["write", "--schema", schema, "-", out_path], jsonl, "wrote"),
+                              (["validate", "-"], data, "validated")):
+        rc, out, shown = run_slow(args, stdin=stdin)
+        quiet = subprocess.run([clitest.AVROGEN] + args + ["--no-progress"], input=stdin,
+                               capture_output=True)
+        check(rc == 0 and f"avrogen: {verb} " in shown and shown.endswith("\r\033[K"),
+              f"{args[0]} on a terminal shows progress: {shown[:200]!r}")
+        check(out == quiet.stdout and quiet.stderr == b"",
+              f"{args[0]}: stdout the same with and without progress")
+    rc, out, shown = run_slow(["random", "--schema", schema, "--count", "100000", "--seed", "5",
+                               "--format", "json", "-"])
+    lines = progress_lines(shown)
+    check(rc == 0 and lines and " of 100000" in lines[0] and "%)" in lines[0],
+          f"random: records of the count, the percentage: {lines[:1]!r}")
+    # Verbs that take no --progress refuse it.
+    p = clitest.run(["compat", "--progress", "--reader", schema, "--writer", schema])
+    check(p.returncode == 2, "compat takes no --progress")
+
+
+def first_line(p):
+    return p.stderr.decode().splitlines()[0] if p.stderr else ""
+
+
+def test_suggestions(tmp):
+    for args, want in (
+            (["tojsn"], "avrogen: error: unknown command 'tojsn'; did you mean 'tojson'?"),
+            (["ct", "x"], "avrogen: error: unknown command 'ct'; did you mean 'cat'?"),
+            (["vaildate", "x"], "avrogen: error: unknown command 'vaildate'; did you mean "
+                                "'validate'?"),
+            (["help", "recodc"], "avrogen: error: help: unknown command 'recodc'; did you mean "
+                                 "'recodec'?"),
+            (["xyzzy"], "avrogen: error: unknown command 'xyzzy'"),
+            (["cat", "--pretyy", "x"], "avrogen: error: cat: unknown option '--pretyy'; did you "
+                                       "mean '--pretty'?"),
+            (["head", "--limt=3", "x"], "avrogen: error: head: unknown option '--limt=3'; did "
+                                        "you mean '--limit'?"),
+            (["cat", "-pretty", "x"], "avrogen: error: cat: unknown option '-pretty'; did you "
+                                      "mean '--pretty'?"),
+            (["tojson", "--prety"], "avrogen: error: tojson: unknown option '--prety'; did you "
+                                    "mean '--pretty'?"),
+            (["fingerprint", "--alog", "x"], "avrogen: error: fingerprint: unknown option "
+                                             "'--alog'; did you mean '--algo'?"),
+            (["random", "--cuont", "3"], "avrogen: error: random: unknown option '--cuont'; did "
+                                         "you mean '--count'?"),
+            (["recodec", "--progres", "a", "b"], "avrogen: error: recodec: unknown option "
+                                                 "'--progres'; did you mean '--progress'?"),
+            (["cat", "--zz", "x"], "avrogen: error: cat: unknown option '--zz'"),
+            (["count", "--bogus", "x"], "avrogen: error: count: unknown option '--bogus'")):
+        p = clitest.run(args)
+        line = first_line(p)
+        check(p.returncode == 2 and line == want, f"{args}: exit 2, {want!r}; got "
+              f"{p.returncode}, {line!r}")
+
+
+def test_pretty_and_getmeta(tmp):
+    schema = os.path.join(tmp, "event.avsc")
+    path = os.path.join(tmp, "small.avro")
+    p = clitest.run(["random", "--schema", schema, "--count", "20", "--seed", "3", path])
+    check(p.returncode == 0, "random: a small file")
+    lines = clitest.run(["cat", path]).stdout
+    datums = clitest.run(["fromjson", "--schema", schema, "-"], stdin=lines).stdout
+    pretty = clitest.run(["cat", "--pretty", path]).stdout
+    p = clitest.run(["tojson", "--schema", schema, "--pretty", "-"], stdin=datums)
+    check(p.returncode == 0 and p.stdout == pretty and pretty != lines,
+          "tojson --pretty prints what cat --pretty prints")
+    want = "".join(json.dumps(json.loads(x), indent=2) + "\n" for x in lines.decode().splitlines())
+    check(p.stdout.decode() == want, "tojson --pretty: json.dumps(indent=2)")
+    p = clitest.run(["getmeta", path])
+    out = p.stdout.decode()
+    indented = json.dumps(SCHEMA, indent=2).replace("\n", "\n  ")
+    check(p.returncode == 0 and f"\nmetadata:\n  avro.schema: {indented}\n  avro.codec: null\n"
+          in out, f"getmeta: the schema indented: {out!r}")
+    p = clitest.run(["getmeta", "--key", "avro.schema", path])
+    check(json.loads(p.stdout) == SCHEMA and b"\n " not in p.stdout,
+          "getmeta --key avro.schema: as stored")
+
+
+def test_numbers(tmp):
+    path = os.path.join(tmp, "small.avro")
+    schema = os.path.join(tmp, "event.avsc")
+    for args, want in (
+            (["head", "-n", "abc", path], "head: -n needs a number of records, not 'abc'"),
+            (["head", "--limit", "1x", path], "head: --limit needs a number of records, not '1x'"),
+            (["head", "--limit=-3", path], "head: --limit needs a number of records, not '-3'"),
+            (["cat", "--offset", "x", path], "cat: --offset needs a number of records, not 'x'"),
+            (["random", "--schema", schema, "--count", "ten", "-"],
+             "random: --count needs a number of records, not 'ten'"),
+            (["recodec", "--block-size", "big", path, "-"],
+             "recodec: --block-size needs a number of bytes, not 'big'"),
+            (["validate", "--max-depth", "deep", path],
+             "validate: --max-depth needs a number of levels, not 'deep'")):
+        p = clitest.run(args)
+        line = first_line(p)
+        check(p.returncode == 2 and line == "avrogen: error: " + want,
+              f"{args}: exit 2, {want!r}; got {p.returncode}, {line!r}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__)
+        sys.exit(2)
+    clitest.AVROGEN = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        test_progress(tmp)
+        test_suggestions(tmp)
+        test_pretty_and_getmeta(tmp)
+        test_numbers(tmp)
+    sys.exit(clitest.summary("cli friendly"))
