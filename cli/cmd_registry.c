@@ -171,7 +171,8 @@ static int run_verb(const struct args *a, avrogen_registry *reg)
             return rc;
         if (v[0] == 'g') {
             uint64_t id;
-            if ((rc = cli_parse_u64("registry get", "ID", a->operands[0], &id)) != 0)
+            if ((rc = cli_parse_u64("registry get", "ID", "a whole number", a->operands[0], &id)) !=
+                0)
                 return rc;
             if (id > UINT32_MAX)
                 return cli_usage("registry get: ID %s is past 4294967295, the largest id",
@@ -217,7 +218,7 @@ static int run_verb(const struct args *a, avrogen_registry *reg)
 
 static int run(int argc, char **argv)
 {
-    cli_set_command("registry"); /* this module's copy of util.c */
+    cli_set_command("registry", NULL); /* this module's copy of util.c */
     struct args a;
     int rc = parse(argc, argv, &a);
     if (rc != 0)
