@@ -519,12 +519,13 @@ static void record_type_items(const struct gen *g, const struct model_record *re
     items[k++] = xstrdup("NULL");
     items[k++] = xstrdup("0");
     items[k++] = own ? xasprintf("%s_avro_decode_erased", rec->c_prefix) : xstrdup("NULL");
+    items[k++] = own ? xasprintf("%s_avro_encode_erased", rec->c_prefix) : xstrdup("NULL");
     size_t n_resolved = own ? ec_aot_count(g, rec) : 0;
     items[k++] = n_resolved != 0 ? xasprintf("%s_avro_resolved", rec->c_prefix) : xstrdup("NULL");
     items[k++] = xasprintf("%zu", n_resolved);
 }
 
-#define TYPE_ITEMS 15
+#define TYPE_ITEMS 16
 
 void ec_emit_descriptors(struct gen *g)
 {
@@ -561,6 +562,7 @@ void ec_emit_descriptors(struct gen *g)
                             syms,
                             vals,
                             n,
+                            "NULL",
                             "NULL",
                             "NULL",
                             "0"};
@@ -603,6 +605,7 @@ void ec_emit_descriptors(struct gen *g)
                             "NULL",
                             "NULL",
                             "0",
+                            "NULL",
                             "NULL",
                             "NULL",
                             "0"};
@@ -658,6 +661,16 @@ void ec_emit_descriptors(struct gen *g)
                 rec->c_prefix);
         ec_line(g, "{");
         ec_line(g, "    return %s_avro_decode(r, (%s *)v, a);", rec->c_prefix, rec->c_type);
+        ec_line(g, "}");
+        ec_blank(g);
+        ec_line(g,
+                "/* %s_avro_encode for code holding the struct as const void * "
+                "(avrogen_ocf_writer_put). */",
+                rec->c_prefix);
+        ec_line(g, "static avrogen_status");
+        ec_line(g, "%s_avro_encode_erased(avrogen_writer *w, const void *v)", rec->c_prefix);
+        ec_line(g, "{");
+        ec_line(g, "    return %s_avro_encode(w, (const %s *)v);", rec->c_prefix, rec->c_type);
         ec_line(g, "}");
         ec_blank(g);
         ec_aot_emit_table(g, rec);

@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 6
+#define AVROGEN_GENCODE_ABI 7
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -991,6 +991,8 @@ struct avrogen_type {
     size_t n_symbols;                   /* ENUM: how many */
     /* records of the header: P_avro_decode, taking the struct as void *; else NULL */
     avrogen_status (*decode)(avrogen_reader *r, void *dst, avrogen_arena *a);
+    /* records of the header: P_avro_encode, taking the struct as const void *; else NULL */
+    avrogen_status (*encode)(avrogen_writer *w, const void *src);
     const avrogen_type_decoder *resolved; /* records: ahead-of-time decoders, or NULL */
     size_t n_resolved;                    /* how many, sorted by fingerprint */
 };

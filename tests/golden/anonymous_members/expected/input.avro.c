@@ -970,6 +970,13 @@ session_tv_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return session_tv_avro_decode(r, (session_tv_avro_struct *)v, a);
 }
 
+/* session_tv_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_tv_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_tv_avro_encode(w, (const session_tv_avro_struct *)v);
+}
+
 const avrogen_type session_tv_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.example.session_tv",
@@ -984,6 +991,7 @@ const avrogen_type session_tv_avro_type = {
         NULL,
         0,
         session_tv_avro_decode_erased,
+        session_tv_avro_encode_erased,
         NULL,
         0,
 };
@@ -993,6 +1001,13 @@ static avrogen_status
 session_at_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_at_avro_decode(r, (session_at_avro_struct *)v, a);
+}
+
+/* session_at_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_at_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_at_avro_encode(w, (const session_at_avro_struct *)v);
 }
 
 const avrogen_type session_at_avro_type = {
@@ -1009,6 +1024,7 @@ const avrogen_type session_at_avro_type = {
         NULL,
         0,
         session_at_avro_decode_erased,
+        session_at_avro_encode_erased,
         NULL,
         0,
 };
@@ -1018,6 +1034,13 @@ static avrogen_status
 session_last_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_last_avro_decode(r, (session_last_avro_struct *)v, a);
+}
+
+/* session_last_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_last_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_last_avro_encode(w, (const session_last_avro_struct *)v);
 }
 
 const avrogen_type session_last_avro_type = {
@@ -1034,6 +1057,7 @@ const avrogen_type session_last_avro_type = {
         NULL,
         0,
         session_last_avro_decode_erased,
+        session_last_avro_encode_erased,
         NULL,
         0,
 };
@@ -1043,6 +1067,13 @@ static avrogen_status
 session_mid_deep_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_mid_deep_avro_decode(r, (session_mid_deep_avro_struct *)v, a);
+}
+
+/* session_mid_deep_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_mid_deep_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_mid_deep_avro_encode(w, (const session_mid_deep_avro_struct *)v);
 }
 
 const avrogen_type session_mid_deep_avro_type = {
@@ -1059,6 +1090,7 @@ const avrogen_type session_mid_deep_avro_type = {
         NULL,
         0,
         session_mid_deep_avro_decode_erased,
+        session_mid_deep_avro_encode_erased,
         NULL,
         0,
 };
@@ -1068,6 +1100,13 @@ static avrogen_status
 session_mid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_mid_avro_decode(r, (session_mid_avro_struct *)v, a);
+}
+
+/* session_mid_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_mid_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_mid_avro_encode(w, (const session_mid_avro_struct *)v);
 }
 
 const avrogen_type session_mid_avro_type = {
@@ -1084,6 +1123,7 @@ const avrogen_type session_mid_avro_type = {
         NULL,
         0,
         session_mid_avro_decode_erased,
+        session_mid_avro_encode_erased,
         NULL,
         0,
 };
@@ -1093,6 +1133,13 @@ static avrogen_status
 session_peer_inet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_peer_inet_avro_decode(r, (session_peer_inet_avro_struct *)v, a);
+}
+
+/* session_peer_inet_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_peer_inet_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_peer_inet_avro_encode(w, (const session_peer_inet_avro_struct *)v);
 }
 
 const avrogen_type session_peer_inet_avro_type = {
@@ -1109,6 +1156,7 @@ const avrogen_type session_peer_inet_avro_type = {
         NULL,
         0,
         session_peer_inet_avro_decode_erased,
+        session_peer_inet_avro_encode_erased,
         NULL,
         0,
 };
@@ -1118,6 +1166,13 @@ static avrogen_status
 session_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return session_avro_decode(r, (struct session *)v, a);
+}
+
+/* session_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+session_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return session_avro_encode(w, (const struct session *)v);
 }
 
 const avrogen_type session_avro_type = {
@@ -1134,6 +1189,7 @@ const avrogen_type session_avro_type = {
         NULL,
         0,
         session_avro_decode_erased,
+        session_avro_encode_erased,
         NULL,
         0,
 };

@@ -606,7 +606,7 @@ static const struct {
         /* order_status_enum: enum order_status */
         {AVROGEN_KIND_ENUM, "shop.order_status", NULL, NULL, NULL, 0, sizeof(enum order_status),
          NULL, 0, line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         {"NEW", "PAID", "SHIPPED"},
         {STATUS_NEW, STATUS_PAID, STATUS_SHIPPED},
         /* line_fields: struct line */
@@ -708,6 +708,13 @@ line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return line_avro_decode(r, (struct line *)v, a);
 }
 
+/* line_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+line_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return line_avro_encode(w, (const struct line *)v);
+}
+
 const avrogen_type line_avro_type = {
         AVROGEN_KIND_RECORD,
         "shop.Line",
@@ -722,6 +729,7 @@ const avrogen_type line_avro_type = {
         NULL,
         0,
         line_avro_decode_erased,
+        line_avro_encode_erased,
         NULL,
         0,
 };
@@ -731,6 +739,13 @@ static avrogen_status
 order_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return order_avro_decode(r, (order_t *)v, a);
+}
+
+/* order_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+order_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return order_avro_encode(w, (const order_t *)v);
 }
 
 /* The ahead-of-time decoders of order_t, by writer fingerprint. */
@@ -752,6 +767,7 @@ const avrogen_type order_avro_type = {
         NULL,
         0,
         order_avro_decode_erased,
+        order_avro_encode_erased,
         order_avro_resolved,
         1,
 };

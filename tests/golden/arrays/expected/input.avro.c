@@ -511,7 +511,7 @@ static const struct {
 } point_avro_tables = {
         /* color_enum: enum color */
         {AVROGEN_KIND_ENUM, "color", NULL, NULL, NULL, 0, sizeof(enum color), NULL, 0,
-         point_avro_tables.color_symbols, point_avro_tables.color_values, 3, NULL, NULL, 0},
+         point_avro_tables.color_symbols, point_avro_tables.color_values, 3, NULL, NULL, NULL, 0},
         {"RED", "GREEN", "BLUE"},
         {COLOR_RED, COLOR_GREEN, COLOR_BLUE},
         /* point_fields: struct point */
@@ -640,6 +640,13 @@ point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return point_avro_decode(r, (struct point *)v, a);
 }
 
+/* point_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+point_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return point_avro_encode(w, (const struct point *)v);
+}
+
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point",
@@ -654,6 +661,7 @@ const avrogen_type point_avro_type = {
         NULL,
         0,
         point_avro_decode_erased,
+        point_avro_encode_erased,
         NULL,
         0,
 };
@@ -663,6 +671,13 @@ static avrogen_status
 shapes_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return shapes_avro_decode(r, (struct shapes *)v, a);
+}
+
+/* shapes_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+shapes_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return shapes_avro_encode(w, (const struct shapes *)v);
 }
 
 const avrogen_type shapes_avro_type = {
@@ -679,6 +694,7 @@ const avrogen_type shapes_avro_type = {
         NULL,
         0,
         shapes_avro_decode_erased,
+        shapes_avro_encode_erased,
         NULL,
         0,
 };

@@ -458,6 +458,13 @@ ip_header_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return ip_header_avro_decode(r, (struct ip_header *)v, a);
 }
 
+/* ip_header_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+ip_header_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return ip_header_avro_encode(w, (const struct ip_header *)v);
+}
+
 const avrogen_type ip_header_avro_type = {
         AVROGEN_KIND_RECORD,
         "ip_header",
@@ -472,6 +479,7 @@ const avrogen_type ip_header_avro_type = {
         NULL,
         0,
         ip_header_avro_decode_erased,
+        ip_header_avro_encode_erased,
         NULL,
         0,
 };

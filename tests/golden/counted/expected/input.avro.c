@@ -560,6 +560,13 @@ hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return hop_avro_decode(r, (struct hop *)v, a);
 }
 
+/* hop_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+hop_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return hop_avro_encode(w, (const struct hop *)v);
+}
+
 const avrogen_type hop_avro_type = {
         AVROGEN_KIND_RECORD,
         "hop",
@@ -574,6 +581,7 @@ const avrogen_type hop_avro_type = {
         NULL,
         0,
         hop_avro_decode_erased,
+        hop_avro_encode_erased,
         NULL,
         0,
 };
@@ -583,6 +591,13 @@ static avrogen_status
 counted_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return counted_avro_decode(r, (struct counted *)v, a);
+}
+
+/* counted_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+counted_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return counted_avro_encode(w, (const struct counted *)v);
 }
 
 const avrogen_type counted_avro_type = {
@@ -599,6 +614,7 @@ const avrogen_type counted_avro_type = {
         NULL,
         0,
         counted_avro_decode_erased,
+        counted_avro_encode_erased,
         NULL,
         0,
 };

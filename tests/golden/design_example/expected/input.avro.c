@@ -537,12 +537,12 @@ static const struct {
         /* order_status_enum: enum order_status */
         {AVROGEN_KIND_ENUM, "order_status", NULL, NULL, NULL, 0, sizeof(enum order_status), NULL, 0,
          line_avro_tables.order_status_symbols, line_avro_tables.order_status_values, 3, NULL, NULL,
-         0},
+         NULL, 0},
         {"NEW", "PAID", "SHIPPED"},
         {ORDER_NEW, ORDER_PAID, ORDER_SHIPPED},
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "com.acme.shop.Order_uuid", NULL, NULL, NULL, 0, 16, NULL, 0, NULL,
-         NULL, 0, NULL, NULL, 0},
+         NULL, 0, NULL, NULL, NULL, 0},
         /* line_fields: struct line */
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
@@ -662,6 +662,13 @@ line_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return line_avro_decode(r, (struct line *)v, a);
 }
 
+/* line_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+line_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return line_avro_encode(w, (const struct line *)v);
+}
+
 const avrogen_type line_avro_type = {
         AVROGEN_KIND_RECORD,
         "line",
@@ -676,6 +683,7 @@ const avrogen_type line_avro_type = {
         NULL,
         0,
         line_avro_decode_erased,
+        line_avro_encode_erased,
         NULL,
         0,
 };
@@ -685,6 +693,13 @@ static avrogen_status
 order_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return order_avro_decode(r, (order_t *)v, a);
+}
+
+/* order_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+order_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return order_avro_encode(w, (const order_t *)v);
 }
 
 const avrogen_type order_avro_type = {
@@ -701,6 +716,7 @@ const avrogen_type order_avro_type = {
         NULL,
         0,
         order_avro_decode_erased,
+        order_avro_encode_erased,
         NULL,
         0,
 };

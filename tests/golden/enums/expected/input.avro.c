@@ -342,34 +342,35 @@ static const struct {
 } signal_avro_tables = {
         /* light_enum: enum light */
         {AVROGEN_KIND_ENUM, "light", NULL, NULL, NULL, 0, sizeof(enum light), NULL, 0,
-         signal_avro_tables.light_symbols, signal_avro_tables.light_values, 3, NULL, NULL, 0},
+         signal_avro_tables.light_symbols, signal_avro_tables.light_values, 3, NULL, NULL, NULL, 0},
         {"RED", "AMBER", "GREEN"},
         {LIGHT_RED, LIGHT_AMBER, LIGHT_GREEN},
         /* shape_enum: enum shape */
         {AVROGEN_KIND_ENUM, "shape", NULL, NULL, NULL, 0, sizeof(enum shape), NULL, 0,
-         signal_avro_tables.shape_symbols, signal_avro_tables.shape_values, 3, NULL, NULL, 0},
+         signal_avro_tables.shape_symbols, signal_avro_tables.shape_values, 3, NULL, NULL, NULL, 0},
         {"CIRCLE", "SQUARE", "TRIANGLE"},
         {CIRCLE, SQUARE, TRIANGLE},
         /* http_status_enum: enum http_status */
         {AVROGEN_KIND_ENUM, "net.http.HttpStatus", NULL, NULL, NULL, 0, sizeof(enum http_status),
          NULL, 0, signal_avro_tables.http_status_symbols, signal_avro_tables.http_status_values, 3,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         {"OK", "NOT_FOUND", "TEAPOT"},
         {HTTP_STATUS_OK, HTTP_STATUS_NOT_FOUND, HTTP_STATUS_TEAPOT},
         /* place_enum: enum place */
         {AVROGEN_KIND_ENUM, "place", NULL, NULL, NULL, 0, sizeof(enum place), NULL, 0,
-         signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2, NULL, NULL, 0},
+         signal_avro_tables.place_symbols, signal_avro_tables.place_values, 2, NULL, NULL, NULL, 0},
         {"PLACE_1ST", "PLACE_2ND"},
         {PLACE_1ST, PLACE_2ND},
         /* gps_mode_enum: enum gps_mode */
         {AVROGEN_KIND_ENUM, "gps_mode", NULL, NULL, NULL, 0, sizeof(enum gps_mode), NULL, 0,
-         signal_avro_tables.gps_mode_symbols, signal_avro_tables.gps_mode_values, 4, NULL, NULL, 0},
+         signal_avro_tables.gps_mode_symbols, signal_avro_tables.gps_mode_values, 4, NULL, NULL,
+         NULL, 0},
         {"NOT_SEEN", "NO_FIX", "FIX_2D", "FIX_3D"},
         {MODE_NOT_SEEN, MODE_NO_FIX, MODE_2D, MODE_3D},
         /* direction_enum: direction_t */
         {AVROGEN_KIND_ENUM, "direction_t", NULL, NULL, NULL, 0, sizeof(direction_t), NULL, 0,
          signal_avro_tables.direction_symbols, signal_avro_tables.direction_values, 3, NULL, NULL,
-         0},
+         NULL, 0},
         {"DOWN", "Still", "UP"},
         {DIR_DOWN, DIR_NONE, DIR_UP},
         /* signal_fields: struct signal */
@@ -409,6 +410,13 @@ signal_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return signal_avro_decode(r, (struct signal *)v, a);
 }
 
+/* signal_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+signal_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return signal_avro_encode(w, (const struct signal *)v);
+}
+
 const avrogen_type signal_avro_type = {
         AVROGEN_KIND_RECORD,
         "signal",
@@ -423,6 +431,7 @@ const avrogen_type signal_avro_type = {
         NULL,
         0,
         signal_avro_decode_erased,
+        signal_avro_encode_erased,
         NULL,
         0,
 };

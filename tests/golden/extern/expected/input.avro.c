@@ -253,7 +253,7 @@ static const struct {
         /* vendor_color_enum: enum vendor_color */
         {AVROGEN_KIND_ENUM, "com.vendor.Color", NULL, NULL, NULL, 0, sizeof(enum vendor_color),
          NULL, 0, vendor_point_avro_tables.vendor_color_symbols,
-         vendor_point_avro_tables.vendor_color_values, 2, NULL, NULL, 0},
+         vendor_point_avro_tables.vendor_color_values, 2, NULL, NULL, NULL, 0},
         {"RED", "GO"},
         {VENDOR_COLOR_RED, VENDOR_COLOR_GREEN},
         /* vendor_point_fields: struct vendor_point */
@@ -316,6 +316,13 @@ vendor_point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return vendor_point_avro_decode(r, (struct vendor_point *)v, a);
 }
 
+/* vendor_point_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+vendor_point_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return vendor_point_avro_encode(w, (const struct vendor_point *)v);
+}
+
 const avrogen_type vendor_point_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.vendor.Point",
@@ -330,6 +337,7 @@ const avrogen_type vendor_point_avro_type = {
         NULL,
         0,
         vendor_point_avro_decode_erased,
+        vendor_point_avro_encode_erased,
         NULL,
         0,
 };

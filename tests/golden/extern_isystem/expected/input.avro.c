@@ -224,13 +224,13 @@ static const struct {
         /* acme_unit_enum: enum acme_unit */
         {AVROGEN_KIND_ENUM, "com.acme.Unit", NULL, NULL, NULL, 0, sizeof(enum acme_unit), NULL, 0,
          acme_sensor_avro_tables.acme_unit_symbols, acme_sensor_avro_tables.acme_unit_values, 2,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         {"ACME_CELSIUS", "ACME_KELVIN"},
         {ACME_CELSIUS, ACME_KELVIN},
         /* acme_sample_type: struct acme_sample */
         {AVROGEN_KIND_RECORD, "com.acme.acme_sample", NULL, NULL, NULL, 0,
          sizeof(struct acme_sample), acme_sensor_avro_tables.acme_sample_fields, 2, NULL, NULL, 0,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         /* acme_sample_fields: struct acme_sample */
         {
                 {"at_us", offsetof(struct acme_sample, at_us),
@@ -276,6 +276,13 @@ acme_sensor_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return acme_sensor_avro_decode(r, (acme_sensor_t *)v, a);
 }
 
+/* acme_sensor_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+acme_sensor_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return acme_sensor_avro_encode(w, (const acme_sensor_t *)v);
+}
+
 const avrogen_type acme_sensor_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.Sensor",
@@ -290,6 +297,7 @@ const avrogen_type acme_sensor_avro_type = {
         NULL,
         0,
         acme_sensor_avro_decode_erased,
+        acme_sensor_avro_encode_erased,
         NULL,
         0,
 };

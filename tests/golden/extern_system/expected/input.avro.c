@@ -767,6 +767,13 @@ group_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return group_avro_decode(r, (struct group *)v, a);
 }
 
+/* group_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+group_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return group_avro_encode(w, (const struct group *)v);
+}
+
 const avrogen_type group_avro_type = {
         AVROGEN_KIND_RECORD,
         "posix.Group",
@@ -781,6 +788,7 @@ const avrogen_type group_avro_type = {
         NULL,
         0,
         group_avro_decode_erased,
+        group_avro_encode_erased,
         NULL,
         0,
 };
@@ -790,6 +798,13 @@ static avrogen_status
 cJSON_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return cJSON_avro_decode(r, (cJSON *)v, a);
+}
+
+/* cJSON_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+cJSON_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return cJSON_avro_encode(w, (const cJSON *)v);
 }
 
 const avrogen_type cJSON_avro_type = {
@@ -806,6 +821,7 @@ const avrogen_type cJSON_avro_type = {
         NULL,
         0,
         cJSON_avro_decode_erased,
+        cJSON_avro_encode_erased,
         NULL,
         0,
 };
@@ -815,6 +831,13 @@ static avrogen_status
 watch_report_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return watch_report_avro_decode(r, (struct watch_report *)v, a);
+}
+
+/* watch_report_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+watch_report_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return watch_report_avro_encode(w, (const struct watch_report *)v);
 }
 
 const avrogen_type watch_report_avro_type = {
@@ -831,6 +854,7 @@ const avrogen_type watch_report_avro_type = {
         NULL,
         0,
         watch_report_avro_decode_erased,
+        watch_report_avro_encode_erased,
         NULL,
         0,
 };
@@ -840,6 +864,13 @@ static avrogen_status
 inotify_event_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return inotify_event_avro_decode(r, (struct inotify_event *)v, a);
+}
+
+/* inotify_event_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+inotify_event_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return inotify_event_avro_encode(w, (const struct inotify_event *)v);
 }
 
 const avrogen_type inotify_event_avro_type = {
@@ -856,6 +887,7 @@ const avrogen_type inotify_event_avro_type = {
         NULL,
         0,
         inotify_event_avro_decode_erased,
+        inotify_event_avro_encode_erased,
         NULL,
         0,
 };

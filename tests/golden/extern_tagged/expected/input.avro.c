@@ -531,6 +531,13 @@ vendor_motion_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return vendor_motion_avro_decode(r, (struct vendor_motion *)v, a);
 }
 
+/* vendor_motion_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+vendor_motion_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return vendor_motion_avro_encode(w, (const struct vendor_motion *)v);
+}
+
 const avrogen_type vendor_motion_avro_type = {
         AVROGEN_KIND_RECORD,
         "vendor.Motion",
@@ -545,6 +552,7 @@ const avrogen_type vendor_motion_avro_type = {
         NULL,
         0,
         vendor_motion_avro_decode_erased,
+        vendor_motion_avro_encode_erased,
         NULL,
         0,
 };
@@ -554,6 +562,13 @@ static avrogen_status
 vendor_event_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return vendor_event_avro_decode(r, (struct vendor_event *)v, a);
+}
+
+/* vendor_event_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+vendor_event_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return vendor_event_avro_encode(w, (const struct vendor_event *)v);
 }
 
 const avrogen_type vendor_event_avro_type = {
@@ -570,6 +585,7 @@ const avrogen_type vendor_event_avro_type = {
         NULL,
         0,
         vendor_event_avro_decode_erased,
+        vendor_event_avro_encode_erased,
         NULL,
         0,
 };
@@ -579,6 +595,13 @@ static avrogen_status
 vendor_reading_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return vendor_reading_avro_decode(r, (struct vendor_reading *)v, a);
+}
+
+/* vendor_reading_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+vendor_reading_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return vendor_reading_avro_encode(w, (const struct vendor_reading *)v);
 }
 
 const avrogen_type vendor_reading_avro_type = {
@@ -595,6 +618,7 @@ const avrogen_type vendor_reading_avro_type = {
         NULL,
         0,
         vendor_reading_avro_decode_erased,
+        vendor_reading_avro_encode_erased,
         NULL,
         0,
 };

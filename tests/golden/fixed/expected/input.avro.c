@@ -281,13 +281,13 @@ static const struct {
 } packet_avro_tables = {
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "net.example.packet_mac", NULL, NULL, NULL, 0, 6, NULL, 0, NULL, NULL,
-         0, NULL, NULL, 0},
+         0, NULL, NULL, NULL, 0},
         /* fixed1 */
         {AVROGEN_KIND_FIXED, "net.example.Ipv4", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         /* fixed2 */
         {AVROGEN_KIND_FIXED, "org.crypto.Sha256", NULL, NULL, NULL, 0, 32, NULL, 0, NULL, NULL, 0,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         /* packet_fields: struct packet */
         {
                 {"mac", offsetof(struct packet, mac), AVROGEN_SIZEOF_MEMBER(struct packet, mac),
@@ -339,6 +339,13 @@ packet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return packet_avro_decode(r, (struct packet *)v, a);
 }
 
+/* packet_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+packet_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return packet_avro_encode(w, (const struct packet *)v);
+}
+
 const avrogen_type packet_avro_type = {
         AVROGEN_KIND_RECORD,
         "net.example.packet",
@@ -353,6 +360,7 @@ const avrogen_type packet_avro_type = {
         NULL,
         0,
         packet_avro_decode_erased,
+        packet_avro_encode_erased,
         NULL,
         0,
 };
@@ -362,6 +370,13 @@ static avrogen_status
 hop_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return hop_avro_decode(r, (struct hop *)v, a);
+}
+
+/* hop_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+hop_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return hop_avro_encode(w, (const struct hop *)v);
 }
 
 const avrogen_type hop_avro_type = {
@@ -378,6 +393,7 @@ const avrogen_type hop_avro_type = {
         NULL,
         0,
         hop_avro_decode_erased,
+        hop_avro_encode_erased,
         NULL,
         0,
 };

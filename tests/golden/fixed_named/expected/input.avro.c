@@ -191,10 +191,10 @@ static const struct {
 } ledger_avro_tables = {
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "golden.fixed.MD5", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0,
-         NULL, NULL, 0},
+         NULL, NULL, NULL, 0},
         /* fixed1 */
         {AVROGEN_KIND_FIXED, "other.Tag", NULL, NULL, NULL, 0, 2, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+         NULL, NULL, 0},
         /* ledger_fields: struct ledger */
         {
                 {"digest", offsetof(struct ledger, digest),
@@ -239,6 +239,13 @@ ledger_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return ledger_avro_decode(r, (struct ledger *)v, a);
 }
 
+/* ledger_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+ledger_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return ledger_avro_encode(w, (const struct ledger *)v);
+}
+
 const avrogen_type ledger_avro_type = {
         AVROGEN_KIND_RECORD,
         "golden.fixed.ledger",
@@ -253,6 +260,7 @@ const avrogen_type ledger_avro_type = {
         NULL,
         0,
         ledger_avro_decode_erased,
+        ledger_avro_encode_erased,
         NULL,
         0,
 };

@@ -1133,6 +1133,13 @@ grid_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return grid_avro_decode(r, (struct grid *)v, a);
 }
 
+/* grid_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+grid_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return grid_avro_encode(w, (const struct grid *)v);
+}
+
 const avrogen_type grid_avro_type = {
         AVROGEN_KIND_RECORD,
         "golden.holders.grid",
@@ -1147,6 +1154,7 @@ const avrogen_type grid_avro_type = {
         NULL,
         0,
         grid_avro_decode_erased,
+        grid_avro_encode_erased,
         NULL,
         0,
 };

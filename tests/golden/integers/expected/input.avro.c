@@ -531,6 +531,13 @@ sizes_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return sizes_avro_decode(r, (struct sizes *)v, a);
 }
 
+/* sizes_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+sizes_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return sizes_avro_encode(w, (const struct sizes *)v);
+}
+
 const avrogen_type sizes_avro_type = {
         AVROGEN_KIND_RECORD,
         "sizes",
@@ -545,6 +552,7 @@ const avrogen_type sizes_avro_type = {
         NULL,
         0,
         sizes_avro_decode_erased,
+        sizes_avro_encode_erased,
         NULL,
         0,
 };

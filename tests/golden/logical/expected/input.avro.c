@@ -525,13 +525,13 @@ static const struct {
 } times_avro_tables = {
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "times_span", NULL, NULL, NULL, 0, 12, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+         NULL, NULL, 0},
         /* fixed1 */
         {AVROGEN_KIND_FIXED, "ids_bin", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL, NULL,
-         0},
+         NULL, 0},
         /* fixed2 */
         {AVROGEN_KIND_FIXED, "amounts_wide", NULL, NULL, NULL, 0, 16, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+         NULL, NULL, 0},
         /* times_fields: struct times */
         {
                 {"day", offsetof(struct times, day), AVROGEN_SIZEOF_MEMBER(struct times, day),
@@ -636,6 +636,13 @@ times_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return times_avro_decode(r, (struct times *)v, a);
 }
 
+/* times_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+times_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return times_avro_encode(w, (const struct times *)v);
+}
+
 const avrogen_type times_avro_type = {
         AVROGEN_KIND_RECORD,
         "times",
@@ -650,6 +657,7 @@ const avrogen_type times_avro_type = {
         NULL,
         0,
         times_avro_decode_erased,
+        times_avro_encode_erased,
         NULL,
         0,
 };
@@ -659,6 +667,13 @@ static avrogen_status
 ids_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return ids_avro_decode(r, (struct ids *)v, a);
+}
+
+/* ids_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+ids_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return ids_avro_encode(w, (const struct ids *)v);
 }
 
 const avrogen_type ids_avro_type = {
@@ -675,6 +690,7 @@ const avrogen_type ids_avro_type = {
         NULL,
         0,
         ids_avro_decode_erased,
+        ids_avro_encode_erased,
         NULL,
         0,
 };
@@ -684,6 +700,13 @@ static avrogen_status
 amounts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return amounts_avro_decode(r, (struct amounts *)v, a);
+}
+
+/* amounts_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+amounts_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return amounts_avro_encode(w, (const struct amounts *)v);
 }
 
 const avrogen_type amounts_avro_type = {
@@ -700,6 +723,7 @@ const avrogen_type amounts_avro_type = {
         NULL,
         0,
         amounts_avro_decode_erased,
+        amounts_avro_encode_erased,
         NULL,
         0,
 };

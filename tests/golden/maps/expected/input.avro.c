@@ -562,6 +562,13 @@ sample_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return sample_avro_decode(r, (struct sample *)v, a);
 }
 
+/* sample_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+sample_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return sample_avro_encode(w, (const struct sample *)v);
+}
+
 const avrogen_type sample_avro_type = {
         AVROGEN_KIND_RECORD,
         "sample",
@@ -576,6 +583,7 @@ const avrogen_type sample_avro_type = {
         NULL,
         0,
         sample_avro_decode_erased,
+        sample_avro_encode_erased,
         NULL,
         0,
 };
@@ -585,6 +593,13 @@ static avrogen_status
 metrics_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return metrics_avro_decode(r, (struct metrics *)v, a);
+}
+
+/* metrics_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+metrics_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return metrics_avro_encode(w, (const struct metrics *)v);
 }
 
 const avrogen_type metrics_avro_type = {
@@ -601,6 +616,7 @@ const avrogen_type metrics_avro_type = {
         NULL,
         0,
         metrics_avro_decode_erased,
+        metrics_avro_encode_erased,
         NULL,
         0,
 };

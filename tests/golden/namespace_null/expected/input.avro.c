@@ -356,11 +356,12 @@ static const struct {
 } bare_avro_tables = {
         /* plain_enum: enum plain */
         {AVROGEN_KIND_ENUM, "plain", NULL, NULL, NULL, 0, sizeof(enum plain), NULL, 0,
-         bare_avro_tables.plain_symbols, bare_avro_tables.plain_values, 2, NULL, NULL, 0},
+         bare_avro_tables.plain_symbols, bare_avro_tables.plain_values, 2, NULL, NULL, NULL, 0},
         {"A", "B"},
         {PLAIN_A, PLAIN_B},
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "Code", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "Code", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL,
+         NULL, 0},
         /* bare_fields: struct bare */
         {
                 {"x", offsetof(struct bare, x), AVROGEN_SIZEOF_MEMBER(struct bare, x),
@@ -406,6 +407,13 @@ bare_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return bare_avro_decode(r, (struct bare *)v, a);
 }
 
+/* bare_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+bare_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return bare_avro_encode(w, (const struct bare *)v);
+}
+
 const avrogen_type bare_avro_type = {
         AVROGEN_KIND_RECORD,
         "bare",
@@ -420,6 +428,7 @@ const avrogen_type bare_avro_type = {
         NULL,
         0,
         bare_avro_decode_erased,
+        bare_avro_encode_erased,
         NULL,
         0,
 };
@@ -429,6 +438,13 @@ static avrogen_status
 inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return inner_avro_decode(r, (struct inner *)v, a);
+}
+
+/* inner_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+inner_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return inner_avro_encode(w, (const struct inner *)v);
 }
 
 const avrogen_type inner_avro_type = {
@@ -445,6 +461,7 @@ const avrogen_type inner_avro_type = {
         NULL,
         0,
         inner_avro_decode_erased,
+        inner_avro_encode_erased,
         NULL,
         0,
 };
@@ -454,6 +471,13 @@ static avrogen_status
 outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return outer_avro_decode(r, (struct outer *)v, a);
+}
+
+/* outer_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+outer_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return outer_avro_encode(w, (const struct outer *)v);
 }
 
 const avrogen_type outer_avro_type = {
@@ -470,6 +494,7 @@ const avrogen_type outer_avro_type = {
         NULL,
         0,
         outer_avro_decode_erased,
+        outer_avro_encode_erased,
         NULL,
         0,
 };

@@ -308,6 +308,13 @@ inner_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return inner_avro_decode(r, (struct inner *)v, a);
 }
 
+/* inner_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+inner_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return inner_avro_encode(w, (const struct inner *)v);
+}
+
 const avrogen_type inner_avro_type = {
         AVROGEN_KIND_RECORD,
         "inner",
@@ -322,6 +329,7 @@ const avrogen_type inner_avro_type = {
         NULL,
         0,
         inner_avro_decode_erased,
+        inner_avro_encode_erased,
         NULL,
         0,
 };
@@ -331,6 +339,13 @@ static avrogen_status
 foreign_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return foreign_avro_decode(r, (struct foreign *)v, a);
+}
+
+/* foreign_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+foreign_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return foreign_avro_encode(w, (const struct foreign *)v);
 }
 
 const avrogen_type foreign_avro_type = {
@@ -347,6 +362,7 @@ const avrogen_type foreign_avro_type = {
         NULL,
         0,
         foreign_avro_decode_erased,
+        foreign_avro_encode_erased,
         NULL,
         0,
 };
@@ -356,6 +372,13 @@ static avrogen_status
 outer_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return outer_avro_decode(r, (struct outer *)v, a);
+}
+
+/* outer_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+outer_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return outer_avro_encode(w, (const struct outer *)v);
 }
 
 const avrogen_type outer_avro_type = {
@@ -372,6 +395,7 @@ const avrogen_type outer_avro_type = {
         NULL,
         0,
         outer_avro_decode_erased,
+        outer_avro_encode_erased,
         NULL,
         0,
 };

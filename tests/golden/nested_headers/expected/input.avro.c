@@ -221,12 +221,12 @@ static const struct {
 } basket_avro_tables = {
         /* unit_enum: enum unit */
         {AVROGEN_KIND_ENUM, "com.acme.common.unit", NULL, NULL, NULL, 0, sizeof(enum unit), NULL, 0,
-         basket_avro_tables.unit_symbols, basket_avro_tables.unit_values, 2, NULL, NULL, 0},
+         basket_avro_tables.unit_symbols, basket_avro_tables.unit_values, 2, NULL, NULL, NULL, 0},
         {"PIECE", "KG"},
         {UNIT_PIECE, UNIT_KG},
         /* line_type: struct line */
         {AVROGEN_KIND_RECORD, "com.acme.common.line", NULL, NULL, NULL, 0, sizeof(struct line),
-         basket_avro_tables.line_fields, 2, NULL, NULL, 0, NULL, NULL, 0},
+         basket_avro_tables.line_fields, 2, NULL, NULL, 0, NULL, NULL, NULL, 0},
         /* line_fields: struct line */
         {
                 {"sku", offsetof(struct line, sku), AVROGEN_SIZEOF_MEMBER(struct line, sku),
@@ -268,6 +268,13 @@ basket_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return basket_avro_decode(r, (struct basket *)v, a);
 }
 
+/* basket_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+basket_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return basket_avro_encode(w, (const struct basket *)v);
+}
+
 const avrogen_type basket_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.shop.basket",
@@ -282,6 +289,7 @@ const avrogen_type basket_avro_type = {
         NULL,
         0,
         basket_avro_decode_erased,
+        basket_avro_encode_erased,
         NULL,
         0,
 };

@@ -186,6 +186,13 @@ nulls_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return nulls_avro_decode(r, (struct nulls *)v, a);
 }
 
+/* nulls_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+nulls_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return nulls_avro_encode(w, (const struct nulls *)v);
+}
+
 const avrogen_type nulls_avro_type = {
         AVROGEN_KIND_RECORD,
         "nulls",
@@ -200,6 +207,7 @@ const avrogen_type nulls_avro_type = {
         NULL,
         0,
         nulls_avro_decode_erased,
+        nulls_avro_encode_erased,
         NULL,
         0,
 };

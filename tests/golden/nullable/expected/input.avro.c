@@ -622,12 +622,12 @@ static const struct {
 } detail_avro_tables = {
         /* level_enum: enum level */
         {AVROGEN_KIND_ENUM, "level", NULL, NULL, NULL, 0, sizeof(enum level), NULL, 0,
-         detail_avro_tables.level_symbols, detail_avro_tables.level_values, 2, NULL, NULL, 0},
+         detail_avro_tables.level_symbols, detail_avro_tables.level_values, 2, NULL, NULL, NULL, 0},
         {"LOW", "HIGH"},
         {LEVEL_LOW, LEVEL_HIGH},
         /* fixed0 */
         {AVROGEN_KIND_FIXED, "maybe_digest", NULL, NULL, NULL, 0, 8, NULL, 0, NULL, NULL, 0, NULL,
-         NULL, 0},
+         NULL, NULL, 0},
         /* detail_fields: struct detail */
         {
                 {"text", offsetof(struct detail, text), AVROGEN_SIZEOF_MEMBER(struct detail, text),
@@ -787,6 +787,13 @@ detail_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return detail_avro_decode(r, (struct detail *)v, a);
 }
 
+/* detail_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+detail_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return detail_avro_encode(w, (const struct detail *)v);
+}
+
 const avrogen_type detail_avro_type = {
         AVROGEN_KIND_RECORD,
         "detail",
@@ -801,6 +808,7 @@ const avrogen_type detail_avro_type = {
         NULL,
         0,
         detail_avro_decode_erased,
+        detail_avro_encode_erased,
         NULL,
         0,
 };
@@ -810,6 +818,13 @@ static avrogen_status
 maybe_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return maybe_avro_decode(r, (struct maybe *)v, a);
+}
+
+/* maybe_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+maybe_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return maybe_avro_encode(w, (const struct maybe *)v);
 }
 
 const avrogen_type maybe_avro_type = {
@@ -826,6 +841,7 @@ const avrogen_type maybe_avro_type = {
         NULL,
         0,
         maybe_avro_decode_erased,
+        maybe_avro_encode_erased,
         NULL,
         0,
 };

@@ -220,6 +220,13 @@ acct_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return acct_avro_decode(r, (struct account *)v, a);
 }
 
+/* acct_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+acct_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return acct_avro_encode(w, (const struct account *)v);
+}
+
 const avrogen_type acct_avro_type = {
         AVROGEN_KIND_RECORD,
         "com.acme.iam.Account",
@@ -234,6 +241,7 @@ const avrogen_type acct_avro_type = {
         NULL,
         0,
         acct_avro_decode_erased,
+        acct_avro_encode_erased,
         NULL,
         0,
 };

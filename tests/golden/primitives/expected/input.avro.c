@@ -326,6 +326,13 @@ scalars_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return scalars_avro_decode(r, (struct scalars *)v, a);
 }
 
+/* scalars_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+scalars_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return scalars_avro_encode(w, (const struct scalars *)v);
+}
+
 const avrogen_type scalars_avro_type = {
         AVROGEN_KIND_RECORD,
         "scalars",
@@ -340,6 +347,7 @@ const avrogen_type scalars_avro_type = {
         NULL,
         0,
         scalars_avro_decode_erased,
+        scalars_avro_encode_erased,
         NULL,
         0,
 };

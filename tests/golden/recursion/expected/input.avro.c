@@ -457,6 +457,13 @@ leaf_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return leaf_avro_decode(r, (struct leaf *)v, a);
 }
 
+/* leaf_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+leaf_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return leaf_avro_encode(w, (const struct leaf *)v);
+}
+
 const avrogen_type leaf_avro_type = {
         AVROGEN_KIND_RECORD,
         "leaf",
@@ -471,6 +478,7 @@ const avrogen_type leaf_avro_type = {
         NULL,
         0,
         leaf_avro_decode_erased,
+        leaf_avro_encode_erased,
         NULL,
         0,
 };
@@ -480,6 +488,13 @@ static avrogen_status
 node_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return node_avro_decode(r, (struct node *)v, a);
+}
+
+/* node_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+node_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return node_avro_encode(w, (const struct node *)v);
 }
 
 const avrogen_type node_avro_type = {
@@ -496,6 +511,7 @@ const avrogen_type node_avro_type = {
         NULL,
         0,
         node_avro_decode_erased,
+        node_avro_encode_erased,
         NULL,
         0,
 };
@@ -505,6 +521,13 @@ static avrogen_status
 tree_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return tree_avro_decode(r, (struct tree *)v, a);
+}
+
+/* tree_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+tree_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return tree_avro_encode(w, (const struct tree *)v);
 }
 
 const avrogen_type tree_avro_type = {
@@ -521,6 +544,7 @@ const avrogen_type tree_avro_type = {
         NULL,
         0,
         tree_avro_decode_erased,
+        tree_avro_encode_erased,
         NULL,
         0,
 };

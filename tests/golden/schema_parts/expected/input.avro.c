@@ -2000,6 +2000,13 @@ stage0_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return stage0_avro_decode(r, (struct stage0 *)v, a);
 }
 
+/* stage0_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage0_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage0_avro_encode(w, (const struct stage0 *)v);
+}
+
 const avrogen_type stage0_avro_type = {
         AVROGEN_KIND_RECORD,
         "pipeline.stage0",
@@ -2014,6 +2021,7 @@ const avrogen_type stage0_avro_type = {
         NULL,
         0,
         stage0_avro_decode_erased,
+        stage0_avro_encode_erased,
         NULL,
         0,
 };
@@ -2023,6 +2031,13 @@ static avrogen_status
 stage1_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage1_avro_decode(r, (struct stage1 *)v, a);
+}
+
+/* stage1_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage1_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage1_avro_encode(w, (const struct stage1 *)v);
 }
 
 const avrogen_type stage1_avro_type = {
@@ -2039,6 +2054,7 @@ const avrogen_type stage1_avro_type = {
         NULL,
         0,
         stage1_avro_decode_erased,
+        stage1_avro_encode_erased,
         NULL,
         0,
 };
@@ -2048,6 +2064,13 @@ static avrogen_status
 stage2_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage2_avro_decode(r, (struct stage2 *)v, a);
+}
+
+/* stage2_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage2_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage2_avro_encode(w, (const struct stage2 *)v);
 }
 
 const avrogen_type stage2_avro_type = {
@@ -2064,6 +2087,7 @@ const avrogen_type stage2_avro_type = {
         NULL,
         0,
         stage2_avro_decode_erased,
+        stage2_avro_encode_erased,
         NULL,
         0,
 };
@@ -2073,6 +2097,13 @@ static avrogen_status
 stage3_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage3_avro_decode(r, (struct stage3 *)v, a);
+}
+
+/* stage3_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage3_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage3_avro_encode(w, (const struct stage3 *)v);
 }
 
 const avrogen_type stage3_avro_type = {
@@ -2089,6 +2120,7 @@ const avrogen_type stage3_avro_type = {
         NULL,
         0,
         stage3_avro_decode_erased,
+        stage3_avro_encode_erased,
         NULL,
         0,
 };
@@ -2098,6 +2130,13 @@ static avrogen_status
 stage4_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage4_avro_decode(r, (struct stage4 *)v, a);
+}
+
+/* stage4_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage4_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage4_avro_encode(w, (const struct stage4 *)v);
 }
 
 const avrogen_type stage4_avro_type = {
@@ -2114,6 +2153,7 @@ const avrogen_type stage4_avro_type = {
         NULL,
         0,
         stage4_avro_decode_erased,
+        stage4_avro_encode_erased,
         NULL,
         0,
 };
@@ -2123,6 +2163,13 @@ static avrogen_status
 stage5_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage5_avro_decode(r, (struct stage5 *)v, a);
+}
+
+/* stage5_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage5_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage5_avro_encode(w, (const struct stage5 *)v);
 }
 
 const avrogen_type stage5_avro_type = {
@@ -2139,6 +2186,7 @@ const avrogen_type stage5_avro_type = {
         NULL,
         0,
         stage5_avro_decode_erased,
+        stage5_avro_encode_erased,
         NULL,
         0,
 };
@@ -2148,6 +2196,13 @@ static avrogen_status
 stage6_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage6_avro_decode(r, (struct stage6 *)v, a);
+}
+
+/* stage6_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage6_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage6_avro_encode(w, (const struct stage6 *)v);
 }
 
 const avrogen_type stage6_avro_type = {
@@ -2164,6 +2219,7 @@ const avrogen_type stage6_avro_type = {
         NULL,
         0,
         stage6_avro_decode_erased,
+        stage6_avro_encode_erased,
         NULL,
         0,
 };
@@ -2173,6 +2229,13 @@ static avrogen_status
 stage7_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return stage7_avro_decode(r, (struct stage7 *)v, a);
+}
+
+/* stage7_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stage7_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stage7_avro_encode(w, (const struct stage7 *)v);
 }
 
 const avrogen_type stage7_avro_type = {
@@ -2189,6 +2252,7 @@ const avrogen_type stage7_avro_type = {
         NULL,
         0,
         stage7_avro_decode_erased,
+        stage7_avro_encode_erased,
         NULL,
         0,
 };
@@ -2198,6 +2262,13 @@ static avrogen_status
 audit_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return audit_avro_decode(r, (struct audit *)v, a);
+}
+
+/* audit_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+audit_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return audit_avro_encode(w, (const struct audit *)v);
 }
 
 const avrogen_type audit_avro_type = {
@@ -2214,6 +2285,7 @@ const avrogen_type audit_avro_type = {
         NULL,
         0,
         audit_avro_decode_erased,
+        audit_avro_encode_erased,
         NULL,
         0,
 };

@@ -215,6 +215,13 @@ texts_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return texts_avro_decode(r, (struct texts *)v, a);
 }
 
+/* texts_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+texts_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return texts_avro_encode(w, (const struct texts *)v);
+}
+
 const avrogen_type texts_avro_type = {
         AVROGEN_KIND_RECORD,
         "texts",
@@ -229,6 +236,7 @@ const avrogen_type texts_avro_type = {
         NULL,
         0,
         texts_avro_decode_erased,
+        texts_avro_encode_erased,
         NULL,
         0,
 };

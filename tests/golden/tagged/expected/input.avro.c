@@ -282,6 +282,13 @@ obj_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return obj_avro_decode(r, (struct obj *)v, a);
 }
 
+/* obj_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+obj_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return obj_avro_encode(w, (const struct obj *)v);
+}
+
 const avrogen_type obj_avro_type = {
         AVROGEN_KIND_RECORD,
         "obj",
@@ -296,6 +303,7 @@ const avrogen_type obj_avro_type = {
         NULL,
         0,
         obj_avro_decode_erased,
+        obj_avro_encode_erased,
         NULL,
         0,
 };

@@ -519,6 +519,13 @@ stamps_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return stamps_avro_decode(r, (struct stamps *)v, a);
 }
 
+/* stamps_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+stamps_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return stamps_avro_encode(w, (const struct stamps *)v);
+}
+
 const avrogen_type stamps_avro_type = {
         AVROGEN_KIND_RECORD,
         "stamps",
@@ -533,6 +540,7 @@ const avrogen_type stamps_avro_type = {
         NULL,
         0,
         stamps_avro_decode_erased,
+        stamps_avro_encode_erased,
         NULL,
         0,
 };

@@ -240,7 +240,8 @@ static const struct {
 } point_avro_tables = {
         /* mode_t__enum: mode_t_ */
         {AVROGEN_KIND_ENUM, "mode_t_", NULL, NULL, NULL, 0, sizeof(mode_t_), NULL, 0,
-         point_avro_tables.mode_t__symbols, point_avro_tables.mode_t__values, 2, NULL, NULL, 0},
+         point_avro_tables.mode_t__symbols, point_avro_tables.mode_t__values, 2, NULL, NULL, NULL,
+         0},
         {"OFF", "ON"},
         {MODE_OFF, MODE_ON},
         /* point_fields: point_t */
@@ -279,6 +280,13 @@ point_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return point_avro_decode(r, (point_t *)v, a);
 }
 
+/* point_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+point_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return point_avro_encode(w, (const point_t *)v);
+}
+
 const avrogen_type point_avro_type = {
         AVROGEN_KIND_RECORD,
         "point_t",
@@ -293,6 +301,7 @@ const avrogen_type point_avro_type = {
         NULL,
         0,
         point_avro_decode_erased,
+        point_avro_encode_erased,
         NULL,
         0,
 };
@@ -302,6 +311,13 @@ static avrogen_status
 segment_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return segment_avro_decode(r, (segment_t *)v, a);
+}
+
+/* segment_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+segment_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return segment_avro_encode(w, (const segment_t *)v);
 }
 
 const avrogen_type segment_avro_type = {
@@ -318,6 +334,7 @@ const avrogen_type segment_avro_type = {
         NULL,
         0,
         segment_avro_decode_erased,
+        segment_avro_encode_erased,
         NULL,
         0,
 };

@@ -212,6 +212,13 @@ counters_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return counters_avro_decode(r, (struct counters *)v, a);
 }
 
+/* counters_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+counters_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return counters_avro_encode(w, (const struct counters *)v);
+}
+
 const avrogen_type counters_avro_type = {
         AVROGEN_KIND_RECORD,
         "counters",
@@ -226,6 +233,7 @@ const avrogen_type counters_avro_type = {
         NULL,
         0,
         counters_avro_decode_erased,
+        counters_avro_encode_erased,
         NULL,
         0,
 };

@@ -851,7 +851,8 @@ static const struct {
     avrogen_field_desc sheet_sub4[3];
 } money_avro_tables = {
         /* fixed0 */
-        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+        {AVROGEN_KIND_FIXED, "Raw4", NULL, NULL, NULL, 0, 4, NULL, 0, NULL, NULL, 0, NULL, NULL,
+         NULL, 0},
         /* money_fields: struct money */
         {
                 {"units", offsetof(struct money, units), AVROGEN_SIZEOF_MEMBER(struct money, units),
@@ -1009,6 +1010,13 @@ money_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
     return money_avro_decode(r, (struct money *)v, a);
 }
 
+/* money_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+money_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return money_avro_encode(w, (const struct money *)v);
+}
+
 const avrogen_type money_avro_type = {
         AVROGEN_KIND_RECORD,
         "money",
@@ -1023,6 +1031,7 @@ const avrogen_type money_avro_type = {
         NULL,
         0,
         money_avro_decode_erased,
+        money_avro_encode_erased,
         NULL,
         0,
 };
@@ -1032,6 +1041,13 @@ static avrogen_status
 value_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return value_avro_decode(r, (struct value *)v, a);
+}
+
+/* value_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+value_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return value_avro_encode(w, (const struct value *)v);
 }
 
 const avrogen_type value_avro_type = {
@@ -1048,6 +1064,7 @@ const avrogen_type value_avro_type = {
         NULL,
         0,
         value_avro_decode_erased,
+        value_avro_encode_erased,
         NULL,
         0,
 };
@@ -1057,6 +1074,13 @@ static avrogen_status
 cell_item_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return cell_item_avro_decode(r, (struct cell_item *)v, a);
+}
+
+/* cell_item_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+cell_item_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return cell_item_avro_encode(w, (const struct cell_item *)v);
 }
 
 const avrogen_type cell_item_avro_type = {
@@ -1073,6 +1097,7 @@ const avrogen_type cell_item_avro_type = {
         NULL,
         0,
         cell_item_avro_decode_erased,
+        cell_item_avro_encode_erased,
         NULL,
         0,
 };
@@ -1082,6 +1107,13 @@ static avrogen_status
 sheet_avro_decode_erased(avrogen_reader *r, void *v, avrogen_arena *a)
 {
     return sheet_avro_decode(r, (struct sheet *)v, a);
+}
+
+/* sheet_avro_encode for code holding the struct as const void * (avrogen_ocf_writer_put). */
+static avrogen_status
+sheet_avro_encode_erased(avrogen_writer *w, const void *v)
+{
+    return sheet_avro_encode(w, (const struct sheet *)v);
 }
 
 /* The ahead-of-time decoders of struct sheet, by writer fingerprint. */
@@ -1103,6 +1135,7 @@ const avrogen_type sheet_avro_type = {
         NULL,
         0,
         sheet_avro_decode_erased,
+        sheet_avro_encode_erased,
         sheet_avro_resolved,
         1,
 };
