@@ -33,6 +33,7 @@
 #include "avrogen/value.h"
 
 #include "codec_internal.h"
+#include "ocf_internal.h"
 
 #define SYNC_SIZE AVROGEN_OCF_SYNC_SIZE
 /* First size of the reader's input buffer. */
@@ -147,6 +148,7 @@ struct avrogen_ocf_reader {
 
     avrogen_status err; /* first error, sticky */
     avrogen_diag diag;
+    avrogen_ocf_typed *typed; /* avrogen_ocf_reader_open_type's state (ocf_typed.c), or NULL */
 };
 
 static AVROGEN_PRINTF(4, 5) avrogen_status
@@ -523,6 +525,7 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
 {
     if (r == NULL)
         return;
+    avrogen_ocf_typed_free(r->typed, &r->alloc);
     if (r->own_file && r->f != NULL)
         fclose(r->f);
     if (r->map != NULL)
@@ -1139,6 +1142,28 @@ avrogen_status avrogen_ocf_reader_error(const avrogen_ocf_reader *r, avrogen_dia
     return r->err;
 }
 
+avrogen_ocf_typed *avrogen_ocf_reader_typed(const avrogen_ocf_reader *r)
+{
+    return r->typed;
+}
+
+void avrogen_ocf_reader_set_typed(avrogen_ocf_reader *r, avrogen_ocf_typed *t)
+{
+    r->typed = t;
+}
+
+avrogen_status avrogen_ocf_reader_fail(avrogen_ocf_reader *r, avrogen_status s, const char *msg)
+{
+    return rfail(r, s, rpos(r), "%s", msg);
+}
+
+void avrogen_ocf_reader_prefix_error(avrogen_ocf_reader *r, const char *prefix)
+{
+    char msg[sizeof r->diag.msg];
+    snprintf(msg, sizeof msg, "%s%s", prefix, r->diag.msg);
+    memcpy(r->diag.msg, msg, sizeof msg);
+}
+
 const avrogen_schema *avrogen_ocf_reader_schema(const avrogen_ocf_reader *r)
 {
     return r->schema;
@@ -1482,6 +1507,10 @@ struct avrogen_ocf_writer {
     uint64_t block_count;     /* datums in block */
     size_t datum_mark;        /* block length when the open datum began */
     bool in_datum;            /* between datum_begin and datum_end */
+    uint64_t n_ended;         /* datums ended, written or dropped: the next one's record number */
+    avrogen_status dropped;   /* why datum_end last dropped a datum, or AVROGEN_OK */
+    avrogen_diag dropped_diag;
+    const avrogen_type *type; /* what avrogen_ocf_writer_put encodes with, or NULL */
     avrogen_codec_buf packed; /* the compressed block */
     uint64_t offset;          /* stream offset of the next byte written */
     avrogen_status err;       /* first error, sticky */
@@ -1592,8 +1621,19 @@ avrogen_status avrogen_ocf_writer_datum_end(avrogen_ocf_writer *w)
     if (!w->in_datum)
         return AVROGEN_E_ARG;
     w->in_datum = false;
+    uint64_t record = w->n_ended++;
     avrogen_status st = w->block.err != AVROGEN_OK ? w->block.err : w->err;
     if (st != AVROGEN_OK) {
+        if (w->block.err != AVROGEN_OK) {
+            /* Keep the encoder's message ("Order.lines[3].name: NULL string"): drop_datum
+             * clears the block writer's error. */
+            w->dropped = st;
+            memset(&w->dropped_diag, 0, sizeof w->dropped_diag);
+            w->dropped_diag.offset = w->block.err_offset - w->datum_mark;
+            snprintf(w->dropped_diag.msg, sizeof w->dropped_diag.msg, "record %" PRIu64 ": %s",
+                     record,
+                     w->block.err_msg != NULL ? w->block.err_msg : avrogen_status_str(st));
+        }
         drop_datum(w);
         return st;
     }
@@ -1689,6 +1729,32 @@ avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w, avrogen_dia
 {
     if (diag != NULL)
         *diag = w->diag;
+    return w->err;
+}
+
+avrogen_status avrogen_ocf_writer_datum_error(const avrogen_ocf_writer *w, avrogen_diag *diag)
+{
+    if (diag != NULL)
+        *diag = w->dropped_diag;
+    return w->dropped;
+}
+
+void avrogen_ocf_writer_set_type(avrogen_ocf_writer *w, const avrogen_type *t)
+{
+    w->type = t;
+}
+
+const avrogen_type *avrogen_ocf_writer_type(const avrogen_ocf_writer *w)
+{
+    return w->type;
+}
+
+avrogen_status avrogen_ocf_writer_keep_datum_error(avrogen_ocf_writer *w)
+{
+    if (w->err == AVROGEN_OK && w->dropped != AVROGEN_OK) {
+        w->err = w->dropped;
+        w->diag = w->dropped_diag;
+    }
     return w->err;
 }
 

@@ -19,6 +19,31 @@
  * Errors are sticky on a reader or writer: the first one is kept with its
  * message and the file offset it concerns, and every later call returns it.
  * Offsets count from where reading or writing started (0 for a path).
+ *
+ * Structs of a generated record type P go in and out in a handful of lines
+ * (avrogen_ocf_writer_open_type, avrogen_ocf_reader_open_type): the file's
+ * schema is P's, P's encoder writes, the reader decodes into an arena of its
+ * own and resolves files written with older schemas, and errors name the
+ * record number and, for encoding, the member.
+ *
+ *     avrogen_diag d;
+ *     avrogen_ocf_writer *w;
+ *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
+ *     if (avrogen_ocf_writer_open_type("orders.avro", &order_avro_type, &o, &w, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ *     for (size_t i = 0; i < n && avrogen_ocf_writer_put(w, &orders[i]) == AVROGEN_OK; i++)
+ *         ;
+ *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
+ *         return fail(d.msg); // "record 41: Order.lines[3].name: NULL string"
+ *
+ *     avrogen_ocf_reader *r;
+ *     if (avrogen_ocf_reader_open_type("orders.avro", &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ *     struct order o;
+ *     while (avrogen_ocf_reader_get(r, &o))
+ *         use(&o);
+ *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK)
+ *         return fail(d.msg); // "record 7: block at offset 4096, object 7 (...): ..."
  */
 #ifndef AVROGEN_OCF_H
 #define AVROGEN_OCF_H
@@ -105,15 +130,22 @@ AVROGEN_API bool avrogen_ocf_codec_supported(const char *name);
  *
  *     avrogen_ocf_writer *w;
  *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
- *     if (avrogen_ocf_writer_open("orders.avro", schema, strlen(schema), &o, &w, &d))
+ *     if (avrogen_ocf_writer_open("orders.avro", schema, strlen(schema), &o, &w, &d) !=
+ *         AVROGEN_OK)
  *         return fail(d.msg);
  *     for (size_t i = 0; i < n; i++) {
- *         (void)order_avro_encode(avrogen_ocf_writer_datum_begin(w), &orders[i]);
- *         if (avrogen_ocf_writer_datum_end(w) != AVROGEN_OK)  // the encoder's status too
+ *         avrogen_status st = order_avro_encode(avrogen_ocf_writer_datum_begin(w), &orders[i]);
+ *         if (avrogen_ocf_writer_datum_end(w) != AVROGEN_OK) { // st, or the block's failure
+ *             avrogen_ocf_writer_datum_error(w, &d);          // "record 41: Order.note: ..."
+ *             fprintf(stderr, "%s: %s\n", avrogen_status_str(st), d.msg);
  *             break;
+ *         }
  *     }
  *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
  *         return fail(d.msg);
+ *
+ * (avrogen_ocf_writer_open_type and avrogen_ocf_writer_put do all this for a
+ * generated record type.)
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open(
         const char *path, const char *schema, size_t len, const avrogen_ocf_writer_options *opts,
@@ -163,7 +195,8 @@ AVROGEN_API avrogen_writer *avrogen_ocf_writer_datum_begin(avrogen_ocf_writer *w
  * Finish the datum started by avrogen_ocf_writer_datum_begin. If encoding it
  * failed (the block writer's err is set: E_NOMEM, E_ARG from a value encoder,
  * ...) the datum is dropped from the block, that status is returned, and the
- * writer stays usable. Otherwise the datum is counted, and once the block holds
+ * writer stays usable; avrogen_ocf_writer_datum_error then gives the
+ * encoder's message with the datum's record number. Otherwise the datum is counted, and once the block holds
  * block_size bytes it is compressed and written: a failure there (E_IO, E_NOMEM)
  * is sticky. E_ARG without a matching datum_begin.
  */
@@ -207,6 +240,96 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_flush(avrogen_oc
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_close(avrogen_ocf_writer *w,
                                                                       avrogen_diag *diag);
+
+/*
+ * Why datum_end last dropped a datum: its status (AVROGEN_OK when none was
+ * dropped), and in `diag` (may be NULL) the encoder's message after the
+ * datum's record number, counting from 0 every datum ended on w, written or
+ * dropped: "record 41: Order.lines[3].name: NULL string" (generated encoders
+ * name the member), with diag->offset the byte within the datum where
+ * encoding stopped. Not w's error: w stays usable, and close does not report
+ * it (avrogen_ocf_writer_put does make it sticky).
+ */
+AVROGEN_API avrogen_status avrogen_ocf_writer_datum_error(const avrogen_ocf_writer *w,
+                                                          avrogen_diag *diag);
+
+/* ---- structs of generated record types ------------------------------------ */
+
+/*
+ * Like avrogen_ocf_writer_open with the schema of `t`, a generated record
+ * type (P_avro_type, whose encoder avrogen_ocf_writer_put then uses). E_ARG
+ * (diag says why) when t is not a record of a generated header (no schema,
+ * encoder or decoder); the rest as avrogen_ocf_writer_open.
+ *
+ *     avrogen_ocf_writer *w;
+ *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
+ *     if (avrogen_ocf_writer_open_type("orders.avro", &order_avro_type, &o, &w, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ *     for (size_t i = 0; i < n && avrogen_ocf_writer_put(w, &orders[i]) == AVROGEN_OK; i++)
+ *         ;
+ *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
+ *         return fail(d.msg); // "record 41: Order.lines[3].name: NULL string"
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open_type(
+        const char *path, const avrogen_type *t, const avrogen_ocf_writer_options *opts,
+        avrogen_ocf_writer **out, avrogen_diag *diag);
+
+/*
+ * Append the struct at `src` (of w's type) as the next record: encoded by
+ * P_avro_encode into the current block (datum_begin, encode, datum_end). A
+ * struct the encoder refuses is not written, and its error becomes w's,
+ * sticky: close and avrogen_ocf_writer_error return it, the message naming
+ * the record (counting from 0) and the member, "record 41: Order.note: NULL
+ * string". Also the sticky errors of datum_end (E_IO, E_NOMEM); E_ARG (not
+ * sticky) when w was not opened by avrogen_ocf_writer_open_type. Allocates
+ * only when the block's buffer grows.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_put(avrogen_ocf_writer *w,
+                                                                    const void *src);
+
+/*
+ * Like avrogen_ocf_reader_open, for reading structs of the generated record
+ * type `t` with avrogen_ocf_reader_get; r owns the arena they are decoded
+ * into (through opts->alloc). The file may have been written with any schema
+ * that resolves to t's (spec §Schema Resolution: as avrogen_ocf_reader_next_as).
+ * E_ARG (diag says why) when t is not a record of a generated header; the rest
+ * as avrogen_ocf_reader_open. Every other reader call works on r too.
+ *
+ *     avrogen_ocf_reader *r;
+ *     if (avrogen_ocf_reader_open_type("orders.avro", &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ *     struct order o;
+ *     while (avrogen_ocf_reader_get(r, &o))
+ *         use(&o);
+ *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK)
+ *         return fail(d.msg);
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_open_type(
+        const char *path, const avrogen_type *t, const avrogen_ocf_reader_options *opts,
+        avrogen_ocf_reader **out, avrogen_diag *diag);
+
+/*
+ * Decode the next record into *dst, a struct of r's type: true when there was
+ * one, false at the end of the file or on error (avrogen_ocf_reader_finish or
+ * avrogen_ocf_reader_error tell which). Each call first resets r's arena: the
+ * pointers in *dst (arrays, maps, char * strings, views) stay valid until the
+ * next get, finish or close on r; copy what must live longer. Decoded with
+ * avrogen_ocf_reader_next_as, whose errors it has, sticky, their message
+ * starting with the record's number (counting from 0): "record 7: block at
+ * offset 4096, object 7 (byte 90 of the decompressed block): input ends
+ * mid-value" (a schema that cannot be resolved has no number: its message
+ * names the reader path). On a reader not opened by
+ * avrogen_ocf_reader_open_type: false, a sticky E_ARG.
+ */
+AVROGEN_API bool avrogen_ocf_reader_get(avrogen_ocf_reader *r, void *dst);
+
+/*
+ * Close r (as avrogen_ocf_reader_close) and return its first error, or
+ * AVROGEN_OK when the file was read without one; `diag` (may be NULL) gets
+ * the message. NULL is AVROGEN_OK.
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_finish(avrogen_ocf_reader *r,
+                                                                       avrogen_diag *diag);
 
 /* The parsed schema of the file being written, owned by w. */
 AVROGEN_API const avrogen_schema *avrogen_ocf_writer_schema(const avrogen_ocf_writer *w);
