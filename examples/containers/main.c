@@ -19,13 +19,13 @@
 
 #define N_ORDERS 100000
 
-/* Order i, its strings and array in `name` and `skus`. */
-static struct order make_order(int64_t i, char name[32], int64_t skus[3])
+/* Order i in *o, its strings and array in `name` and `skus`. */
+static const struct order *make_order(int64_t i, struct order *o, char name[32], int64_t skus[3])
 {
     snprintf(name, 32, "customer-%" PRId64, i % 1000);
     for (int64_t k = 0; k < i % 4; k++)
         skus[k] = i * 10 + k;
-    return (struct order){
+    *o = (struct order){
             .id = i,
             .customer = {.id = i % 1000, .name = name},
             .skus = skus,
@@ -34,6 +34,7 @@ static struct order make_order(int64_t i, char name[32], int64_t skus[3])
             .status = (enum status)(i % 3),
             .placed_at = 1700000000000000 + i * 1000,
     };
+    return o;
 }
 
 /* Whether o is order i. */
@@ -41,13 +42,14 @@ static bool check_order(int64_t i, const struct order *o)
 {
     char name[32];
     int64_t skus[3];
-    struct order want = make_order(i, name, skus);
+    struct order want;
+    make_order(i, &want, name, skus);
     bool same = o->id == want.id && o->customer.id == want.customer.id &&
                 strcmp(o->customer.name, want.customer.name) == 0 && o->n_skus == want.n_skus &&
                 (want.n_skus == 0 || memcmp(o->skus, want.skus, want.n_skus * sizeof *skus) == 0) &&
                 (o->note == NULL) == (want.note == NULL) &&
-                (o->note == NULL || strcmp(o->note, want.note) == 0) &&
-                o->status == want.status && o->placed_at == want.placed_at;
+                (o->note == NULL || strcmp(o->note, want.note) == 0) && o->status == want.status &&
+                o->placed_at == want.placed_at;
     if (!same)
         fprintf(stderr, "containers: record %" PRId64 " differs\n", i);
     return same;
@@ -68,24 +70,19 @@ int main(int argc, char **argv)
 
     /* glue begin */
     avrogen_diag d;
+    struct order o;
     avrogen_ocf_writer *w;
     avrogen_ocf_writer_options opts = {.codec = "zstandard"};
-    if (avrogen_ocf_writer_open_type(path, &order_avro_type, &opts, &w, &d) != AVROGEN_OK)
-        return fail(d.msg);
-    for (int64_t i = 0; i < N_ORDERS; i++) {
-        struct order o = make_order(i, name, skus);
-        if (avrogen_ocf_writer_put(w, &o) != AVROGEN_OK)
-            break;
-    }
-    if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
-        return fail(d.msg);
+    avrogen_status st = avrogen_ocf_writer_open_type(path, &order_avro_type, &opts, &w, &d);
+    for (int64_t i = 0; st == AVROGEN_OK && i < N_ORDERS; i++)
+        st = avrogen_ocf_writer_put(w, make_order(i, &o, name, skus));
+    if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK || st != AVROGEN_OK)
+        return fail(d.msg); /* open's error, or put's: "record 41: Order.customer.name: ..." */
     avrogen_ocf_reader *r;
-    if (avrogen_ocf_reader_open_type(path, &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
-        return fail(d.msg);
-    struct order o;
-    while (avrogen_ocf_reader_get(r, &o) && check_order(read, &o))
+    st = avrogen_ocf_reader_open_type(path, &order_avro_type, NULL, &r, &d);
+    while (st == AVROGEN_OK && avrogen_ocf_reader_get(r, &o) && check_order(read, &o))
         read++;
-    if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK)
+    if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK || st != AVROGEN_OK)
         return fail(d.msg);
     /* glue end */
 

@@ -1509,7 +1509,7 @@ struct avrogen_ocf_writer {
     bool in_datum;            /* between datum_begin and datum_end */
     uint64_t n_ended;         /* datums ended, written or dropped: the next one's record number */
     avrogen_status dropped;   /* why datum_end last dropped a datum, or AVROGEN_OK */
-    avrogen_diag dropped_diag;
+    avrogen_diag dropped_msg; /* its message, "record N: ..." */
     const avrogen_type *type; /* what avrogen_ocf_writer_put encodes with, or NULL */
     avrogen_codec_buf packed; /* the compressed block */
     uint64_t offset;          /* stream offset of the next byte written */
@@ -1628,11 +1628,10 @@ avrogen_status avrogen_ocf_writer_datum_end(avrogen_ocf_writer *w)
             /* Keep the encoder's message ("Order.lines[3].name: NULL string"): drop_datum
              * clears the block writer's error. */
             w->dropped = st;
-            memset(&w->dropped_diag, 0, sizeof w->dropped_diag);
-            w->dropped_diag.offset = w->block.err_offset - w->datum_mark;
-            snprintf(w->dropped_diag.msg, sizeof w->dropped_diag.msg, "record %" PRIu64 ": %s",
-                     record,
-                     w->block.err_msg != NULL ? w->block.err_msg : avrogen_status_str(st));
+            memset(&w->dropped_msg, 0, sizeof w->dropped_msg);
+            w->dropped_msg.offset = w->block.err_offset - w->datum_mark;
+            snprintf(w->dropped_msg.msg, sizeof w->dropped_msg.msg, "record %" PRIu64 ": %s",
+                     record, w->block.err_msg != NULL ? w->block.err_msg : avrogen_status_str(st));
         }
         drop_datum(w);
         return st;
@@ -1735,7 +1734,7 @@ avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w, avrogen_dia
 avrogen_status avrogen_ocf_writer_datum_error(const avrogen_ocf_writer *w, avrogen_diag *diag)
 {
     if (diag != NULL)
-        *diag = w->dropped_diag;
+        *diag = w->dropped_msg;
     return w->dropped;
 }
 
@@ -1751,9 +1750,10 @@ const avrogen_type *avrogen_ocf_writer_type(const avrogen_ocf_writer *w)
 
 avrogen_status avrogen_ocf_writer_keep_datum_error(avrogen_ocf_writer *w)
 {
-    if (w->err == AVROGEN_OK && w->dropped != AVROGEN_OK) {
+    /* The datums before it are good: write them, so that the file holds them all. */
+    if (flush_block(w) == AVROGEN_OK && w->dropped != AVROGEN_OK) {
         w->err = w->dropped;
-        w->diag = w->dropped_diag;
+        w->diag = w->dropped_msg;
     }
     return w->err;
 }

@@ -27,22 +27,19 @@
  * record number and, for encoding, the member.
  *
  *     avrogen_diag d;
- *     avrogen_ocf_writer *w;
- *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
- *     if (avrogen_ocf_writer_open_type("orders.avro", &order_avro_type, &o, &w, &d) != AVROGEN_OK)
- *         return fail(d.msg);
- *     for (size_t i = 0; i < n && avrogen_ocf_writer_put(w, &orders[i]) == AVROGEN_OK; i++)
- *         ;
- *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK)
- *         return fail(d.msg); // "record 41: Order.lines[3].name: NULL string"
- *
- *     avrogen_ocf_reader *r;
- *     if (avrogen_ocf_reader_open_type("orders.avro", &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
- *         return fail(d.msg);
  *     struct order o;
- *     while (avrogen_ocf_reader_get(r, &o))
+ *     avrogen_ocf_writer *w;
+ *     avrogen_ocf_writer_options opts = {.codec = "zstandard"};
+ *     avrogen_status st = avrogen_ocf_writer_open_type(path, &order_avro_type, &opts, &w, &d);
+ *     for (size_t i = 0; st == AVROGEN_OK && i < n; i++)
+ *         st = avrogen_ocf_writer_put(w, &orders[i]);
+ *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK || st != AVROGEN_OK)
+ *         return fail(d.msg); // "record 41: Order.lines[3].name: NULL string"
+ *     avrogen_ocf_reader *r;
+ *     st = avrogen_ocf_reader_open_type(path, &order_avro_type, NULL, &r, &d);
+ *     while (st == AVROGEN_OK && avrogen_ocf_reader_get(r, &o))
  *         use(&o);
- *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK)
+ *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK || st != AVROGEN_OK)
  *         return fail(d.msg); // "record 7: block at offset 4096, object 7 (...): ..."
  */
 #ifndef AVROGEN_OCF_H
@@ -196,9 +193,9 @@ AVROGEN_API avrogen_writer *avrogen_ocf_writer_datum_begin(avrogen_ocf_writer *w
  * failed (the block writer's err is set: E_NOMEM, E_ARG from a value encoder,
  * ...) the datum is dropped from the block, that status is returned, and the
  * writer stays usable; avrogen_ocf_writer_datum_error then gives the
- * encoder's message with the datum's record number. Otherwise the datum is counted, and once the block holds
- * block_size bytes it is compressed and written: a failure there (E_IO, E_NOMEM)
- * is sticky. E_ARG without a matching datum_begin.
+ * encoder's message with the datum's record number. Otherwise the datum is counted, and once the
+ * block holds block_size bytes it is compressed and written: a failure there (E_IO, E_NOMEM) is
+ * sticky. E_ARG without a matching datum_begin.
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_datum_end(avrogen_ocf_writer *w);
 
@@ -234,9 +231,11 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_flush(avrogen_oc
 
 /*
  * Write the last block, flush, close the file if the writer opened it, and free
- * the writer (NULL is a no-op). A datum begun but not ended is dropped. Returns
- * the first error the writer met, or this close's E_IO / E_NOMEM; `diag` (may
- * be NULL) gets its text, since w is gone afterwards.
+ * the writer. A datum begun but not ended is dropped. Returns the first error
+ * the writer met, or this close's E_IO / E_NOMEM; `diag` (may be NULL) gets
+ * its text, since w is gone afterwards. NULL (an open that failed) returns
+ * AVROGEN_OK and leaves diag as it is, so that one check after close can
+ * report a failed open, put or close alike (see avrogen_ocf_writer_put).
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_close(avrogen_ocf_writer *w,
                                                                       avrogen_diag *diag);
@@ -262,8 +261,8 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_datum_error(const avrogen_ocf_writ
  * encoder or decoder); the rest as avrogen_ocf_writer_open.
  *
  *     avrogen_ocf_writer *w;
- *     avrogen_ocf_writer_options o = {.codec = "zstandard"};
- *     if (avrogen_ocf_writer_open_type("orders.avro", &order_avro_type, &o, &w, &d) != AVROGEN_OK)
+ *     avrogen_ocf_writer_options opts = {.codec = "zstandard"};
+ *     if (avrogen_ocf_writer_open_type(path, &order_avro_type, &opts, &w, &d) != AVROGEN_OK)
  *         return fail(d.msg);
  *     for (size_t i = 0; i < n && avrogen_ocf_writer_put(w, &orders[i]) == AVROGEN_OK; i++)
  *         ;
@@ -277,12 +276,20 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open_type(
 /*
  * Append the struct at `src` (of w's type) as the next record: encoded by
  * P_avro_encode into the current block (datum_begin, encode, datum_end). A
- * struct the encoder refuses is not written, and its error becomes w's,
- * sticky: close and avrogen_ocf_writer_error return it, the message naming
- * the record (counting from 0) and the member, "record 41: Order.note: NULL
- * string". Also the sticky errors of datum_end (E_IO, E_NOMEM); E_ARG (not
- * sticky) when w was not opened by avrogen_ocf_writer_open_type. Allocates
- * only when the block's buffer grows.
+ * struct the encoder refuses is not written: the records put before it are
+ * (their block is written at once), and its error becomes w's, sticky: close and
+ * avrogen_ocf_writer_error return it, the message naming the record (counting from 0) and the
+ * member, "record 41: Order.note: NULL string". Also the sticky errors of datum_end (E_IO,
+ * E_NOMEM); E_ARG (not sticky) when w was not opened by avrogen_ocf_writer_open_type. Allocates
+ * only when the block's buffer grows. As errors are sticky, one check after
+ * close covers the open, every put and the close:
+ *
+ *     avrogen_ocf_writer *w;
+ *     avrogen_status st = avrogen_ocf_writer_open_type(path, &order_avro_type, NULL, &w, &d);
+ *     for (size_t i = 0; st == AVROGEN_OK && i < n; i++)
+ *         st = avrogen_ocf_writer_put(w, &orders[i]);
+ *     if (avrogen_ocf_writer_close(w, &d) != AVROGEN_OK || st != AVROGEN_OK)
+ *         return fail(d.msg); // open's error, or "record 41: Order.note: NULL string"
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_put(avrogen_ocf_writer *w,
                                                                     const void *src);
@@ -296,13 +303,13 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_put(avrogen_ocf_
  * as avrogen_ocf_reader_open. Every other reader call works on r too.
  *
  *     avrogen_ocf_reader *r;
- *     if (avrogen_ocf_reader_open_type("orders.avro", &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
+ *     if (avrogen_ocf_reader_open_type(path, &order_avro_type, NULL, &r, &d) != AVROGEN_OK)
  *         return fail(d.msg);
  *     struct order o;
  *     while (avrogen_ocf_reader_get(r, &o))
  *         use(&o);
  *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK)
- *         return fail(d.msg);
+ *         return fail(d.msg); // "record 7: block at offset 4096, object 7 (...): ..."
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_open_type(
         const char *path, const avrogen_type *t, const avrogen_ocf_reader_options *opts,
@@ -326,7 +333,16 @@ AVROGEN_API bool avrogen_ocf_reader_get(avrogen_ocf_reader *r, void *dst);
 /*
  * Close r (as avrogen_ocf_reader_close) and return its first error, or
  * AVROGEN_OK when the file was read without one; `diag` (may be NULL) gets
- * the message. NULL is AVROGEN_OK.
+ * the message. NULL (an open that failed) returns AVROGEN_OK and leaves diag
+ * as it is:
+ *
+ *     avrogen_ocf_reader *r;
+ *     struct order o;
+ *     avrogen_status st = avrogen_ocf_reader_open_type(path, &order_avro_type, NULL, &r, &d);
+ *     while (st == AVROGEN_OK && avrogen_ocf_reader_get(r, &o))
+ *         use(&o);
+ *     if (avrogen_ocf_reader_finish(r, &d) != AVROGEN_OK || st != AVROGEN_OK)
+ *         return fail(d.msg); // open's error, or the file's
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_finish(avrogen_ocf_reader *r,
                                                                        avrogen_diag *diag);
