@@ -398,8 +398,9 @@ AVROGEN_API avrogen_status avrogen_ocf_writer_error(const avrogen_ocf_writer *w,
  *     uint64_t n;
  *     avrogen_reader block;
  *     while (avrogen_ocf_reader_next_block(r, &n, &block) == AVROGEN_OK && n != 0)
- *         for (uint64_t i = 0; i < n; i++)
- *             order_avro_decode(&block, &order, &arena);
+ *         for (uint64_t i = 0; i < n && order_avro_decode(&block, &order, &arena) == AVROGEN_OK;
+ *              i++)
+ *             use(&order);
  *     st = avrogen_ocf_reader_error(r, &d);
  *     avrogen_ocf_reader_close(r);
  */
@@ -539,7 +540,7 @@ AVROGEN_API bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r,
  *         if (avrogen_ocf_reader_next_block(r, &n, &block) == AVROGEN_OK) {
  *             if (n == 0)
  *                 break;
- *             use(&block, n);
+ *             use_block(&block, n);
  *         } else if (avrogen_ocf_reader_resync(r, &from, &to) != AVROGEN_OK) {
  *             break;                        // cannot go on: avrogen_ocf_reader_error
  *         } else {
