@@ -2,17 +2,19 @@
 #
 # The libraries libavrogen itself uses, as imported targets: jansson (schema
 # JSON), libcrypto (MD5 / SHA-256 fingerprints) and the container-file codecs
-# zlib, zstd, xz, bzip2 and snappy. The shared runtime hides them; the static
-# one names them in its link interface, so the build tree and an installed
-# AvroGenConfig.cmake both look them up here, under the same target names.
+# libdeflate (deflate, and the CRC-32 of snappy blocks), zlib, zstd, xz, bzip2
+# and snappy. The shared runtime hides them; the static one names them in its
+# link interface, so the build tree and an installed AvroGenConfig.cmake both
+# look them up here, under the same target names.
 #
 #   avrogen_find_dependencies(REQUIRED)         # the build: stop if one is missing
 #   avrogen_find_dependencies(QUIET <out-var>)  # a consumer: <out-var> lists the
 #                                               # missing ones, empty if none
 #
 # Lookups go through CMake's own find modules where one exists, so that these
-# targets are the ones the rest of a consumer's build also uses; jansson and
-# zstd through pkg-config, snappy through its CMake package or a plain library.
+# targets are the ones the rest of a consumer's build also uses; jansson, zstd
+# and libdeflate through pkg-config, snappy through its CMake package or a
+# plain library.
 
 include_guard(GLOBAL)
 
@@ -30,12 +32,20 @@ function(avrogen_find_dependencies mode)
         if(NOT TARGET PkgConfig::avrogen_zstd)
             pkg_check_modules(avrogen_zstd ${mode} IMPORTED_TARGET libzstd>=1.4.0)
         endif()
+        # Every release that installs libdeflate.pc has the decompress_ex and
+        # crc32 calls codec.c makes (Debian 12: 1.14).
+        if(NOT TARGET PkgConfig::avrogen_libdeflate)
+            pkg_check_modules(avrogen_libdeflate ${mode} IMPORTED_TARGET libdeflate)
+        endif()
     endif()
     if(NOT TARGET PkgConfig::avrogen_jansson)
         list(APPEND missing jansson)
     endif()
     if(NOT TARGET PkgConfig::avrogen_zstd)
         list(APPEND missing zstd)
+    endif()
+    if(NOT TARGET PkgConfig::avrogen_libdeflate)
+        list(APPEND missing libdeflate)
     endif()
 
     find_package(OpenSSL ${mode} COMPONENTS Crypto)

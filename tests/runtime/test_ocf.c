@@ -1443,6 +1443,101 @@ START_TEST(deflate_trailer)
 }
 END_TEST
 
+/* CRC-32 (ISO-HDLC) bit by bit, as snappy blocks carry it: the tests' own reference. */
+static uint32_t crc32_ref(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = crc & 1 ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+    }
+    return ~crc;
+}
+
+/* A "string" file of one block holding `snappy` (raw snappy data) and then `crc`, big-endian. */
+static scan_result scan_snappy(const void *snappy, size_t len, uint32_t crc,
+                               const avrogen_ocf_reader_options *o)
+{
+    uint8_t payload[256];
+    ck_assert_uint_le(len + 4, sizeof payload);
+    memcpy(payload, snappy, len);
+    for (int k = 0; k < 4; k++)
+        payload[len + (size_t)k] = (uint8_t)(crc >> (24 - 8 * k));
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    put_header(&w, "\"string\"", "snappy");
+    put_block(&w, 1, payload, len + 4);
+    return scan_writer(&w, o);
+}
+
+START_TEST(corrupt_snappy)
+{
+    /* The datum "abcd" (a string: length 4, zigzag 8) as one literal of 5 bytes. */
+    static const uint8_t datum[] = {0x08, 'a', 'b', 'c', 'd'};
+    static const uint8_t good[] = {0x05, 0x10, 0x08, 'a', 'b', 'c', 'd'};
+    uint32_t crc = crc32_ref(datum, sizeof datum);
+    scan_result s = scan_snappy(good, sizeof good, crc, NULL);
+    ck_assert_msg(s.st == AVROGEN_OK && s.records == 1, "%s", s.diag.msg);
+
+    /* The CRC-32 of other bytes. */
+    s = scan_snappy(good, sizeof good, crc ^ 0x00010000u, NULL);
+    ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(s.diag.msg, "CRC-32"));
+
+    /* Cut short: the literal runs past the data, and no data at all. */
+    for (size_t cut = 0; cut < sizeof good; cut++) {
+        s = scan_snappy(good, cut, crc, NULL);
+        ck_assert_msg(s.st == AVROGEN_E_INVALID, "cut %zu: %s", cut, s.diag.msg);
+        ck_assert_ptr_nonnull(strstr(s.diag.msg, "snappy"));
+    }
+
+    /* Claims of another length: shorter or longer than the literal gives. */
+    uint8_t lying[sizeof good];
+    memcpy(lying, good, sizeof good);
+    for (uint8_t claim = 0; claim < 0x80; claim++) {
+        if (claim == 5)
+            continue;
+        lying[0] = claim;
+        s = scan_snappy(lying, sizeof lying, crc, NULL);
+        ck_assert_msg(s.st == AVROGEN_E_INVALID, "claim %u: %s", claim, s.diag.msg);
+    }
+
+    /* A copy reaching back before the start of the output. */
+    static const uint8_t far_copy[] = {0x09, 0x10, 0x08, 'a', 'b', 'c', 'd', 0x01, 0x09};
+    s = scan_snappy(far_copy, sizeof far_copy, crc, NULL);
+    ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
+
+    /* No block is only its CRC's bytes short of one. */
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    put_header(&w, "\"string\"", "snappy");
+    put_block(&w, 1, "\x05\x10\x08", 3);
+    s = scan_writer(&w, NULL);
+    ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(s.diag.msg, "shorter than its CRC-32"));
+
+    /*
+     * Claims of 32 MiB (within the default limit) and of more than the limit,
+     * in 7 bytes: the first is refused before anything of its size is allocated.
+     */
+    static const uint8_t huge[] = {0x80, 0x80, 0x80, 0x10, 0x10, 0x08, 'a'};
+    static const uint8_t past[] = {0x80, 0x80, 0x80, 0x80, 0x08, 0x10, 0x08};
+    peak_alloc pa;
+    peak_init(&pa);
+    avrogen_ocf_reader_options o = {0};
+    o.alloc = &pa.base;
+    s = scan_snappy(huge, sizeof huge, crc, &o);
+    ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
+    ck_assert_msg(pa.peak < ((size_t)1 << 20), "peak %zu", pa.peak);
+    s = scan_snappy(past, sizeof past, crc, &o);
+    ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
+    ck_assert_msg(pa.peak < ((size_t)1 << 20), "peak %zu", pa.peak);
+    ck_assert_uint_eq(pa.live, 0);
+}
+END_TEST
+
 START_TEST(decompression_bomb)
 {
     const char *codec = codecs[_i + 1];
@@ -2844,6 +2939,7 @@ static void add_reader_cases(Suite *s, enum reading way)
     tcase_add_test(tc, header_contents);
     tcase_add_test(tc, lying_blocks);
     tcase_add_test(tc, deflate_trailer);
+    tcase_add_test(tc, corrupt_snappy);
     tcase_add_loop_test(tc, decompression_bomb, 0, N_CODECS - 1);
 
     tc = reader_tcase(s, names[way][2], setup);
