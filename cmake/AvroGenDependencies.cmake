@@ -2,8 +2,8 @@
 #
 # The libraries libavrogen itself uses, as imported targets: jansson (schema
 # JSON), libcrypto (MD5 / SHA-256 fingerprints) and the container-file codecs
-# libdeflate (deflate, and the CRC-32 of snappy blocks), zlib, zstd, xz, bzip2
-# and snappy. The shared runtime hides them; the static one names them in its
+# libdeflate (deflate, and the CRC-32 of snappy blocks), zstd, xz, bzip2 and
+# snappy. The shared runtime hides them; the static one names them in its
 # link interface, so the build tree and an installed AvroGenConfig.cmake both
 # look them up here, under the same target names.
 #
@@ -49,10 +49,9 @@ function(avrogen_find_dependencies mode)
     endif()
 
     find_package(OpenSSL ${mode} COMPONENTS Crypto)
-    find_package(ZLIB 1.2.9 ${mode})
     find_package(LibLZMA 5.2 ${mode})
     find_package(BZip2 ${mode})
-    foreach(dep OpenSSL::Crypto ZLIB::ZLIB LibLZMA::LibLZMA BZip2::BZip2)
+    foreach(dep OpenSSL::Crypto LibLZMA::LibLZMA BZip2::BZip2)
         if(NOT TARGET ${dep})
             list(APPEND missing ${dep})
         endif()

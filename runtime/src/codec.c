@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The container-file codecs over zlib, snappy, libzstd, liblzma and libbz2.
- * Each compresses one block in a single call and decompresses one block into a
- * buffer that grows only as output actually appears, up to the caller's limit.
- * zlib, liblzma and libbz2 allocate through the codec's avrogen_alloc (so
- * allocation-failure tests reach them); libzstd and snappy offer no stable hook
- * and use libc. Framing (block headers, sync markers) is ocf.c's business.
+ * The container-file codecs over libdeflate, snappy, libzstd, liblzma and
+ * libbz2. Each compresses one block in a single call and decompresses one block
+ * into a buffer bounded by the caller's limit: the streaming decoders grow it
+ * only as output actually appears; deflate's, which wants all its room up
+ * front, guesses and doubles (deflate_decompress). liblzma and libbz2 allocate
+ * through the codec's avrogen_alloc (so allocation-failure tests reach them);
+ * libdeflate, libzstd and snappy offer no per-object hook and use libc. zlib is
+ * not used: a block is always whole in memory, so nothing needs its streaming.
+ * Framing (block headers, sync markers) is ocf.c's business.
  */
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
-#define ZLIB_CONST
 #include <bzlib.h>
 #include <libdeflate.h>
 #include <lzma.h>
 #include <snappy-c.h>
-#include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -120,7 +121,7 @@ static unsigned clamp_uint(size_t n)
     return n > UINT_MAX ? UINT_MAX : (unsigned)n;
 }
 
-/* ---- allocator shims for zlib, liblzma and libbz2 ------------------------ */
+/* ---- allocator shims for liblzma and libbz2 ------------------------------ */
 
 /* The libraries free without a size and our hook wants one, so each block carries it. */
 #define SHIM_HEADER ((size_t) _Alignof(max_align_t))
@@ -150,16 +151,6 @@ static void shim_free(void *opaque, void *ptr)
     avrogen_free(&c->alloc, p, total);
 }
 
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    return shim_alloc(opaque, items, size);
-}
-
-static void z_free(voidpf opaque, voidpf ptr)
-{
-    shim_free(opaque, ptr);
-}
-
 static void *bz_alloc(void *opaque, int n, int m)
 {
     if (n < 0 || m < 0)
@@ -184,121 +175,92 @@ static void xz_free(void *opaque, void *ptr)
 
 /* ---- deflate: spec "deflate", RFC 1951 with no zlib header or checksum ---- */
 
-static z_stream *z_new(avrogen_codec *c)
-{
-    z_stream *zs = avrogen_malloc(&c->alloc, sizeof *zs);
-    if (zs != NULL) {
-        memset(zs, 0, sizeof *zs);
-        zs->zalloc = z_alloc;
-        zs->zfree = z_free;
-        zs->opaque = c;
-    }
-    return zs;
-}
+/* The default level, zlib's and libdeflate's alike. */
+#define DEFLATE_DEFAULT_LEVEL 6
 
 static avrogen_status deflate_compress(avrogen_codec *c, const uint8_t *in, size_t len,
                                        avrogen_codec_buf *out)
 {
-    z_stream *zs = c->cstate;
-    if (zs == NULL) {
-        if ((zs = z_new(c)) == NULL)
+    struct libdeflate_compressor *z = c->cstate;
+    if (z == NULL) {
+        if ((z = libdeflate_alloc_compressor(c->level)) == NULL)
             return nomem(c);
-        /* Negative windowBits: raw deflate, as the spec requires. */
-        int rc = deflateInit2(zs, c->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-        if (rc != Z_OK) {
-            avrogen_free(&c->alloc, zs, sizeof *zs);
-            return rc == Z_MEM_ERROR ? nomem(c) : fail(c, AVROGEN_E_ARG, "deflateInit2 failed");
-        }
-        c->cstate = zs;
-    } else if (deflateReset(zs) != Z_OK) {
-        return fail(c, AVROGEN_E_INVALID, "deflateReset failed");
+        c->cstate = z;
     }
     out->len = 0;
-    if (!avrogen_codec_buf_reserve(out, &c->alloc, (size_t)deflateBound(zs, (uLong)len)))
+    /* Keeps libdeflate's bound, a little over len, clear of overflow. */
+    if (len > SIZE_MAX / 2)
+        return fail(c, AVROGEN_E_LIMIT, "block too large for deflate");
+    if (!avrogen_codec_buf_reserve(out, &c->alloc, libdeflate_deflate_compress_bound(z, len)))
         return nomem(c);
-    zs->next_in = in;
-    zs->avail_in = 0;
-    zs->next_out = out->data;
-    zs->avail_out = 0;
-    size_t in_left = len;
-    for (;;) {
-        if (zs->avail_in == 0 && in_left != 0) {
-            zs->avail_in = clamp_uint(in_left);
-            in_left -= zs->avail_in;
-        }
-        if (zs->avail_out == 0) {
-            out->len = (size_t)(zs->next_out - out->data);
-            if (out->len == out->cap && !avrogen_codec_buf_reserve(out, &c->alloc, OUT_MIN_CAP))
-                return nomem(c);
-            zs->next_out = out->data + out->len;
-            zs->avail_out = clamp_uint(out->cap - out->len);
-        }
-        int rc = deflate(zs, in_left == 0 ? Z_FINISH : Z_NO_FLUSH);
-        if (rc == Z_STREAM_END)
-            break;
-        if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return fail(c, AVROGEN_E_INVALID, zs->msg != NULL ? zs->msg : "deflate failed");
-    }
-    out->len = (size_t)(zs->next_out - out->data);
+    size_t n = libdeflate_deflate_compress(z, in, len, out->data, out->cap);
+    /* Within the bound libdeflate always fits: 0 would be our bug, not the data's. */
+    if (n == 0)
+        return fail(c, AVROGEN_E_INVALID, "deflate output does not fit its bound");
+    out->len = n;
     return AVROGEN_OK;
 }
 
+/* Make the capacity of `out` exactly `cap` bytes (its contents need not survive). */
+static bool resize_out(avrogen_codec *c, avrogen_codec_buf *out, size_t cap)
+{
+    uint8_t *p = avrogen_realloc(&c->alloc, out->data, out->cap, cap);
+    if (p == NULL)
+        return false;
+    out->data = p;
+    out->cap = cap;
+    return true;
+}
+
+/*
+ * Avro records no uncompressed size, and libdeflate decodes only into room
+ * given up front. The room starts at what the last block needed (the buffer is
+ * kept), or at four times the input, and doubles whenever the data needs more,
+ * each try decoding the block from its start: the total work stays within
+ * about twice one decode, and the room never passes the caller's limit.
+ */
 static avrogen_status deflate_decompress(avrogen_codec *c, const uint8_t *in, size_t len,
                                          avrogen_codec_buf *out, size_t max)
 {
-    z_stream *zs = c->dstate;
-    if (zs == NULL) {
-        if ((zs = z_new(c)) == NULL)
+    struct libdeflate_decompressor *z = c->dstate;
+    if (z == NULL) {
+        if ((z = libdeflate_alloc_decompressor()) == NULL)
             return nomem(c);
-        int rc = inflateInit2(zs, -15);
-        if (rc != Z_OK) {
-            avrogen_free(&c->alloc, zs, sizeof *zs);
-            return rc == Z_MEM_ERROR ? nomem(c) : fail(c, AVROGEN_E_ARG, "inflateInit2 failed");
-        }
-        c->dstate = zs;
-    } else if (inflateReset(zs) != Z_OK) {
-        return fail(c, AVROGEN_E_INVALID, "inflateReset failed");
+        c->dstate = z;
     }
     out->len = 0;
-    zs->next_in = in;
-    zs->avail_in = 0;
-    zs->next_out = out->data;
-    zs->avail_out = 0;
-    size_t in_left = len;
-    for (;;) {
-        if (zs->avail_in == 0 && in_left != 0) {
-            zs->avail_in = clamp_uint(in_left);
-            in_left -= zs->avail_in;
-        }
-        if (zs->avail_out == 0) {
-            out->len = out->data != NULL ? (size_t)(zs->next_out - out->data) : 0;
-            if (out->len == out->cap) {
-                avrogen_status st = grow_out(c, out, len, max);
-                if (st != AVROGEN_OK)
-                    return st;
-            }
-            zs->next_out = out->data + out->len;
-            zs->avail_out = clamp_uint(out->cap - out->len);
-        }
-        int rc = inflate(zs, Z_NO_FLUSH);
-        if (rc == Z_STREAM_END)
-            break;
-        if (rc == Z_OK || (rc == Z_BUF_ERROR && zs->avail_out == 0))
-            continue;
-        if (rc == Z_BUF_ERROR)
-            return fail(c, AVROGEN_E_INVALID, "deflate data ends before its last block");
-        if (rc == Z_MEM_ERROR)
-            return nomem(c);
-        return fail(c, AVROGEN_E_INVALID, zs->msg != NULL ? zs->msg : "corrupt deflate data");
+    size_t cap = out->cap;
+    if (cap == 0) {
+        cap = len <= SIZE_MAX / 4 ? len * 4 : SIZE_MAX;
+        if (cap < OUT_MIN_CAP)
+            cap = OUT_MIN_CAP;
     }
-    out->len = (size_t)(zs->next_out - out->data);
-    /*
-     * python-avro writes zlib.compress(data)[2:-1]: raw deflate followed by three
-     * bytes of the zlib wrapper's Adler-32. Tolerate what is left of that
-     * trailer (Java's Inflater ignores it too), nothing longer.
-     */
-    if (zs->avail_in + in_left > 4)
-        return fail(c, AVROGEN_E_INVALID, "bytes after the end of the deflate data");
+    for (;;) {
+        /* At most max + 1 bytes: output that fills them is past the limit. */
+        if (max < SIZE_MAX && cap > max + 1)
+            cap = max + 1;
+        if (cap > out->cap && !resize_out(c, out, cap))
+            return nomem(c);
+        size_t used = 0, got = 0;
+        enum libdeflate_result rc =
+                libdeflate_deflate_decompress_ex(z, in, len, out->data, cap, &used, &got);
+        if (rc == LIBDEFLATE_SUCCESS) {
+            out->len = got;
+            /*
+             * python-avro writes zlib.compress(data)[2:-1]: raw deflate followed by
+             * three bytes of the zlib wrapper's Adler-32. Tolerate what is left of
+             * that trailer (Java's Inflater ignores it too), nothing longer.
+             */
+            if (len - used > 4)
+                return fail(c, AVROGEN_E_INVALID, "bytes after the end of the deflate data");
+            break;
+        }
+        if (rc != LIBDEFLATE_INSUFFICIENT_SPACE)
+            return fail(c, AVROGEN_E_INVALID, "corrupt deflate data");
+        if (cap > max)
+            return fail(c, AVROGEN_E_LIMIT, "decompressed block is larger than the reader's limit");
+        cap = cap <= SIZE_MAX / 2 ? cap * 2 : SIZE_MAX;
+    }
     if (out->len > max)
         return fail(c, AVROGEN_E_LIMIT, "decompressed block is larger than the reader's limit");
     return AVROGEN_OK;
@@ -707,7 +669,7 @@ avrogen_status avrogen_codec_init(avrogen_codec *c, const char *name, size_t len
     if (level == 0) {
         switch (d->id) {
         case AVROGEN_CODEC_DEFLATE:
-            level = Z_DEFAULT_COMPRESSION;
+            level = DEFLATE_DEFAULT_LEVEL;
             break;
         case AVROGEN_CODEC_ZSTANDARD:
             level = ZSTD_CLEVEL_DEFAULT;
@@ -731,14 +693,8 @@ void avrogen_codec_fini(avrogen_codec *c)
 {
     switch (c->id) {
     case AVROGEN_CODEC_DEFLATE:
-        if (c->cstate != NULL) {
-            deflateEnd(c->cstate);
-            avrogen_free(&c->alloc, c->cstate, sizeof(z_stream));
-        }
-        if (c->dstate != NULL) {
-            inflateEnd(c->dstate);
-            avrogen_free(&c->alloc, c->dstate, sizeof(z_stream));
-        }
+        libdeflate_free_compressor(c->cstate);
+        libdeflate_free_decompressor(c->dstate);
         break;
     case AVROGEN_CODEC_ZSTANDARD:
         ZSTD_freeCCtx(c->cstate);

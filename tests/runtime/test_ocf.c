@@ -1428,11 +1428,12 @@ START_TEST(deflate_trailer)
      */
     membuf m = {0};
     write_mem("deflate", 20, 0, &m);
-    scan_result s = scan_with_trailer(&m, "\x12\x34\x56", 3);
-    ck_assert_int_eq(s.st, AVROGEN_OK);
-    ck_assert_int_eq(s.records, 20);
-    s = scan_with_trailer(&m, "\x12\x34\x56\x78\x9a", 5);
-    ck_assert_int_eq(s.st, AVROGEN_E_INVALID);
+    scan_result s;
+    for (size_t n = 0; n <= 8; n++) {
+        s = scan_with_trailer(&m, "\x12\x34\x56\x78\x9a\xbc\xde\xf0", n);
+        ck_assert_msg(s.st == (n <= 4 ? AVROGEN_OK : AVROGEN_E_INVALID), "%zu: %s", n, s.diag.msg);
+        ck_assert_int_eq(s.records, n <= 4 ? 20 : 0);
+    }
     membuf_free(&m);
     for (int k = 2; k < N_CODECS; k++) {
         write_mem(codecs[k], 20, 0, &m);
@@ -1535,6 +1536,66 @@ START_TEST(corrupt_snappy)
     ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
     ck_assert_msg(pa.peak < ((size_t)1 << 20), "peak %zu", pa.peak);
     ck_assert_uint_eq(pa.live, 0);
+}
+END_TEST
+
+/*
+ * Deflate blocks of 1 MiB, 3 MiB and 5 bytes of datum, each squeezed to a few
+ * KiB: the decoder's room (which Avro does not give) has to double several
+ * times, from its first guess and then from what the block before needed.
+ * Every byte comes back, and the limit holds to the byte.
+ */
+START_TEST(deflate_growth)
+{
+    static const size_t sizes[] = {(size_t)1 << 20, (size_t)3 << 20, 5};
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    size_t big = (size_t)3 << 20;
+    uint8_t *data = calloc(1, big);
+    for (size_t i = 0; i < big; i += 4099)
+        data[i] = (uint8_t)(i / 4099);
+    membuf m = {0};
+    FILE *f = open_memstream(&m.data, &m.len);
+    avrogen_ocf_writer_options wo = {0};
+    wo.codec = "deflate";
+    wo.block_size = 1; /* a block per datum */
+    avrogen_ocf_writer *w;
+    ck_assert_int_eq(avrogen_ocf_writer_open_file(f, "\"bytes\"", 7, &wo, &w, NULL), AVROGEN_OK);
+    for (size_t k = 0; k < N; k++) {
+        avrogen_write_bytes(avrogen_ocf_writer_datum_begin(w), data, sizes[k]);
+        ck_assert_int_eq(avrogen_ocf_writer_datum_end(w), AVROGEN_OK);
+    }
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, NULL), AVROGEN_OK);
+    fclose(f);
+    ck_assert_uint_lt(m.len, (size_t)64 << 10);
+
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(open_bytes(m.data, m.len, NULL, &r, NULL), AVROGEN_OK);
+    for (size_t k = 0; k < N; k++) {
+        uint64_t count;
+        avrogen_reader b;
+        ck_assert_int_eq(avrogen_ocf_reader_next_block(r, &count, &b), AVROGEN_OK);
+        ck_assert_uint_eq(count, 1);
+        avrogen_bytes got = avrogen_read_bytes(&b);
+        ck_assert_int_eq(b.err, AVROGEN_OK);
+        ck_assert_uint_eq(avrogen_reader_remaining(&b), 0);
+        ck_assert_uint_eq(got.len, sizes[k]);
+        ck_assert_mem_eq(got.ptr, data, sizes[k]);
+    }
+    avrogen_ocf_reader_close(r);
+
+    /* The limit at the 3 MiB block's decompressed size (its length varint: 4 bytes), then one less.
+     */
+    avrogen_ocf_reader_options o = {0};
+    o.max_block_size = sizes[1] + 4;
+    scan_result s = scan_opts(m.data, m.len, &o);
+    ck_assert_msg(s.st == AVROGEN_OK && s.records == N, "%s", s.diag.msg);
+    o.max_block_size--;
+    s = scan_opts(m.data, m.len, &o);
+    ck_assert_int_eq(s.st, AVROGEN_E_LIMIT);
+    ck_assert_int_eq(s.records, 1);
+    ck_assert_ptr_nonnull(strstr(s.diag.msg, "deflate"));
+    membuf_free(&m);
+    free(data);
 }
 END_TEST
 
@@ -2940,6 +3001,7 @@ static void add_reader_cases(Suite *s, enum reading way)
     tcase_add_test(tc, lying_blocks);
     tcase_add_test(tc, deflate_trailer);
     tcase_add_test(tc, corrupt_snappy);
+    tcase_add_test(tc, deflate_growth);
     tcase_add_loop_test(tc, decompression_bomb, 0, N_CODECS - 1);
 
     tc = reader_tcase(s, names[way][2], setup);
