@@ -3,8 +3,9 @@
  * Object container files: the header, block framing, sync markers and the
  * reader's and writer's streaming. Compression lives in codec.c and schema
  * resolution in resolve.c / resolve_type.c; here datums are bytes, delimited by
- * avrogen_ocf_reader_next_datum with avrogen_skip, which next_value and next_as
- * then decode from exactly those bytes. The reader pulls the bytes it needs
+ * avrogen_ocf_reader_next_datum with avrogen_skip, while next_value, next_as
+ * and next_json decode each where it lies in its block, in one pass
+ * (next_decoded). The reader pulls the bytes it needs
  * from its stream into one buffer that grows only as data actually arrives, so
  * neither a lying length nor a huge file makes it allocate past its limits; a
  * regular file opened by path is read without stdio's buffer, each block
@@ -1021,6 +1022,76 @@ static avrogen_status prepare_resolver(avrogen_ocf_reader *r, const avrogen_node
     return AVROGEN_OK;
 }
 
+/* What a datum is decoded into: a value (next_value) or, when `type` is set, a struct (next_as). */
+typedef struct datum_sink {
+    const avrogen_node *reader; /* next_value: the file's own root, or res_node */
+    avrogen_value *out;
+    const avrogen_type *type; /* next_as; NULL for next_value */
+    void *dst;
+    avrogen_arena *arena;
+} datum_sink;
+
+static avrogen_status decode_into(avrogen_ocf_reader *r, const datum_sink *k, avrogen_reader *dr)
+{
+    if (k->type != NULL)
+        return avrogen_decode_as(k->type, r->plans, r->fingerprint, r->schema, dr, k->dst,
+                                 k->arena);
+    if (k->reader == avrogen_schema_root(r->schema))
+        return avrogen_value_decode(dr, k->reader, k->out, k->arena);
+    return avrogen_resolver_decode(r->resolver, dr, k->out, k->arena);
+}
+
+/* The next datum delimited by avrogen_skip, then decoded from exactly its bytes. */
+static avrogen_status decode_delimited(avrogen_ocf_reader *r, const datum_sink *k, bool *got)
+{
+    avrogen_reader dr;
+    size_t at = 0;
+    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
+        return r->err;
+    if (datum_done(r, &dr, at, decode_into(r, k, &dr)) != AVROGEN_OK) {
+        *got = false;
+        return r->err;
+    }
+    return AVROGEN_OK;
+}
+
+/*
+ * The next datum decoded where it lies in its block, in one pass, as next_json
+ * prints it: delimiting it first with avrogen_skip cost as much again as the
+ * decode. The first datum of each block is still delimited and decoded from
+ * exactly its bytes (one skip a block), so that a decoder that disagrees with
+ * the file about where a datum ends (a hand-written or stale descriptor) is
+ * named at once, with datum_done's message; after that, such a disagreement
+ * shows as a later datum's error or as bytes left at the block's end.
+ *
+ * A datum that fails is read again the delimited way, from its first byte: the
+ * error is then exactly the one delimiting first gave (the skip's for data the
+ * file's schema rejects, with its offset; else the decoder's, checked against
+ * the datum's bounds), and the cost stays on the path that ends the read.
+ */
+static avrogen_status next_decoded(avrogen_ocf_reader *r, const datum_sink *k, bool *got)
+{
+    *got = false;
+    if (!datum_ahead(r))
+        return r->err;
+    if (r->datum_index == 0)
+        return decode_delimited(r, k, got);
+    avrogen_reader *cur = &r->cur;
+    const uint8_t *start = cur->p;
+    avrogen_status st = decode_into(r, k, cur);
+    if (st != AVROGEN_OK || cur->err != AVROGEN_OK) {
+        cur->p = start;
+        cur->err = AVROGEN_OK;
+        cur->err_offset = 0;
+        cur->err_msg = NULL;
+        return decode_delimited(r, k, got);
+    }
+    r->datums_left--;
+    r->datum_index++;
+    *got = true;
+    return AVROGEN_OK;
+}
+
 avrogen_status avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader,
                                              avrogen_value *out, avrogen_arena *a, bool *got)
 {
@@ -1033,17 +1104,8 @@ avrogen_status avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avroge
     /* Resolution is settled before any datum is consumed. */
     if (reader != own && prepare_resolver(r, reader) != AVROGEN_OK)
         return r->err;
-    avrogen_reader dr;
-    size_t at = 0;
-    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
-        return r->err;
-    avrogen_status st = reader == own ? avrogen_value_decode(&dr, own, out, a)
-                                      : avrogen_resolver_decode(r->resolver, &dr, out, a);
-    if (datum_done(r, &dr, at, st) != AVROGEN_OK) {
-        *got = false;
-        return r->err;
-    }
-    return AVROGEN_OK;
+    const datum_sink k = {.reader = reader, .out = out, .arena = a};
+    return next_decoded(r, &k, got);
 }
 
 avrogen_status avrogen_ocf_reader_next_json(avrogen_ocf_reader *r, avrogen_writer *w,
@@ -1118,16 +1180,8 @@ avrogen_status avrogen_ocf_reader_next_as(avrogen_ocf_reader *r, const avrogen_t
         return r->err;
     if (prepare_type(r, t) != AVROGEN_OK)
         return r->err;
-    avrogen_reader dr;
-    size_t at = 0;
-    if (datum_reader(r, &dr, &at, got) != AVROGEN_OK || !*got)
-        return r->err;
-    avrogen_status st = avrogen_decode_as(t, r->plans, r->fingerprint, r->schema, &dr, dst, a);
-    if (datum_done(r, &dr, at, st) != AVROGEN_OK) {
-        *got = false;
-        return r->err;
-    }
-    return AVROGEN_OK;
+    const datum_sink k = {.type = t, .dst = dst, .arena = a};
+    return next_decoded(r, &k, got);
 }
 
 uint64_t avrogen_ocf_reader_block_offset(const avrogen_ocf_reader *r)

@@ -569,9 +569,16 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_resync(avrogen_o
  * consumed: E_MISMATCH (or E_SCHEMA for a bad reader default, E_NOMEM), the
  * reader path in diag.path and the reason in the message.
  *
- * Each datum is delimited first, as avrogen_ocf_reader_next_datum does, then
- * decoded from exactly its bytes: a decode that stops short of the datum's end
- * or runs past it is an error. Decoding errors carry the block's file offset,
+ * Each datum is decoded where it lies in its block, in one pass, as next_json
+ * reads it. A datum that fails is read again, delimited first as
+ * avrogen_ocf_reader_next_datum does and then decoded from exactly its bytes,
+ * so errors are those of that way: data the file's schema rejects fails with
+ * next_datum's status and offset, and a decode that stops short of the datum's
+ * end or runs past it is an error. The first datum of each block is always
+ * read that way (one avrogen_skip a block), so a decoder that disagrees with
+ * the file about where datums end is named at its first datum; later in a
+ * block the disagreement shows as a later datum's error or as bytes left at the
+ * block's end. Decoding errors carry the block's file offset,
  * the datum's index in its block and the byte within the decompressed block:
  * every status of avrogen_value_read, E_MISMATCH for a datum using an enum
  * symbol or union branch the reader lacks, and those of next_datum. All errors
@@ -599,7 +606,7 @@ avrogen_ocf_reader_next_value(avrogen_ocf_reader *r, const avrogen_node *reader,
  * encoding appended to w (avrogen_datum_to_json: flags and sink as for
  * avrogen_value_to_json_sink, sink may be NULL), without building a value or
  * using an arena. *got as for next_value. The datum is read where it lies in
- * the block, once (not delimited first, as next_value does), with the
+ * the block, once (as next_value and next_as read theirs), with the
  * decoder's checks and next_datum's sticky errors: on a decoding error, w
  * holds the text of its first part, and a sink may have taken some. A failure
  * of the writer or the sink is returned (with *got false) but is not the
@@ -631,8 +638,9 @@ avrogen_ocf_reader_next_json(avrogen_ocf_reader *r, avrogen_writer *w, unsigned 
  *
  * A type plan is built (and checked) before any datum is read: schemas that
  * cannot be resolved are a sticky E_MISMATCH with the reader path and reason,
- * nothing consumed. Decoding errors are those of next_value, with the datum's
- * bytes checked the same way. E_ARG (not sticky) when t is not a generated
+ * nothing consumed. Datums are read, and errors reported, as by next_value:
+ * in one pass where each lies, a failing one (and each block's first) again
+ * delimited and decoded from exactly its bytes. E_ARG (not sticky) when t is not a generated
  * record type (no schema or decoder).
  *
  *     struct order o;
