@@ -2118,6 +2118,148 @@ START_TEST(values_datum_errors)
 }
 END_TEST
 
+/*
+ * The way next_value read datums before it decoded them in place: each
+ * delimited by next_datum (avrogen_skip), then decoded from exactly its bytes,
+ * errors worded as it worded them. The records read and the first error.
+ */
+static scan_result values_delimited(const void *data, size_t len)
+{
+    scan_result s;
+    memset(&s, 0, sizeof s);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(open_bytes(data, len, NULL, &r, NULL), AVROGEN_OK);
+    const avrogen_node *root = avrogen_schema_root(avrogen_ocf_reader_schema(r));
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    uint64_t block = UINT64_MAX, index = 0;
+    size_t at = 0; /* the datum's first byte in its block */
+    avrogen_bytes datum;
+    while ((s.st = avrogen_ocf_reader_next_datum(r, &datum)) == AVROGEN_OK && datum.ptr != NULL) {
+        if (avrogen_ocf_reader_block_offset(r) != block) {
+            block = avrogen_ocf_reader_block_offset(r);
+            index = 0;
+            at = 0;
+        }
+        avrogen_reader dr;
+        avrogen_reader_init(&dr, datum.ptr, datum.len);
+        avrogen_value v;
+        avrogen_arena_reset(&a);
+        avrogen_status st = avrogen_value_decode(&dr, root, &v, &a);
+        if (st != AVROGEN_OK || avrogen_reader_remaining(&dr) != 0) {
+            char what[96];
+            size_t byte = at;
+            if (st != AVROGEN_OK && dr.err == AVROGEN_E_TRUNCATED) {
+                byte += dr.err_offset;
+                snprintf(what, sizeof what, "decoding ran past the object's end (%zu bytes)",
+                         datum.len);
+            } else if (st != AVROGEN_OK) {
+                byte += dr.err != AVROGEN_OK ? dr.err_offset : 0;
+                snprintf(what, sizeof what, "%s",
+                         dr.err_msg != NULL ? dr.err_msg : avrogen_status_str(st));
+            } else {
+                st = AVROGEN_E_INVALID;
+                byte += avrogen_reader_offset(&dr);
+                snprintf(what, sizeof what, "decoding used %zu of the object's %zu bytes",
+                         avrogen_reader_offset(&dr), datum.len);
+            }
+            s.st = st;
+            s.diag.offset = (size_t)block;
+            snprintf(s.diag.msg, sizeof s.diag.msg,
+                     "block at offset %llu, object %llu (byte %zu of the decompressed block): %s",
+                     (unsigned long long)block, (unsigned long long)index, byte, what);
+            break;
+        }
+        s.records++;
+        index++;
+        at += datum.len;
+    }
+    if (s.st != AVROGEN_OK && s.diag.msg[0] == '\0')
+        ck_assert_int_eq(avrogen_ocf_reader_error(r, &s.diag), s.st);
+    avrogen_arena_fini(&a);
+    avrogen_ocf_reader_close(r);
+    return s;
+}
+
+/* next_value over the whole file: the records read and the first error. */
+static scan_result values_in_place(const void *data, size_t len)
+{
+    scan_result s;
+    memset(&s, 0, sizeof s);
+    avrogen_ocf_reader *r;
+    ck_assert_int_eq(open_bytes(data, len, NULL, &r, NULL), AVROGEN_OK);
+    avrogen_arena a;
+    avrogen_arena_init(&a, NULL);
+    avrogen_value v;
+    bool got;
+    for (;;) {
+        avrogen_arena_reset(&a);
+        s.st = avrogen_ocf_reader_next_value(r, NULL, &v, &a, &got);
+        if (s.st != AVROGEN_OK || !got)
+            break;
+        s.records++;
+    }
+    if (s.st != AVROGEN_OK)
+        ck_assert_int_eq(avrogen_ocf_reader_error(r, &s.diag), s.st);
+    avrogen_arena_fini(&a);
+    avrogen_ocf_reader_close(r);
+    return s;
+}
+
+/*
+ * Datums decoded where they lie (issue 25) fail where, and as, they failed
+ * when each was delimited first: every flipped byte of a block of many datums,
+ * most of them past the block's first datum.
+ */
+START_TEST(values_in_place_errors)
+{
+    membuf m = {0};
+    if (_i == 0) {
+        write_mem("null", 60, 600, &m);
+    } else {
+        /*
+         * Arrays in blocks that give their byte size, which the skip jumps and
+         * the decoder checks: a flipped size or count makes the two disagree
+         * about where the datum ends.
+         */
+        static const uint8_t datum[] = {0x05, 0x06, 0x02, 0x04, 0x06, 0x00, 0x04, 'a', 'b'};
+        uint8_t data[40 * sizeof datum];
+        size_t lens[40];
+        for (size_t i = 0; i < 40; i++) {
+            memcpy(data + i * sizeof datum, datum, sizeof datum);
+            lens[i] = sizeof datum;
+        }
+        write_raw("{\"type\": \"record\", \"name\": \"S\", \"fields\": ["
+                  "{\"name\": \"xs\", \"type\": {\"type\": \"array\", \"items\": \"long\"}}, "
+                  "{\"name\": \"s\", \"type\": \"string\"}]}",
+                  data, lens, 40, 100, &m);
+    }
+    layout l;
+    get_layout(&m, &l);
+    ck_assert_uint_ge(l.n, 3);
+    ck_assert_int_ge(l.count[1], 10);
+    static const uint8_t flips[] = {0x01, 0x02, 0x04, 0x40, 0x80, 0xff};
+    int failed = 0;
+    for (size_t at = l.start[1]; at < l.end[1] - 16; at++) {
+        for (size_t f = 0; f < sizeof flips; f++) {
+            m.data[at] ^= (char)flips[f];
+            scan_result want = values_delimited(m.data, m.len);
+            scan_result got = values_in_place(m.data, m.len);
+            m.data[at] ^= (char)flips[f];
+            ck_assert_msg(got.st == want.st && got.records == want.records &&
+                                  got.diag.offset == want.diag.offset &&
+                                  strcmp(got.diag.msg, want.diag.msg) == 0,
+                          "byte %zu ^ %#x: %d after %lld, '%s'; want %d after %lld, '%s'", at,
+                          flips[f], got.st, (long long)got.records, got.diag.msg, want.st,
+                          (long long)want.records, want.diag.msg);
+            failed += got.st != AVROGEN_OK;
+        }
+    }
+    ck_assert_int_gt(failed, 100);
+    membuf_free(&m);
+}
+END_TEST
+
 /* Every truncation, read through a reader schema: whole blocks, then E_TRUNCATED at the next. */
 START_TEST(values_truncated_everywhere)
 {
@@ -3009,6 +3151,7 @@ static void add_reader_cases(Suite *s, enum reading way)
     tcase_add_test(tc, values_mixed_readers);
     tcase_add_test(tc, values_schema_mismatch);
     tcase_add_test(tc, values_datum_errors);
+    tcase_add_loop_test(tc, values_in_place_errors, 0, 2);
     tcase_add_loop_test(tc, values_truncated_everywhere, 0, N_CODECS);
     tcase_add_loop_test(tc, json_datums, 0, N_CODECS);
 
