@@ -48,8 +48,9 @@
  *     ocf_bench [-n records] [-r runs] [-b block_size] [-d dir] [-c codec] [--keep]
  *               [--files-only] [--loop PHASE[,PHASE]]
  *
- * --files-only writes the three files (null, deflate, zstandard) and stops:
- * bench/ocf/cli_run measures the command line on them (cli_bench.c).
+ * --files-only writes the three files (null, deflate, zstandard), or -c's alone,
+ * and stops: bench/ocf/cli_run measures the command line on them (cli_bench.c),
+ * bench/peers/run gives the null one to every peer as its input.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -860,8 +861,11 @@ int main(int argc, char **argv)
 
     make_pool();
     if (files_only) {
-        /* Just the files, for bench/ocf/cli_bench: the same records every row measures. */
+        /* Just the files, for bench/ocf/cli_bench and bench/peers/run (-c: one codec
+         * only): the same records every row measures. */
         for (int c = 0; c < 3; c++) {
+            if (only != NULL && strcmp(only, codecs[c]) != 0)
+                continue;
             char path[4096];
             snprintf(path, sizeof path, "%s/ocf_bench_%s.avro", dir, codecs[c]);
             file_write(path, codecs[c]);
