@@ -34,18 +34,18 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <avro.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include <avro.h>
 #include <avrogen/gencode.h>
 #include <avrogen/ocf.h>
 #include <avrogen/resolve.h>
 #include <avrogen/schema.h>
 #include <avrogen/value.h>
+#include <time.h>
 
 #include "workloads/order.avro.h"
 
@@ -119,17 +119,17 @@ static void write_all(const char *path, const void *p, size_t n)
 static uint64_t digest_gen(const struct order *o)
 {
     return (uint64_t)o->id + (uint64_t)o->counters[ORDER_N_COUNTERS - 1] +
-           (uint64_t)o->lines[o->n_lines - 1].quantity + strlen(o->customer) +
-           (o->note != NULL);
+           (uint64_t)o->lines[o->n_lines - 1].quantity + strlen(o->customer) + (o->note != NULL);
 }
 
 static uint64_t digest_value(const avrogen_value *v)
 {
     const avrogen_value *lines = &v->fields[6], *counters = &v->fields[7];
     const avrogen_value *note = &v->fields[5];
-    return (uint64_t)v->fields[0].i64 + (uint64_t)counters->array.items[counters->array.count - 1].i64 +
-           (uint64_t)lines->array.items[lines->array.count - 1].fields[2].i32 + v->fields[1].str.len +
-           (note->branch.index == 1);
+    return (uint64_t)v->fields[0].i64 +
+           (uint64_t)counters->array.items[counters->array.count - 1].i64 +
+           (uint64_t)lines->array.items[lines->array.count - 1].fields[2].i32 +
+           v->fields[1].str.len + (note->branch.index == 1);
 }
 
 static uint64_t digest_avroc(avro_value_t *v)
@@ -321,10 +321,9 @@ static uint64_t decode_all(size_t n)
             sum += digest_value(&v);
         } else {
             struct order o;
-            avrogen_status st =
-                    impl == GEN ? order_avro_decode(&r, &o, &scratch)
-                                : avrogen_decode_as(&order_avro_type, plans, fp, schema, &r, &o,
-                                                    &scratch);
+            avrogen_status st = impl == GEN ? order_avro_decode(&r, &o, &scratch)
+                                            : avrogen_decode_as(&order_avro_type, plans, fp, schema,
+                                                                &r, &o, &scratch);
             if (st != AVROGEN_OK)
                 die("decode", r.err_msg);
             sum += digest_gen(&o);
