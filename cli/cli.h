@@ -263,6 +263,9 @@ static inline void cli_progress_tick(cli_progress *p, uint64_t records)
 }
 /* Clear the progress line, if any (before other output on stderr; at the end). */
 void cli_progress_done(cli_progress *p);
+/* A verb made of a few long steps (schema, generate): `text` says which one
+ * starts now; the line shows it with the time taken so far, at once. */
+void cli_progress_step(cli_progress *p, const char *text);
 
 /* ---- output files: cli/util.c ---- */
 

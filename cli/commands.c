@@ -23,7 +23,8 @@
     "how deep records that contain themselves may nest in a datum, 1 to 10000 (default 1000, " \
     "the library's AVROGEN_DEFAULT_MAX_DEPTH); deeper data is an error naming the limit"
 
-/* The long commands' --progress (cli_progress, cli/util.c; main.c takes it out of argv). */
+/* The long commands' --progress (cli_progress, cli/util.c; main.c takes it out of argv,
+ * the generator module's verbs read it themselves). */
 #define PROGRESS_DOC                                                                            \
     {                                                                                           \
         "--progress, --no-progress", "show progress on standard error (records, bytes read of " \
@@ -46,6 +47,7 @@ static const cli_option_doc schema_options[] = {
         {"--compat-with PATH", "check each derived schema against the earlier .avsc files in PATH "
                                "(a file or a directory; repeatable)"},
         {"--compat MODE", "backward (default), forward, full or none"},
+        PROGRESS_DOC,
         {"-- CLANG_ARGS", "everything after -- goes to clang (-I, -D, -std); @FILE expands to "
                           "the arguments in FILE"},
         {NULL, NULL},
@@ -62,6 +64,7 @@ static const cli_option_doc generate_options[] = {
                                "earlier .avsc files in PATH and generate decoders for them "
                                "(repeatable)"},
         {"--compat MODE", "backward (default), forward, full or none"},
+        PROGRESS_DOC,
         {"-- CLANG_ARGS", "everything after -- goes to clang; @FILE expands to the arguments in "
                           "FILE"},
         {NULL, NULL},

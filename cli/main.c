@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "generator.h"
 
 static bool is_help(const char *a)
 {
@@ -46,7 +47,9 @@ static bool is_progress(void *ctx, const char *name)
  */
 static int take_progress(const cli_command *c, int argc, char **argv)
 {
-    if (!cli_doc_options(c->options, is_progress, NULL))
+    /* The generator module's verbs read them in the module, whose own copy of
+     * util.c draws their line. */
+    if (!cli_doc_options(c->options, is_progress, NULL) || c->run == cli_run_generator)
         return argc;
     int kept = 1, i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {

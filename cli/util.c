@@ -814,6 +814,23 @@ void cli_progress_check(cli_progress *p, uint64_t records)
     progress_draw(p, now);
 }
 
+void cli_progress_step(cli_progress *p, const char *text)
+{
+    if (!p->on)
+        return;
+    char t[32], line[512];
+    clock_text(t, sizeof t, now_seconds() - p->start);
+    int len = snprintf(line, sizeof line, "avrogen: %s, %s elapsed", text, t);
+    if (len < 0)
+        return;
+    size_t n = (size_t)len < sizeof line ? (size_t)len : sizeof line - 1;
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 && n >= ws.ws_col)
+        n = (size_t)ws.ws_col - 1;
+    fprintf(stderr, "\r%.*s\033[K", (int)n, line);
+    progress_shown = true;
+}
+
 void cli_progress_done(cli_progress *p)
 {
     (void)p;

@@ -22,6 +22,13 @@ void diag_init(struct diag *d, FILE *out)
     d->out = out;
 }
 
+static void put_line(struct diag *d, const char *line)
+{
+    if (d->before_line)
+        d->before_line(d->before_line_ctx);
+    fprintf(d->out, "%s\n", line);
+}
+
 static void vreport(struct diag *d, const struct model_loc *at, const char *severity,
                     const char *fmt, va_list ap)
 {
@@ -36,7 +43,7 @@ static void vreport(struct diag *d, const struct model_loc *at, const char *seve
                                 : xasprintf("avrogen: %s: %s", severity, msg);
     free(msg);
     if (!d->holding) {
-        fprintf(d->out, "%s\n", line);
+        put_line(d, line);
         free(line);
         return;
     }
@@ -76,7 +83,7 @@ void diag_note(struct diag *d, const struct model_loc *at, const char *fmt, ...)
 
 void diag_forward(struct diag *d, const char *line, int is_error)
 {
-    fprintf(d->out, "%s\n", line);
+    put_line(d, line);
     if (is_error)
         d->errors++;
     else
@@ -115,7 +122,7 @@ void diag_release(struct diag *d,
     for (size_t i = 0; i < n_groups; i++) {
         size_t k = start[i];
         do {
-            fprintf(d->out, "%s\n", d->held[k].text);
+            put_line(d, d->held[k].text);
             k++;
         } while (k < d->n_held && d->held[k].is_note);
     }

@@ -32,6 +32,10 @@ struct diag {
     struct diag_held *held; /* messages held back by diag_hold, or NULL */
     size_t n_held;
     bool holding;
+    /* Called, when set, before each line is printed: a progress line on the
+     * same stream is cleared first (the CLI's `generate`). */
+    void (*before_line)(void *ctx);
+    void *before_line_ctx;
 };
 
 void diag_init(struct diag *d, FILE *out);

@@ -63,6 +63,7 @@ struct schema_seen {
 
 struct run {
     const struct driver_options *opt;
+    size_t header_index; /* of the header being run, for progress */
     struct diag d;
     struct gen_outputs outputs;
     struct textbuf stdout_text;   /* schema without -o */
@@ -207,6 +208,13 @@ static void load_earlier(struct run *r)
     }
 }
 
+static void step(struct run *r, const char *header, const char *what)
+{
+    const struct driver_options *opt = r->opt;
+    if (opt->progress)
+        opt->progress(opt->progress_ctx, header, r->header_index, opt->n_headers, what);
+}
+
 static void run_header(struct run *r, const char *header)
 {
     const struct driver_options *opt = r->opt;
@@ -219,6 +227,7 @@ static void run_header(struct run *r, const char *header)
 
     struct cunit *u = NULL;
     unsigned errors = r->d.errors;
+    step(r, header, "parsing (libclang)");
     int rc = clang_parse(header, opt->clang_args, opt->n_clang_args, &r->d, &u);
     if (rc != 0) {
         if (rc == 2)
@@ -228,6 +237,7 @@ static void run_header(struct run *r, const char *header)
     for (size_t i = 0; i < u->n_deps; i++)
         add_dep(r, u->deps[i]);
     struct model *m = NULL;
+    step(r, header, "building the model");
     rc = model_build(u, &r->d, &m);
     cunit_free(u);
     if (rc != 0) {
@@ -237,11 +247,13 @@ static void run_header(struct run *r, const char *header)
     }
     r->models = xappend(r->models, r->n_models, sizeof *r->models);
     r->models[r->n_models++] = m; /* schema texts stay alive for collect_schemas */
+    step(r, header, "writing the schemas");
     if (emit_avsc(m, &r->d) != 0 || r->d.errors != errors)
         return;
     if (!has_main_types(m))
         diag_warning(&r->d, NULL, "'%s' declares no annotated record or enum", header);
     if (r->n_earlier != 0) {
+        step(r, header, "checking compatibility");
         const char *mode = opt->compat_mode ? opt->compat_mode : "backward";
         rc = compat_gate_check(m, (const avrogen_schema *const *)r->earlier,
                                (const char *const *)r->earlier_paths, r->n_earlier, mode, &r->d);
@@ -263,6 +275,7 @@ static void run_header(struct run *r, const char *header)
                 .earlier_paths = (const char *const *)r->earlier_paths,
                 .n_earlier = r->n_earlier,
         };
+        step(r, header, "writing the code");
         rc = emit_c(m, opt->out_dir, stem, &co, &r->outputs, &r->d);
         if (rc == 2)
             r->internal = 2;
@@ -296,10 +309,16 @@ int driver_run(const struct driver_options *opt)
 {
     struct run r = {.opt = opt};
     diag_init(&r.d, opt->err);
+    r.d.before_line = opt->progress_clear;
+    r.d.before_line_ctx = opt->progress_ctx;
     load_earlier(&r);
-    for (size_t i = 0; i < opt->n_headers && !r.d.errors && !r.internal; i++)
+    for (size_t i = 0; i < opt->n_headers && !r.d.errors && !r.internal; i++) {
+        r.header_index = i;
         run_header(&r, opt->headers[i]);
+    }
 
+    if (opt->progress_clear)
+        opt->progress_clear(opt->progress_ctx);
     int status = 0;
     if (r.internal) {
         status = 2;

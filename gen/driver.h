@@ -38,6 +38,14 @@ struct driver_options {
     const char *const *compat_with;
     size_t n_compat_with;
     const char *compat_mode; /* "backward" (default: new reads old), "forward", "full", "none" */
+    /*
+     * Progress, when set: `step` ("parsing", "building the model", ...) of
+     * header `index` (0-based) of `n`, called as each step starts; `clear`
+     * before any diagnostic line is printed. The CLI draws them on stderr.
+     */
+    void (*progress)(void *ctx, const char *header, size_t index, size_t n, const char *step);
+    void (*progress_clear)(void *ctx);
+    void *progress_ctx;
 };
 
 /* Run the pipeline; returns the exit status: 0 ok, 1 the input is wrong (all

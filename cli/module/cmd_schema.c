@@ -90,6 +90,23 @@ static int expand_response_file(struct arglist *l, const char *path)
     return 0;
 }
 
+/* The driver's steps on the progress line: "generate: big.h (2 of 3): writing the code". */
+static void show_step(void *ctx, const char *header, size_t index, size_t n, const char *step)
+{
+    cli_progress *p = ctx;
+    char text[384];
+    if (n > 1)
+        snprintf(text, sizeof text, "%s: %s (%zu of %zu): %s", p->verb, header, index + 1, n, step);
+    else
+        snprintf(text, sizeof text, "%s: %s: %s", p->verb, header, step);
+    cli_progress_step(p, text);
+}
+
+static void clear_step(void *ctx)
+{
+    cli_progress_done(ctx);
+}
+
 static int run(int argc, char **argv, bool generate)
 {
     struct arglist clang = {0};
@@ -116,6 +133,10 @@ static int run(int argc, char **argv, bool generate)
             opt.clang_args = (const char *const *)clang.v;
             opt.n_clang_args = clang.n;
             break;
+        } else if (strcmp(a, "--progress") == 0) {
+            cli_set_progress(CLI_PROGRESS_ALWAYS);
+        } else if (strcmp(a, "--no-progress") == 0) {
+            cli_set_progress(CLI_PROGRESS_NEVER);
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (++i == argc) {
                 status = cli_usage("%s: %s needs a directory", cmd, a);
@@ -199,7 +220,14 @@ static int run(int argc, char **argv, bool generate)
     }
     opt.headers = headers;
     opt.compat_with = compat_with;
+    /* Steps, not records: the line says which step of which header runs. */
+    cli_progress progress;
+    cli_progress_init(&progress, cmd, !opt.out_dir);
+    opt.progress = show_step;
+    opt.progress_clear = clear_step;
+    opt.progress_ctx = &progress;
     status = driver_run(&opt);
+    cli_progress_done(&progress);
 out:
     arglist_free(&clang);
     free(headers);

@@ -13,7 +13,9 @@ usage: friendly_test.py AVROGEN
 * an unknown command or option names the closest one, when one is close;
 * tojson --pretty prints what cat --pretty prints;
 * getmeta prints the schema indented;
-* a malformed number names its option (head -n abc).
+* a malformed number names its option (head -n abc);
+* schema and generate show their steps (parsing, building the model, writing
+  the schemas and the code) the same way, cleared before a diagnostic.
 """
 
 import json
@@ -239,6 +241,43 @@ def test_numbers(tmp):
               f"{args}: exit 2, {want!r}; got {p.returncode}, {line!r}")
 
 
+def test_generate_progress(tmp):
+    header = os.path.join(tmp, "wide.h")
+    with open(header, "w") as f:
+        f.write("#include <stdint.h>\n#include <avrogen/annotate.h>\n"
+                "struct AVRO_RECORD() wide {\n")
+        f.write("".join("    int64_t m%d;\n" % i for i in range(2000)))
+        f.write("};\n")
+    out = os.path.join(tmp, "gen")
+    steps = ["parsing (libclang)", "building the model", "writing the schemas",
+             "writing the code"]
+    rc, _, shown = run_slow(["generate", header, "-o", out])
+    lines = progress_lines(shown)
+    check(rc == 0, f"generate: exit {rc}: {shown!r}")
+    for step in steps:
+        check(any(l.startswith(f"avrogen: generate: {header}: {step}, ") for l in lines),
+              f"generate on a terminal: no '{step}' step in {lines!r}")
+    check(shown.endswith("\r\033[K"), f"generate: the line is not cleared at the end: {shown!r}")
+    rc, _, shown = run_slow(["generate", header, "-o", out], tty=False)
+    check(rc == 0 and shown == "", f"generate on a pipe showed {shown!r}")
+    rc, _, shown = run_slow(["generate", "--progress", header, "-o", out], tty=False)
+    check(rc == 0 and "writing the code" in shown, f"generate --progress on a pipe: {shown!r}")
+    rc, _, shown = run_slow(["generate", header, "-o", out, "--no-progress"])
+    check(rc == 0 and progress_lines(shown) == [], f"generate --no-progress: {shown!r}")
+    rc, _, shown = run_slow(["schema", header])
+    check(rc == 0 and any(l.startswith("avrogen: schema: ") for l in progress_lines(shown)),
+          f"schema on a terminal: {shown!r}")
+
+    # A diagnostic starts on a line of its own: the step line is cleared first.
+    with open(header, "a") as f:
+        f.write("struct AVRO_RECORD() bad { long double x; };\n")
+    rc, _, shown = run_slow(["generate", header, "-o", out])
+    at = shown.find(header + ":2005:")
+    check(rc == 1 and at > 0 and shown[:at].endswith("\r\033[K")
+          and "building the model" in shown[:at],
+          f"generate with an error: the error line does not start clean: {shown!r}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
@@ -249,4 +288,5 @@ if __name__ == "__main__":
         test_suggestions(tmp)
         test_pretty_and_getmeta(tmp)
         test_numbers(tmp)
+        test_generate_progress(tmp)
     sys.exit(clitest.summary("cli friendly"))
