@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "emit_avsc.h"
 #include "genutil.h"
 #include "textbuf.h"
@@ -90,15 +92,59 @@ static const char reserved_words[] =
         "size_t sizeof static static_assert static_cast stderr stdin stdout struct switch "
         "template this thread_local throw true try typedef typeid typename typeof "
         "typeof_unqual uint16_t uint32_t uint64_t uint8_t union unix unsigned using virtual "
-        "void volatile wchar_t while xor xor_eq NULL EOF ";
+        "void volatile wchar_t while xor xor_eq NULL EOF "
+        /* object-like macros of <stdio.h>, <stdlib.h>, <math.h>, <complex.h>,
+         * <limits.h>, <float.h>, <time.h> and <assert.h> */
+        "BUFSIZ FILENAME_MAX FOPEN_MAX TMP_MAX L_tmpnam L_ctermid P_tmpdir RAND_MAX "
+        "MB_CUR_MAX MB_LEN_MAX NAN INFINITY HUGE_VAL HUGE_VALF HUGE_VALL I "
+        "math_errhandling MATH_ERRNO MATH_ERREXCEPT CHAR_BIT DECIMAL_DIG CLOCKS_PER_SEC "
+        "TIME_UTC NDEBUG ";
 
-/* Prefixes of macros the standard headers and avrogen's own define. */
+/* Prefixes of macros avrogen's own headers, the C library and POSIX define or
+ * reserve (C11 7.31, POSIX.1-2017 2.2.2): <stdint.h>, <limits.h>, <float.h>,
+ * <stdio.h> SEEK_, <math.h> FP_ and M_, <fenv.h> FE_, <locale.h> LC_,
+ * <signal.h> SIG_ and SA_, <time.h> CLOCK_ and TIMER_, <fcntl.h> and
+ * <sys/stat.h> O_, F_, S_, AT_, <stdatomic.h> ATOMIC_. */
 static const char *const reserved_prefixes[] = {
-        "avrogen",  "AVROGEN",  "AVRO_",    "INT8_",       "INT16_",  "INT32_",
-        "INT64_",   "INTMAX_",  "INTPTR_",  "UINT8_",      "UINT16_", "UINT32_",
-        "UINT64_",  "UINTMAX_", "UINTPTR_", "INT_",        "UINT_",   "SIZE_",
-        "PTRDIFF_", "WCHAR_",   "WINT_",    "SIG_ATOMIC_", "EXIT_",
+        "avrogen",     "AVROGEN", "AVRO_",  "INT8_",   "INT16_",   "INT32_",  "INT64_",
+        "INTMAX_",     "INTPTR_", "UINT8_", "UINT16_", "UINT32_",  "UINT64_", "UINTMAX_",
+        "UINTPTR_",    "INT_",    "UINT_",  "SIZE_",   "PTRDIFF_", "WCHAR_",  "WINT_",
+        "SIG_ATOMIC_", "EXIT_",   "SEEK_",  "FP_",     "FE_",      "LC_",     "SIG_",
+        "SA_",         "CLOCK_",  "TIMER_", "CHAR_",   "SCHAR_",   "UCHAR_",  "SHRT_",
+        "USHRT_",      "LONG_",   "ULONG_", "LLONG_",  "ULLONG_",  "FLT_",    "DBL_",
+        "LDBL_",       "ATOMIC_", "M_",     "O_",      "F_",       "S_",      "AT_",
 };
+
+/* What <errno.h> and <signal.h> reserve: E or SIG, then uppercase letters and
+ * digits only (EINVAL, E2BIG, SIGINT); PRI and SCN then a lowercase letter or X
+ * (<inttypes.h>: PRId64, SCNu8). */
+static bool is_reserved_pattern(const char *s)
+{
+    const char *rest = s[0] == 'E' ? s + 1 : strncmp(s, "SIG", 3) == 0 ? s + 3 : NULL;
+    if (rest && *rest) {
+        const char *p = rest;
+        while ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+            p++;
+        if (*p == '\0')
+            return true;
+    }
+    if (strncmp(s, "PRI", 3) == 0 || strncmp(s, "SCN", 3) == 0)
+        return (s[3] >= 'a' && s[3] <= 'z') || s[3] == 'X';
+    return false;
+}
+
+/* Where `s` has "_avro" followed by '_' or its end, in any case, or NULL: the
+ * generated code's names are TAG_avro_... and TAG_AVRO_..., so no other name
+ * may hold that (DESIGN.md, "C names"). */
+static const char *avro_infix(const char *s)
+{
+    for (const char *p = s; (p = strchr(p, '_')) != NULL; p++) {
+        if ((p[1] | 0x20) == 'a' && (p[2] | 0x20) == 'v' && (p[3] | 0x20) == 'r' &&
+            (p[4] | 0x20) == 'o' && (p[5] == '_' || p[5] == '\0'))
+            return p;
+    }
+    return NULL;
+}
 
 static bool is_ident_char(char c)
 {
@@ -124,7 +170,7 @@ static bool is_safe_ident(const char *s)
     for (const char *p = s; *p; p++)
         if (!is_ident_char(*p))
             return false;
-    if (is_reserved_word(s))
+    if (is_reserved_word(s) || is_reserved_pattern(s) || avro_infix(s))
         return false;
     for (size_t i = 0; i < sizeof reserved_prefixes / sizeof *reserved_prefixes; i++)
         if (strncmp(s, reserved_prefixes[i], strlen(reserved_prefixes[i])) == 0)
@@ -133,16 +179,23 @@ static bool is_safe_ident(const char *s)
 }
 
 /* `raw` as an identifier without leading or doubled underscores (Avro names
- * may have both); "" when nothing is left. Trailing underscores stay. */
+ * may have both); "" when nothing is left. Trailing underscores stay. Each
+ * "_avro" that avro_infix finds gets an x after it ("FOO_AVRO_FINGERPRINT" →
+ * "FOO_AVROX_FINGERPRINT"), so no generated name can be spelled. */
 static char *squeeze(const char *raw)
 {
-    char *out = xmalloc(strlen(raw) + 1);
+    size_t len = strlen(raw);
+    char *out = xmalloc(len + len / 5 + 2);
     size_t n = 0;
     for (const char *p = raw; *p; p++) {
         char c = is_ident_char(*p) ? *p : '_';
         if (c == '_' && (n == 0 || out[n - 1] == '_'))
             continue;
         out[n++] = c;
+        out[n] = '\0';
+        if (n >= 5 && out[n - 5] == '_' && (p[1] == '\0' || !is_ident_char(p[1]) || p[1] == '_') &&
+            avro_infix(out + n - 5) == out + n - 5)
+            out[n++] = c >= 'a' ? 'x' : 'X';
     }
     out[n] = '\0';
     return out;
@@ -153,28 +206,37 @@ static char *first_free(const char *base, const struct strset *taken)
 {
     if (is_safe_ident(base) && !strset_has(taken, base))
         return xstrdup(base);
+    /* "class_" goes on as "class_2", never "class__2" (no name holds "__"). */
+    const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
     for (unsigned i = 2;; i++) {
-        char *c = xasprintf("%s_%u", base, i);
+        char *c = xasprintf("%s%s%u", base, sep, i);
         if (is_safe_ident(c) && !strset_has(taken, c))
             return c;
         free(c);
     }
 }
 
-/* A safe stem for `raw`: squeezed; "field"/"type" before what cannot start a
- * name or starts like a reserved macro; `suffix` after a keyword. */
+/* A safe stem for `raw`: squeezed; `suffix` after a keyword ("class_");
+ * "field"/"type" before anything else that is not safe (a reserved or
+ * generated name: "field_EINVAL", "field_CHAR_BIT"). It is always safe, so
+ * first_free ends. */
 static char *safe_stem(const char *raw, const char *word, const char *suffix)
 {
     char *s = squeeze(raw);
-    char *out;
+    char *out = NULL;
     if (!s[0])
         out = xstrdup(word);
+    else if (is_safe_ident(s))
+        out = xstrdup(s);
     else if (is_reserved_word(s))
         out = xasprintf("%s%s", s, suffix);
-    else if (!is_safe_ident(s))
-        out = xasprintf("%s_%s", word, s);
-    else
-        out = xstrdup(s);
+    if (out == NULL || !is_safe_ident(out)) { /* "CHAR_BIT_" still starts like a macro */
+        free(out);
+        /* Squeezed again: "field_" + "AVRO_X" would spell "_AVRO_". */
+        char *raw2 = xasprintf("%s_%s", word, s);
+        out = squeeze(raw2);
+        free(raw2);
+    }
     free(s);
     return out;
 }
@@ -303,20 +365,36 @@ static void add_dep(struct hdr *h, size_t from, size_t to, bool by_value)
     }
 }
 
-/* A file-scope name from `base`: safe, unused, and not one the generated code
- * of a record or enum tag could produce (TAG_avro_...). */
-static char *global_name(struct hdr *h, const char *raw)
+/* Whether `c` equals a record or enum tag but for case: both would define
+ * the macro TAG_AVRO_FINGERPRINT (upper-cased). */
+static bool tag_case_taken(const struct hdr *h, const char *c)
 {
-    /* A reserved stem ("avrogen_str", "EXIT_SUCCESS") no suffix can fix. */
-    char *base = is_safe_ident(raw) ? xstrdup(raw) : xasprintf("type_%s", raw);
+    for (size_t t = 0; t < h->tags.n; t++)
+        if (strcasecmp(c, h->tags.v[t]) == 0)
+            return true;
+    return false;
+}
+
+/* A file-scope name from `raw` (squeezed): safe, unused, and, for a record or
+ * enum tag (`tag`), not the tag of another but for case. A name that is safe
+ * holds no "_avro_", so it is none of the generated code's TAG_avro_... and
+ * TAG_AVRO_... names. */
+static char *global_name(struct hdr *h, const char *raw, bool tag)
+{
+    /* A reserved stem ("avrogen_str", "EXIT_SUCCESS") no suffix can fix;
+     * squeezed again, as "type_" + "avro_x" would spell "_avro_". */
+    char *base;
+    if (is_safe_ident(raw)) {
+        base = xstrdup(raw);
+    } else {
+        char *prefixed = xasprintf("type_%s", raw);
+        base = squeeze(prefixed);
+        free(prefixed);
+    }
+    const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
     for (unsigned i = 1;; i++) {
-        char *c = i == 1 ? xstrdup(base) : xasprintf("%s_%u", base, i);
-        bool ok = is_safe_ident(c) && !strset_has(&h->globals, c);
-        for (size_t t = 0; ok && t < h->tags.n; t++) {
-            size_t n = strlen(h->tags.v[t]);
-            ok = !(strncmp(c, h->tags.v[t], n) == 0 && strncmp(c + n, "_avro_", 6) == 0);
-        }
-        if (ok) {
+        char *c = i == 1 ? xstrdup(base) : xasprintf("%s%s%u", base, sep, i);
+        if (is_safe_ident(c) && !strset_has(&h->globals, c) && !(tag && tag_case_taken(h, c))) {
             strset_add(&h->globals, c);
             free(base);
             return c;
@@ -559,7 +637,7 @@ static void name_types(struct hdr *h)
             free(base);
             base = t;
         }
-        nm->tag = global_name(h, base);
+        nm->tag = global_name(h, base, true);
         strset_add(&h->tags, nm->tag);
         free(base);
     }
@@ -588,7 +666,7 @@ static char **enumerators(struct hdr *h, const char *prefix, const char *const *
     for (size_t i = 0; i < n; i++) {
         char *raw = xasprintf("%s%s", prefix, symbols[i]);
         char *s = squeeze(raw);
-        names[i] = global_name(h, s);
+        names[i] = global_name(h, s, false);
         free(s);
         free(raw);
     }
@@ -875,7 +953,7 @@ static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node
     struct hdr *h = sb->h;
     char *stem = join(sb->owner, cname);
     char *base = join(stem, "entry");
-    char *tag = global_name(h, base);
+    char *tag = global_name(h, base, false);
     char *spelling = xasprintf("struct %s", tag);
     size_t di = new_def(h, spelling, true);
     struct sbuild eb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
@@ -908,7 +986,7 @@ static size_t holder_def(struct sbuild *sb, const char *stem, const avrogen_node
 {
     struct hdr *h = sb->h;
     char *base = join(sb->owner, stem);
-    char *tag = global_name(h, base);
+    char *tag = global_name(h, base, false);
     char *spelling = xasprintf("struct %s", tag);
     size_t di = new_def(h, spelling, true);
     struct sbuild hb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
@@ -1016,7 +1094,7 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
     /* The tag's enum: <OWNER>_<MEMBER>_<BRANCH>, in branch order (tag i is branch i). */
     char *stem = join(sb->owner, cname);
     char *ebase = join(stem, "kind");
-    char *etag = global_name(h, ebase);
+    char *etag = global_name(h, ebase, false);
     char *espelling = xasprintf("enum %s", etag);
     size_t di = new_def(h, espelling, false);
     add_dep(h, sb->def, di, true);
@@ -1028,7 +1106,7 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
     for (size_t i = 0; i < u->n_branches; i++) {
         char *ub = upper(members[i]);
         char *raw = join(ustem, ub);
-        char *name = global_name(h, raw);
+        char *name = global_name(h, raw, false);
         textbuf_printf(e, "    %s%s\n", name, i + 1 < u->n_branches ? "," : "");
         free(name);
         free(raw);

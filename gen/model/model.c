@@ -434,6 +434,8 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
      * default passed carry default_json, so this is safe after errors too. */
     ok = check_default_fit(&b) && ok;
     ok = check_union_markers(&b) && ok;
+    /* Last, on a model whose every type and member is known. */
+    ok = ok && check_generated_names(&b);
     free(decls);
     free(b.info);
     free(b.entries);

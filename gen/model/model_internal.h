@@ -202,6 +202,9 @@ struct model_enum *create_enum(struct builder *b, const struct cdecl *d, const s
 bool fill_enum(struct builder *b, const struct cdecl *d, struct model_enum *e,
                const struct cannot *head);
 
+/* model_names.c: no generated name collides with another or with the header's */
+bool check_generated_names(struct builder *b);
+
 /* model_record.c */
 struct model_record *create_record(struct builder *b, const struct cdecl *d,
                                    const struct cannot *head);

@@ -551,9 +551,20 @@ class Env:
                          "-Wcast-qual", "-Wundef", "-Werror"]
 
     def lang_flags(self, lang):
+        # Every case compiles after the C library's and POSIX's headers, with
+        # their macros (EINVAL, SEEK_SET, NAN, I, O_RDONLY, M_PI...) defined:
+        # no name of a header may be one of them (issue 26).
+        std = ["-D_DEFAULT_SOURCE"] + [f for h in STD_HEADERS for f in ("-include", h)]
         if lang == "c":
-            return ["-std=c11", "-Wmissing-prototypes", "-Wstrict-prototypes"]
-        return ["-x", "c++", "-std=c++17"]
+            return ["-std=c11", "-Wmissing-prototypes", "-Wstrict-prototypes"] + std + \
+                ["-include", "complex.h"]
+        return ["-x", "c++", "-std=c++17"] + std
+
+
+# The standard headers every generated header must compile after (C and C++;
+# C adds <complex.h>, whose I is a macro there only).
+STD_HEADERS = ["errno.h", "stdio.h", "stdlib.h", "math.h", "signal.h", "fcntl.h", "limits.h",
+               "float.h", "inttypes.h", "time.h", "locale.h", "fenv.h", "sys/stat.h"]
 
 
 def fail(case, msg):
