@@ -9,7 +9,12 @@
  *     avrogen_arena a;
  *     avrogen_arena_init(&a, NULL);
  *     avrogen_arena_set_budget(&a, 1 << 20);
- *     for (each record) { avrogen_arena_reset(&a); decode(..., &a); }
+ *     while (avrogen_reader_remaining(&r) != 0) {
+ *         avrogen_arena_reset(&a); // the last record's memory, reused
+ *         if (order_avro_decode(&r, &order, &a) != AVROGEN_OK)
+ *             break;
+ *         use(&order);
+ *     }
  *     avrogen_arena_fini(&a);
  */
 #ifndef AVROGEN_ARENA_H

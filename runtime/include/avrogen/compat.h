@@ -10,7 +10,7 @@
  *     avrogen_compat_report *rep;
  *     if (avrogen_compat_check(avrogen_schema_root(rd), avrogen_schema_root(w), NULL,
  *                              &rep) != AVROGEN_OK)
- *         return out_of_memory();
+ *         return fail("out of memory");
  *     for (size_t i = 0; i < avrogen_compat_count(rep); i++) {
  *         const avrogen_incompatibility *x = avrogen_compat_at(rep, i);
  *         printf("%s: %s: %s\n", x->reader_path, avrogen_incompat_name(x->kind), x->message);

@@ -7,12 +7,13 @@
  * byte 0, the schema id as 4 big-endian bytes, then the datum.
  *
  *     avrogen_schema_set *set;
- *     avrogen_schema_set_new(NULL, &set);
- *     avrogen_schema_set_add(set, order_schema);    // borrowed, must outlive set
+ *     if (avrogen_schema_set_new(NULL, &set) != AVROGEN_OK ||
+ *         avrogen_schema_set_add(set, order_schema) != AVROGEN_OK) // borrowed: outlives set
+ *         return fail("out of memory");
  *     avrogen_reader r;
  *     const avrogen_schema *writer;
  *     if (avrogen_soe_open(set, msg, len, &r, &writer) == AVROGEN_OK)
- *         avrogen_value_decode(&r, avrogen_schema_root(writer), &v, &arena);
+ *         st = avrogen_value_decode(&r, avrogen_schema_root(writer), &v, &arena);
  */
 #ifndef AVROGEN_FRAMING_H
 #define AVROGEN_FRAMING_H

@@ -15,7 +15,8 @@
  *     avrogen_writer_init_fixed(&w, buf, sizeof buf);
  *     avrogen_write_long(&w, 42);
  *     avrogen_write_string(&w, "hi", 2);
- *     if (w.err) ...;   // AVROGEN_E_NOSPACE if buf was too small
+ *     if (w.err != AVROGEN_OK) // AVROGEN_E_NOSPACE if buf was too small
+ *         return fail(avrogen_status_str(w.err));
  */
 #ifndef AVROGEN_GENCODE_H
 #define AVROGEN_GENCODE_H

@@ -10,7 +10,7 @@
  *     avrogen_diag why;
  *     if (avrogen_resolver_new(avrogen_schema_root(w), avrogen_schema_root(rd), NULL, &res,
  *                              &why) != AVROGEN_OK)
- *         fprintf(stderr, "%s: %s\n", why.path, why.msg);
+ *         return fail(why.msg); // why.path: where in the reader's schema
  *     while (avrogen_reader_remaining(&r) != 0 &&
  *            avrogen_resolver_decode(res, &r, &v, &arena) == AVROGEN_OK)
  *         use(&v);           // v is shaped like the reader's schema
@@ -132,7 +132,7 @@ typedef struct avrogen_type_plan avrogen_type_plan;
  *     avrogen_type_plan *plan;
  *     if (avrogen_type_plan_new(avrogen_schema_root(w), &order_avro_type, NULL, &plan,
  *                               &why) != AVROGEN_OK)
- *         fprintf(stderr, "%s: %s\n", why.path, why.msg);
+ *         return fail(why.msg);
  *     st = avrogen_type_plan_decode(plan, &r, &order, &arena);
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_type_plan_new(const avrogen_node *writer,

@@ -12,7 +12,7 @@
  *     avrogen_schema *s;
  *     avrogen_diag d;
  *     if (avrogen_schema_parse(text, len, NULL, &s, &d) != AVROGEN_OK)
- *         fprintf(stderr, "%s: %s\n", d.path, d.msg);
+ *         return fail(d.msg); // d.path: where in the JSON
  *     puts(avrogen_schema_canonical(s));
  *     avrogen_schema_free(s);
  */
