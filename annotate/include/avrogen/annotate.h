@@ -79,19 +79,20 @@
  * Out of line, for headers that cannot be edited, system headers included
  * (file scope, in any header the tool parses; the type must be complete there):
  *
+ *     #include <utmp.h>
  *     #include <vendor/point.h>
- *     #include <cjson/cJSON.h>
+ *     AVRO_EXTERN_RECORD(struct utmp, name = "Login", namespace = "glibc");
+ *     AVRO_EXTERN_RECORD(struct exit_status, namespace = "glibc"); // utmp's ut_exit
+ *     AVRO_EXTERN_FIELD(struct utmp, __glibc_reserved, AVRO_SKIP);
  *     AVRO_EXTERN_RECORD(struct point, name = "Point", namespace = "geo");
  *     AVRO_EXTERN_FIELD(struct point, next, AVRO_NULLABLE);
  *     AVRO_EXTERN_FIELD(struct point, tags, AVRO_ARRAY(n_tags) AVRO_FIELD(doc = "labels"));
  *     AVRO_EXTERN_ENUM(enum vendor_color, name = "Color", strip_prefix = "VENDOR_");
  *     AVRO_EXTERN_FIELD(enum vendor_color, VENDOR_GREEN, AVRO_FIELD(name = "GO"));
- *     AVRO_EXTERN_RECORD(cJSON, name = "JsonNode");
- *     AVRO_EXTERN_FIELD(cJSON, next, AVRO_NULLABLE);
  *     AVRO_EXTERN_RECORD(struct vendor_event);
  *     AVRO_EXTERN_FIELD(struct vendor_event, u, AVRO_UNION(kind));
  *     AVRO_EXTERN_FIELD(struct vendor_event, u.key, AVRO_TAG(VENDOR_KEY));
- *     AVRO_EXTERN_FIELD(union vendor_value, d, AVRO_TAG(VENDOR_REAL));
+ *     AVRO_EXTERN_FIELD(struct vendor_event, u.real, AVRO_TAG(VENDOR_REAL));
  *
  * The first argument names the type as C would (`struct point`, `point_t`,
  * `enum vendor_color`); the rest are exactly the options or annotations that
