@@ -13,12 +13,17 @@
  *     avrogen_registry *reg;
  *     avrogen_registry_error err;
  *     uint32_t id;
- *     if (avrogen_registry_config_new(&cfg) != AVROGEN_REGISTRY_OK ||
- *         avrogen_registry_config_set(cfg, "schema.registry.url", "https://sr:8081", &err) ||
- *         avrogen_registry_new(cfg, &reg, &err))
- *         die(err.message);
- *     avrogen_registry_config_free(cfg);
- *     if (avrogen_registry_id_for(reg, "orders-value", order_avsc, &id, &err) == 0)
+ *     if (avrogen_registry_config_new(&cfg) != AVROGEN_REGISTRY_OK)
+ *         return fail("out of memory");
+ *     avrogen_registry_status rs =
+ *             avrogen_registry_config_set(cfg, "schema.registry.url", "https://sr:8081", &err);
+ *     if (rs == AVROGEN_REGISTRY_OK)
+ *         rs = avrogen_registry_new(cfg, &reg, &err);
+ *     avrogen_registry_config_free(cfg); // the client keeps a copy
+ *     if (rs != AVROGEN_REGISTRY_OK)
+ *         return fail(err.message);
+ *     if (avrogen_registry_id_for(reg, "orders-value", order_avsc, &id, &err) ==
+ *         AVROGEN_REGISTRY_OK)
  *         avrogen_confluent_write_header(&w, id);
  */
 #ifndef AVROGEN_REGISTRY_H
