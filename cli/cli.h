@@ -213,6 +213,24 @@ int cli_one_stdin(const char *cmd, char **operands, int n);
  */
 void cli_print_json_indented(FILE *out, const char *text, size_t len, size_t margin);
 
+/* ---- the options of the module verbs: cli/module_options.c ---- */
+
+/* The long commands' --progress (cli_progress, cli/util.c; main.c takes it out of argv,
+ * the generator module's verbs read it themselves). */
+#define PROGRESS_DOC                                                                            \
+    {                                                                                           \
+        "--progress, --no-progress", "show progress on standard error (records, bytes read of " \
+                                     "the total, rates, time taken and "                        \
+                                     "left), always or never; by default it is shown when "     \
+                                     "standard error is a terminal and the "                    \
+                                     "records do not go to one"                                 \
+    }
+
+extern const cli_option_doc cli_schema_options[];
+extern const cli_option_doc cli_generate_options[];
+extern const cli_option_doc cli_header_options[];
+extern const cli_option_doc cli_registry_options[];
+
 /* ---- progress on standard error: cli/util.c ---- */
 
 /*

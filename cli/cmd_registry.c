@@ -46,7 +46,7 @@ static int parse(int argc, char **argv, struct args *a)
                 return cli_usage("registry: more than %d -X settings", MAX_SETTINGS);
             slot = &a->settings[a->n_settings++];
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_usage("registry: unknown option '%s'", arg);
+            return cli_unknown_option("registry", arg);
         } else if (a->verb == NULL) {
             a->verb = arg;
             continue;
@@ -218,7 +218,7 @@ static int run_verb(const struct args *a, avrogen_registry *reg)
 
 static int run(int argc, char **argv)
 {
-    cli_set_command("registry", NULL); /* this module's copy of util.c */
+    cli_set_command("registry", cli_registry_options); /* this module's copy of util.c */
     struct args a;
     int rc = parse(argc, argv, &a);
     if (rc != 0)

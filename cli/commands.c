@@ -23,60 +23,11 @@
     "how deep records that contain themselves may nest in a datum, 1 to 10000 (default 1000, " \
     "the library's AVROGEN_DEFAULT_MAX_DEPTH); deeper data is an error naming the limit"
 
-/* The long commands' --progress (cli_progress, cli/util.c; main.c takes it out of argv,
- * the generator module's verbs read it themselves). */
-#define PROGRESS_DOC                                                                            \
-    {                                                                                           \
-        "--progress, --no-progress", "show progress on standard error (records, bytes read of " \
-                                     "the total, rates, time taken and "                        \
-                                     "left), always or never; by default it is shown when "     \
-                                     "standard error is a terminal and the "                    \
-                                     "records do not go to one"                                 \
-    }
-
 /* cat's and tojson's --pretty: AVROGEN_JSON_PRETTY. */
 #define PRETTY_DOC                                                                          \
     {                                                                                       \
         "--pretty", "indent the JSON, two spaces a level, as Python's json.dumps(indent=2)" \
     }
-
-static const cli_option_doc schema_options[] = {
-        {"-o, --output DIR",
-         "write DIR/<fullname>.avsc for each record instead of printing; DIR is made if missing"},
-        {"--schema-dir DIR", "with -o: write the .avsc files into DIR instead"},
-        {"--compat-with PATH", "check each derived schema against the earlier .avsc files in PATH "
-                               "(a file or a directory; repeatable)"},
-        {"--compat MODE", "backward (default), forward, full or none"},
-        PROGRESS_DOC,
-        {"-- CLANG_ARGS", "everything after -- goes to clang (-I, -D, -std); @FILE expands to "
-                          "the arguments in FILE"},
-        {NULL, NULL},
-};
-
-static const cli_option_doc generate_options[] = {
-        {"-o, --output DIR",
-         "where HEADER.avro.h, HEADER.avro.c and the schemas go (required; made if missing)"},
-        {"--depfile F", "write a Make-syntax depfile of every header read"},
-        {"--include-as REL", "how the generated .avro.h includes the header (one HEADER only)"},
-        {"--schema-dir DIR", "write the .avsc files into DIR instead of the output directory"},
-        {"--manifest F", "list the .avsc files written in F (touched on every successful run)"},
-        {"--compat-with PATH", "the compatibility gate: check every derived schema against the "
-                               "earlier .avsc files in PATH and generate decoders for them "
-                               "(repeatable)"},
-        {"--compat MODE", "backward (default), forward, full or none"},
-        PROGRESS_DOC,
-        {"-- CLANG_ARGS", "everything after -- goes to clang; @FILE expands to the arguments in "
-                          "FILE"},
-        {NULL, NULL},
-};
-
-static const cli_option_doc header_options[] = {
-        {"-o, --output DIR", "write DIR/<stem>.h for each SCHEMA (order.avsc: DIR/order.h); "
-                             "needed for more than one; DIR is created when missing"},
-        {"--views", "strings (and map keys) as avrogen_str views instead of char *"},
-        {"--from-file FILE.avro", "the schema stored in a container file (repeatable)"},
-        {NULL, NULL},
-};
 
 static const cli_option_doc fingerprint_options[] = {
         {"--algo ALGO", "crc64 (the default: CRC-64-AVRO, little-endian), md5 or sha256"},
@@ -199,18 +150,6 @@ static const cli_option_doc count_options[] = {
         {NULL, NULL},
 };
 
-static const cli_option_doc registry_options[] = {
-        {"--url URL", "the registry: a comma-separated list of http:// or https:// URLs, tried "
-                      "in turn (schema.registry.url)"},
-        {"--config FILE", "a properties file of KEY=VALUE lines, as librdkafka and kcat read "
-                          "them: schema.registry.url, basic.auth.user.info, bearer.auth.token, "
-                          "ssl.ca.location, ssl.certificate.location, ssl.key.location, "
-                          "request.timeout.ms, max.retries, retries.wait.ms, ... (any may be "
-                          "prefixed schema.registry.); keys that are Kafka's are skipped"},
-        {"-X KEY=VALUE", "one such setting (repeatable); -X and --url override the file"},
-        {NULL, NULL},
-};
-
 static const cli_option_doc no_options[] = {{NULL, NULL}};
 
 const cli_command cli_commands[] = {
@@ -220,14 +159,14 @@ const cli_command cli_commands[] = {
          "Avro schema of every annotated record (AVRO_RECORD) it defines, or write one .avsc file "
          "per record into DIR. Annotation mistakes are errors at the member, "
          "file:line:col: error: ..., and nothing is written.",
-         schema_options, "avrogen schema include/order.h -- -Iinclude -std=c11"},
+         cli_schema_options, "avrogen schema include/order.h -- -Iinclude -std=c11"},
         {"generate", cli_run_generator,
          "HEADER... -o DIR [--depfile F] [--compat-with PATH] [-- CLANG_ARGS]",
          "C encoders and decoders for annotated structs",
          "Write HEADER.avro.h and HEADER.avro.c (encode, size, decode and the type descriptor of "
          "every annotated record) and the derived .avsc schemas into DIR. Outputs whose bytes "
          "did not change are left untouched. This is what avro_generate() runs in a CMake build.",
-         generate_options, "avrogen generate include/order.h -o build/gen -- -Iinclude"},
+         cli_generate_options, "avrogen generate include/order.h -o build/gen -- -Iinclude"},
         {"header", cli_run_generator, "SCHEMA.avsc... [-o DIR] [--views] [--from-file FILE.avro]",
          "annotated C structs for an existing record schema",
          "Write the annotated C header of each record SCHEMA (a file, - for standard input, or "
@@ -240,7 +179,7 @@ const cli_command cli_commands[] = {
          "representation (a root that is not a record, an array inside a union, ...) is an error "
          "naming the place in the schema and why, and no header is "
          "written.",
-         header_options,
+         cli_header_options,
          "avrogen header schemas/order.avsc -o include\n"
          "avrogen header --from-file events.avro --views -o gen"},
         {"canonical", cmd_canonical, "SCHEMA", "Parsing Canonical Form of a schema",
@@ -404,7 +343,7 @@ const cli_command cli_commands[] = {
          "URL, after retrying each URL in turn with back-off, all within request.timeout.ms "
          "(default 10000). The client lives in avrogen-registry.so, which only this command "
          "loads (with libcurl); a build without libcurl has no registry command (exit 2).",
-         registry_options,
+         cli_registry_options,
          "avrogen registry register --url http://localhost:8081 orders-value order.avsc\n"
          "avrogen registry get --url http://localhost:8081 42\n"
          "avrogen registry check --config client.properties orders-value order-v2.avsc\n"

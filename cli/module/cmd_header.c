@@ -208,7 +208,7 @@ int cmd_header(int argc, char **argv)
         } else if (strcmp(a, "--views") == 0) {
             views = true;
         } else if (a[0] == '-' && a[1] != '\0') {
-            rc = cli_usage("header: unknown option '%s'", a);
+            rc = cli_unknown_option("header", a);
             goto out;
         } else {
             ins[n++] = (struct input){a, false};

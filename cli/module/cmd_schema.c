@@ -182,7 +182,11 @@ static int run(int argc, char **argv, bool generate)
             }
             opt.compat_mode = argv[i];
         } else if (a[0] == '-' && a[1] != '\0') {
-            status = cli_usage("%s: unknown option '%s' (clang arguments go after '--')", cmd, a);
+            /* -o is the one short option: any other (-Iinclude, -DX) is clang's. */
+            status = a[1] != '-' ? cli_usage("%s: unknown option '%s' (clang arguments go after "
+                                             "'--')",
+                                             cmd, a)
+                                 : cli_unknown_option(cmd, a);
             goto out;
         } else {
             headers[opt.n_headers++] = a;

@@ -14,10 +14,14 @@ static int run(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
-    } verbs[] = {{"schema", cmd_schema}, {"generate", cmd_generate}, {"header", cmd_header}};
+        const cli_option_doc *options;
+    } verbs[] = {{"schema", cmd_schema, cli_schema_options},
+                 {"generate", cmd_generate, cli_generate_options},
+                 {"header", cmd_header, cli_header_options}};
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
         if (strcmp(argv[0], verbs[i].name) == 0) {
-            cli_set_command(verbs[i].name, NULL); /* this module's copy of util.c */
+            /* This module's copy of util.c: its unknown options name the closest. */
+            cli_set_command(verbs[i].name, verbs[i].options);
             return verbs[i].run(argc, argv);
         }
     }

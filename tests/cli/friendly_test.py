@@ -191,7 +191,17 @@ def test_suggestions(tmp):
             (["recodec", "--progres", "a", "b"], "avrogen: error: recodec: unknown option "
                                                  "'--progres'; did you mean '--progress'?"),
             (["cat", "--zz", "x"], "avrogen: error: cat: unknown option '--zz'"),
-            (["count", "--bogus", "x"], "avrogen: error: count: unknown option '--bogus'")):
+            (["count", "--bogus", "x"], "avrogen: error: count: unknown option '--bogus'"),
+            # The verbs that run in a module take their options from module_options.c.
+            (["generate", "x.h", "--outptu", "d"], "avrogen: error: generate: unknown option "
+                                                   "'--outptu'; did you mean '--output'?"),
+            (["schema", "--compat-wiht", "d", "x.h"], "avrogen: error: schema: unknown option "
+                                                      "'--compat-wiht'; did you mean "
+                                                      "'--compat-with'?"),
+            (["generate", "-Iinclude", "x.h"], "avrogen: error: generate: unknown option "
+                                               "'-Iinclude' (clang arguments go after '--')"),
+            (["header", "--veiws", "x.avsc"], "avrogen: error: header: unknown option "
+                                              "'--veiws'; did you mean '--views'?")):
         p = clitest.run(args)
         line = first_line(p)
         check(p.returncode == 2 and line == want, f"{args}: exit 2, {want!r}; got "
