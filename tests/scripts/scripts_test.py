@@ -29,8 +29,10 @@ usage: scripts_test.py format-export|build-dirs|layout|fresh-clone --source DIR 
                  beside it: configuring says so, the tests that need the data
                  (NEEDS_TESTDATA) are reported by ctest as not run, each saying
                  why and how to fix it, scripts/test-summary counts them as
-                 skipped and never as passed; under CI=1 they fail; and
-                 AVROGEN_TESTDATA in the environment names another folder.
+                 skipped and never as passed; under CI=1 they fail; a
+                 Python without python3-avro makes the Python tests say they
+                 did not run; and AVROGEN_TESTDATA in the environment names
+                 another folder.
 """
 
 import argparse
@@ -173,6 +175,21 @@ esac"""})
     check(got == [os.path.join(tree, ".build", "default")], f"scripts/test configured {got}")
 
     # AVROGEN_BUILD_ROOT moves them; bench/run has its tree and makes it with Ninja.
+    # A Python without python3-avro: its tests say so by script name, never pass.
+    venv = os.path.join(args.work, "venv")
+    run([sys.executable, "-m", "venv", "--without-pip", venv])
+    b3 = os.path.join(args.work, "build-nopy")
+    out = run(["cmake", "-S", clone, "-B", b3, "-G", "Ninja",
+               "-DAVROGEN_PYTHON=" + os.path.join(venv, "bin", "python3")], extra_env=env)
+    check("has no avro module" in out, "configuring with a Python without avro does not say so")
+    junit3 = os.path.join(args.work, "junit-nopy.xml")
+    run(["ctest", "--test-dir", b3, "-R", "^(interop_python_values|cli_friendly)$",
+         "--output-junit", junit3], extra_env=env)
+    summary = run([os.path.join(args.source, "scripts", "test-summary"), junit3])
+    check("summary: 0 passed, 0 failed, 2 skipped" in summary
+          and "NOT RUN: python_peer.py: " in summary and "has no avro module" in summary,
+          "the Python tests without python3-avro were not reported as not run:\n" + summary)
+
     elsewhere = os.path.join(args.work, "elsewhere")
     run([os.path.join(tree, "scripts", "demo")], cwd=tree, extra_env=dict(env, AVROGEN_BUILD_ROOT=elsewhere),
         fail=True)
@@ -281,6 +298,21 @@ def cmd_fresh_clone(args):
     check(all(re.search(r"\b%s \(" % name, failed) for name in NEEDS_TESTDATA)
           and "(CI is set: every test must run)" in out,
           "under CI, the tests without data do not all fail:\n" + out)
+
+    # A Python without python3-avro: its tests say so by script name, never pass.
+    venv = os.path.join(args.work, "venv")
+    run([sys.executable, "-m", "venv", "--without-pip", venv])
+    b3 = os.path.join(args.work, "build-nopy")
+    out = run(["cmake", "-S", clone, "-B", b3, "-G", "Ninja",
+               "-DAVROGEN_PYTHON=" + os.path.join(venv, "bin", "python3")], extra_env=env)
+    check("has no avro module" in out, "configuring with a Python without avro does not say so")
+    junit3 = os.path.join(args.work, "junit-nopy.xml")
+    run(["ctest", "--test-dir", b3, "-R", "^(interop_python_values|cli_friendly)$",
+         "--output-junit", junit3], extra_env=env)
+    summary = run([os.path.join(args.source, "scripts", "test-summary"), junit3])
+    check("summary: 0 passed, 0 failed, 2 skipped" in summary
+          and "NOT RUN: python_peer.py: " in summary and "has no avro module" in summary,
+          "the Python tests without python3-avro were not reported as not run:\n" + summary)
 
     elsewhere = os.path.join(args.work, "elsewhere")
     b2 = os.path.join(args.work, "build-env")
