@@ -285,20 +285,39 @@ void cli_progress_done(cli_progress *p);
  * starts now; the line shows it with the time taken so far, at once. */
 void cli_progress_step(cli_progress *p, const char *text);
 
+/* ---- standard output: cli/util.c ---- */
+
+/* At start-up: the fatal signals remove the temporary output file, and a
+ * write to a pipe nobody reads fails with EPIPE rather than ending the
+ * process silently (gen/outfile.h). */
+void cli_signals_init(void);
+/* "avrogen: error: write error on standard output: <errno text>" (once per
+ * process); EXIT_BAD_INPUT. */
+int cli_stdout_error(void);
+/* After a verb: flush stdout; a write error on it turns a success (rc 0) into
+ * cli_stdout_error(); a failure keeps its own rc and message. */
+int cli_stdout_finish(int rc);
+
 /* ---- output files: cli/util.c ---- */
 
 /*
  * An output file written as PATH.tmp-XXXXXX beside PATH and renamed over it
  * at the end, so that a failed or interrupted run leaves any existing PATH as
  * it was and no partial file: the temporary file is removed on error and on
- * SIGINT, SIGTERM, SIGHUP and SIGPIPE (then the signal takes its course). The
- * file gets the mode of the PATH it replaces, else 0666 less the umask, as a
- * file made with open(2) would. PATH "-" is standard output, written as is.
+ * every signal whose default action ends the process (then the signal takes
+ * its course). The file gets the mode of the PATH it replaces, else 0666 less
+ * the umask, as a file made with open(2) would. PATH "-" is standard output,
+ * written as is. A symbolic link is followed (the file it ends at is
+ * replaced, the link stays); a FIFO or a character device is written as it
+ * is; a directory, a socket or a block device is refused (gen/outfile.h,
+ * DESIGN.md "Output files").
  */
 typedef struct cli_out {
     const char *path;
-    char *tmp; /* the temporary file while one is open */
-    FILE *f;   /* where to write */
+    char *tmp;    /* the temporary file while one is open */
+    char *target; /* what tmp replaces: path, or where its symbolic links end */
+    FILE *f;      /* where to write */
+    bool stream;  /* f is a FIFO or a character device opened as it is */
 } cli_out;
 
 /* 0, or EXIT_BAD_INPUT after an error line. */

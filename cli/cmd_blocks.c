@@ -593,7 +593,7 @@ int cmd_validate(int argc, char **argv)
             rc = EXIT_BAD_INPUT;
     }
     if (fflush(stdout) != 0 && rc == 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     avrogen_arena_fini(&arena);
     avrogen_schema_free(reader);
     free(files);

@@ -103,12 +103,12 @@ int cmd_compat(int argc, char **argv)
     avrogen_schema_free(w);
     avrogen_schema_free(r);
     if (fflush(stdout) != 0 || ferror(stdout))
-        return cli_error("compat: writing the output failed");
+        return cli_stdout_error();
     if (nb < 0 || nf < 0)
         return EXIT_BAD_INPUT;
     if (nb == 0 && nf == 0) {
         puts("compatible");
-        return fflush(stdout) == 0 ? 0 : cli_error("compat: writing the output failed");
+        return fflush(stdout) == 0 ? 0 : cli_stdout_error();
     }
     const char *prefix = backward && forward ? "not fully compatible: " : "";
     if (nb != 0 && nf != 0)

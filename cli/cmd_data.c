@@ -165,7 +165,7 @@ static int parse_data_args(int argc, char **argv, bool writer_ok, struct data_ar
 static int write_all(const void *data, size_t len)
 {
     if (len != 0 && fwrite(data, 1, len, stdout) != len)
-        return cli_error("writing output: %s", strerror(errno));
+        return cli_stdout_error();
     return 0;
 }
 
@@ -309,7 +309,7 @@ int cmd_tojson(int argc, char **argv)
     }
     cli_progress_done(&prog);
     if (rc == 0 && fflush(stdout) != 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     avrogen_writer_fini(&out);
     avrogen_arena_fini(&arena);
     free(in.buf);
@@ -379,7 +379,7 @@ int cmd_fromjson(int argc, char **argv)
     else if (rc == 0 && values == 0)
         rc = cli_error("%s: no JSON value in input", args.input);
     if (rc == 0 && fflush(stdout) != 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     cli_jsonl_fini(&j);
     if (in != stdin)
         fclose(in);

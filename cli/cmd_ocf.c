@@ -120,7 +120,7 @@ static int cat_file(struct cat *c, const char *path)
         }
         if (st != AVROGEN_OK) {
             rc = c->out.err == AVROGEN_E_IO
-                         ? cli_error("writing output: %s", strerror(errno))
+                         ? cli_stdout_error()
                          : cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen,
                                      avrogen_status_str(c->out.err));
             break;
@@ -205,7 +205,7 @@ static int run_cat(int argc, char **argv, bool head)
     if (write_stdout(NULL, avrogen_writer_data(&c.out), avrogen_writer_len(&c.out)) != AVROGEN_OK ||
         fflush(stdout) != 0) {
         if (rc == 0)
-            rc = cli_error("writing output: %s", strerror(errno));
+            rc = cli_stdout_error();
     }
     avrogen_writer_fini(&c.out);
     avrogen_arena_fini(&c.arena);
@@ -278,7 +278,7 @@ int cmd_count(int argc, char **argv)
     if (n > 1 && rc != EXIT_USAGE)
         printf("%llu\ttotal\n", (unsigned long long)total);
     if (fflush(stdout) != 0 && rc == 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     free(files);
     return rc;
 }
@@ -298,7 +298,7 @@ int cmd_getschema(int argc, char **argv)
             putchar('\n');
     }
     if (fflush(stdout) != 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     avrogen_ocf_reader_close(r);
     return rc;
 }
@@ -386,7 +386,7 @@ int cmd_getmeta(int argc, char **argv)
         }
     }
     if (fflush(stdout) != 0 && rc == 0)
-        rc = cli_error("writing output: %s", strerror(errno));
+        rc = cli_stdout_error();
     avrogen_ocf_reader_close(r);
     return rc;
 }

@@ -238,7 +238,7 @@ static int run(int argc, char **argv)
     rc = run_verb(&a, reg);
     avrogen_registry_free(reg);
     if (rc == 0 && fflush(stdout) != 0)
-        rc = cli_error("registry: standard output: write error");
+        rc = cli_stdout_error();
     return rc;
 }
 

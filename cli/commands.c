@@ -259,8 +259,10 @@ const cli_command cli_commands[] = {
          "per-datum budget.\n\n"
          "Like every command that writes a file, write makes OUT.tmp-XXXXXX beside OUT and "
          "renames it into place at the end, so a failed or interrupted run (SIGINT, SIGTERM, "
-         "SIGHUP, SIGPIPE) leaves any existing OUT as it was and no partial file. OUT keeps the "
-         "mode of the file it replaces; a new one gets 0666 less the umask.",
+         "SIGHUP, SIGPIPE, or any signal that ends the process) leaves any existing OUT as it "
+         "was and no partial file. OUT keeps the mode of the file it replaces; a new one gets "
+         "0666 less the umask. A symbolic link is followed (the file it names is replaced), a "
+         "FIFO or a character device is written as it is, a directory or a socket is refused.",
          write_options,
          "avrogen write --schema order.avsc --codec zstandard orders.jsonl "
          "orders.avro"},

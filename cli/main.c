@@ -75,7 +75,7 @@ static int help(int argc, char **argv)
     }
     if (argc == 1 && strcmp(argv[0], "--man") == 0) {
         cli_print_man(stdout);
-        return fflush(stdout) == 0 ? 0 : EXIT_BAD_INPUT;
+        return 0;
     }
     if (argc != 1)
         return cli_usage("help: one COMMAND at most");
@@ -86,9 +86,9 @@ static int help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The verb, or help, --version or an unknown command: everything main() runs. */
+static int run(int argc, char **argv)
 {
-    cli_json_budget_install();
     if (argc < 2) {
         cli_print_usage(stderr);
         return EXIT_USAGE;
@@ -112,4 +112,13 @@ int main(int argc, char **argv)
     cli_set_command(c->name, c->options);
     argc = take_progress(c, argc - 1, argv + 1);
     return c->run(argc, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    cli_json_budget_install();
+    cli_signals_init();
+    /* Whatever ran, a write error on stdout (a full device, a closed pipe) is
+     * exit 1 and one line, never a silent success. */
+    return cli_stdout_finish(run(argc, argv));
 }

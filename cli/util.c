@@ -27,6 +27,7 @@
 #include "avrogen/value.h"
 
 #include "cli.h"
+#include "outfile.h" /* the output-file rule, shared with gen/outputs.c */
 
 static void progress_clear(void);
 
@@ -837,52 +838,58 @@ void cli_progress_done(cli_progress *p)
     progress_clear();
 }
 
+/* ---- standard output ---------------------------------------------------------------- */
+
+void cli_signals_init(void)
+{
+    outfile_signals_catch();
+}
+
+int cli_stdout_error(void)
+{
+    int err = errno != 0 ? errno : EIO;
+    /* One line, however many writes failed. */
+    static bool said;
+    if (said)
+        return EXIT_BAD_INPUT;
+    said = true;
+    return cli_error("write error on standard output: %s", strerror(err));
+}
+
+int cli_stdout_finish(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    /* A verb that failed has said why already. */
+    return rc != 0 ? rc : cli_stdout_error();
+}
+
 /* ---- output files -------------------------------------------------------------------- */
 
-/*
- * The temporary file being written, removed by a fatal signal. One at a time:
- * the data commands write one output each.
- */
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGPIPE, SIGHUP};
-static char pending_tmp[4096];
-static volatile sig_atomic_t pending_set;
-
-static void remove_pending(int sig)
+/* The mode a new OUT gets: the file it replaces keeps its mode, else what creat() would give
+ * (0666 & ~umask). */
+static mode_t output_mode(const struct outfile *of)
 {
-    if (pending_set)
-        unlink(pending_tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void catch_signals(void)
-{
-    static bool installed;
-    if (installed)
-        return;
-    installed = true;
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = remove_pending;
-        sigemptyset(&sa.sa_mask);
-        struct sigaction old;
-        /* A signal the caller ignores (nohup) stays ignored. */
-        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue;
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
-}
-
-/* The mode a new OUT gets: an existing file's, else what creat() would give (0666 & ~umask). */
-static mode_t output_mode(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        return st.st_mode & 07777;
+    if (of->kind == OUTFILE_REGULAR)
+        return of->mode & 07777;
     mode_t mask = umask(0);
     umask(mask);
     return 0666 & ~mask;
+}
+
+/* A character device or a FIFO: written as it is, no temporary file (outfile.h). */
+static int open_stream(cli_out *o, const char *target)
+{
+    int fd = outfile_open_stream(target);
+    if (fd < 0 || (o->f = fdopen(fd, "wb")) == NULL) {
+        int rc = cli_error("%s: %s", o->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
+    o->stream = true;
+    return 0;
 }
 
 int cli_out_open(cli_out *o, const char *path)
@@ -893,36 +900,45 @@ int cli_out_open(cli_out *o, const char *path)
         o->f = stdout;
         return 0;
     }
-    size_t len = strlen(path) + sizeof ".tmp-XXXXXX";
-    if (len > sizeof pending_tmp)
-        return cli_error("%s: %s", path, strerror(ENAMETOOLONG));
-    o->tmp = malloc(len);
-    if (o->tmp == NULL)
-        return cli_error("%s: %s", path, strerror(ENOMEM));
-    snprintf(o->tmp, len, "%s.tmp-XXXXXX", path);
-    catch_signals();
-    /* A signal between mkstemp() and the handler learning the name would leave
-     * the file behind: hold the signals until both are done. */
-    sigset_t fatal, old;
-    sigemptyset(&fatal);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
-        sigaddset(&fatal, fatal_signals[i]);
-    sigprocmask(SIG_BLOCK, &fatal, &old);
-    int fd = mkstemp(o->tmp);
-    if (fd >= 0) {
-        memcpy(pending_tmp, o->tmp, len);
-        pending_set = 1;
-    }
-    int err = errno;
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    if (fd < 0) {
-        int rc = cli_error("%s: %s", path, strerror(err));
-        free(o->tmp);
-        o->tmp = NULL;
+    struct outfile of;
+    if (outfile_resolve(path, &of) != 0)
+        return cli_error("%s: %s", path, strerror(errno));
+    int rc = 0;
+    if (of.kind == OUTFILE_REFUSED)
+        rc = cli_error("%s: is %s, not a file, a FIFO or a character device", path, of.refused);
+    else if (of.kind == OUTFILE_STREAM)
+        rc = open_stream(o, of.target);
+    if (rc != 0 || of.kind == OUTFILE_STREAM) {
+        outfile_fini(&of);
         return rc;
     }
-    if (fchmod(fd, output_mode(path)) != 0 || (o->f = fdopen(fd, "wb")) == NULL) {
-        int rc = cli_error("%s: %s", o->tmp, strerror(errno));
+    size_t len = strlen(of.target) + sizeof ".tmp-XXXXXX";
+    o->tmp = malloc(len);
+    if (o->tmp == NULL) {
+        outfile_fini(&of);
+        return cli_error("%s: %s", path, strerror(ENOMEM));
+    }
+    snprintf(o->tmp, len, "%s.tmp-XXXXXX", of.target);
+    /* A symbolic link stays one: the file it ends at is what the rename replaces. */
+    o->target = of.target;
+    /* A signal between mkstemp() and the handler learning the name would leave
+     * the file behind: outfile_temp_begin() holds them until both are done. */
+    outfile_temp_begin();
+    int fd = mkstemp(o->tmp);
+    int err = errno;
+    if (fd >= 0)
+        outfile_temp_set(o->tmp);
+    outfile_temp_end();
+    if (fd < 0) {
+        rc = cli_error("%s: %s", path, strerror(err));
+        free(o->tmp);
+        o->tmp = NULL;
+        free(o->target);
+        o->target = NULL;
+        return rc;
+    }
+    if (fchmod(fd, output_mode(&of)) != 0 || (o->f = fdopen(fd, "wb")) == NULL) {
+        rc = cli_error("%s: %s", o->tmp, strerror(errno));
         close(fd);
         cli_out_abort(o);
         return rc;
@@ -932,10 +948,20 @@ int cli_out_open(cli_out *o, const char *path)
 
 int cli_out_commit(cli_out *o)
 {
-    if (o->tmp == NULL) {
-        if (fflush(o->f) != 0)
-            return cli_error("writing output: %s", strerror(errno));
+    if (o->f == stdout) {
+        if (fflush(o->f) != 0 || ferror(o->f))
+            return cli_stdout_error();
         return 0;
+    }
+    if (o->stream) {
+        int rc = 0;
+        if (fflush(o->f) != 0 || ferror(o->f))
+            rc = cli_error("%s: %s", o->path, strerror(errno));
+        if (fclose(o->f) != 0 && rc == 0)
+            rc = cli_error("%s: %s", o->path, strerror(errno));
+        o->f = NULL;
+        o->stream = false;
+        return rc;
     }
     int rc = 0;
     /* On disk before it replaces anything: a crash leaves the old file or the new one. */
@@ -944,29 +970,40 @@ int cli_out_commit(cli_out *o)
     if (fclose(o->f) != 0 && rc == 0)
         rc = cli_error("%s: %s", o->path, strerror(errno));
     o->f = NULL;
-    if (rc == 0 && rename(o->tmp, o->path) != 0)
+    if (rc == 0 && rename(o->tmp, o->target) != 0)
         rc = cli_error("%s: %s", o->path, strerror(errno));
     if (rc != 0) {
         cli_out_abort(o);
         return rc;
     }
-    pending_set = 0;
+    outfile_temp_clear();
     free(o->tmp);
     o->tmp = NULL;
+    free(o->target);
+    o->target = NULL;
     return 0;
 }
 
 void cli_out_abort(cli_out *o)
 {
+    if (o->stream) {
+        /* What went out went out: a device or a FIFO has nothing to take back. */
+        fclose(o->f);
+        o->f = NULL;
+        o->stream = false;
+        return;
+    }
     if (o->tmp == NULL)
         return;
     if (o->f != NULL)
         fclose(o->f);
     o->f = NULL;
     unlink(o->tmp);
-    pending_set = 0;
+    outfile_temp_clear();
     free(o->tmp);
     o->tmp = NULL;
+    free(o->target);
+    o->target = NULL;
 }
 
 /* ---- mapped inputs ----------------------------------------------------------------- */
@@ -1014,8 +1051,7 @@ static void on_sigbus(int sig, siginfo_t *info, void *uctx)
             put_stderr(head, sizeof head - 1);
             put_stderr(m->name, m->name_len);
             put_stderr(tail, sizeof tail - 1);
-            if (pending_set)
-                unlink(pending_tmp);
+            outfile_temp_remove();
             _exit(EXIT_BAD_INPUT);
         }
     }

@@ -284,6 +284,14 @@ static void run_header(struct run *r, const char *header)
     collect_schemas(r, m);
 }
 
+/* Whether the manifest is a regular file (through any symbolic links): only
+ * then is it touched, never a FIFO or a device it may be (outfile.h). */
+static bool manifest_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void queue_depfile(struct run *r)
 {
     const struct driver_options *opt = r->opt;
@@ -339,7 +347,8 @@ int driver_run(const struct driver_options *opt)
             status = gen_outputs_write(&r.outputs, opt->err) == 0 ? 0 : 1;
             /* The manifest is the build tool's output stamp: make it newer than
              * every input even when its bytes (and so its mtime) did not change. */
-            if (status == 0 && opt->manifest && utimensat(AT_FDCWD, opt->manifest, NULL, 0) != 0) {
+            if (status == 0 && opt->manifest && manifest_is_file(opt->manifest) &&
+                utimensat(AT_FDCWD, opt->manifest, NULL, 0) != 0) {
                 diag_error(&r.d, NULL, "cannot touch '%s': %s", opt->manifest, strerror(errno));
                 status = 1;
             }
@@ -347,8 +356,10 @@ int driver_run(const struct driver_options *opt)
             status = 2;
         } else if (r.stdout_text.len) {
             fwrite(r.stdout_text.data, 1, r.stdout_text.len, opt->out);
-            if (fflush(opt->out) != 0)
+            if (fflush(opt->out) != 0 || ferror(opt->out)) {
+                diag_error(&r.d, NULL, "write error on standard output: %s", strerror(errno));
                 status = 1;
+            }
         }
     }
 
