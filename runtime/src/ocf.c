@@ -35,10 +35,13 @@
 
 #include "codec_internal.h"
 #include "ocf_internal.h"
+#include "ocf_pool.h"
 
 #define SYNC_SIZE AVROGEN_OCF_SYNC_SIZE
 /* First size of the reader's input buffer. */
 #define READ_MIN_CAP ((size_t)64 * 1024)
+/* Most worker threads of a reader or writer (opts->threads). */
+#define MAX_THREADS 1024u
 
 /* spec: a file starts with the four bytes 'O', 'b', 'j', 1. */
 static const uint8_t ocf_magic[4] = {'O', 'b', 'j', 1};
@@ -128,6 +131,10 @@ struct avrogen_ocf_reader {
     char *meta_blob; /* every key and value, NUL-terminated */
     size_t meta_blob_size;
     avrogen_codec_buf out; /* the decompressed block */
+    unsigned threads;      /* opts->threads */
+    ocf_pool *pool;        /* decompressing workers (threads > 1, a codec), or NULL */
+    uint64_t ahead_next;   /* stream offset of the next block to hand the workers */
+    size_t ahead_hint;     /* the largest framed block yet: how far to read ahead a stream */
 
     uint64_t block_offset; /* stream offset of the current block */
     /* Framing of the current block, for raw access and recovery (resync). */
@@ -518,6 +525,7 @@ static avrogen_status reader_new(const avrogen_ocf_reader_options *opts, avrogen
                                                               : AVROGEN_DEFAULT_MAX_ITEMS;
     r->max_depth =
             opts != NULL && opts->max_depth != 0 ? opts->max_depth : AVROGEN_DEFAULT_MAX_DEPTH;
+    r->threads = opts != NULL ? opts->threads : 0;
     datums_init(r, &r->cur, NULL, 0);
     return AVROGEN_OK;
 }
@@ -526,6 +534,8 @@ void avrogen_ocf_reader_close(avrogen_ocf_reader *r)
 {
     if (r == NULL)
         return;
+    /* First: the workers may be reading the mapping or the caller's memory. */
+    ocf_pool_free(r->pool);
     avrogen_ocf_typed_free(r->typed, &r->alloc);
     if (r->own_file && r->f != NULL)
         fclose(r->f);
@@ -548,6 +558,12 @@ static avrogen_status reader_start(avrogen_ocf_reader *r, avrogen_ocf_reader **o
                                    avrogen_diag *diag)
 {
     avrogen_status st = read_header(r);
+    if (st == AVROGEN_OK && r->threads > 1 && r->codec.id != AVROGEN_CODEC_NULL) {
+        unsigned n = r->threads > MAX_THREADS ? MAX_THREADS : r->threads;
+        st = ocf_pool_new(&r->alloc, r->codec.name, 0, n, (size_t)n * 2, true, &r->pool);
+        if (st != AVROGEN_OK)
+            rfail(r, st, rpos(r), "cannot start %u decompression threads", n);
+    }
     if (st != AVROGEN_OK) {
         if (diag != NULL)
             *diag = r->diag;
@@ -794,6 +810,132 @@ static bool check_sync(avrogen_ocf_reader *r, const uint8_t *p, uint64_t at)
     return false;
 }
 
+/* ---- reader: blocks decompressed ahead by workers (opts->threads) ---------------- */
+
+/* A long at p[*i..end), or false when it is not all there or too long. */
+static bool peek_long(const uint8_t *p, size_t end, size_t *i, int64_t *v)
+{
+    uint64_t u = 0;
+    for (size_t k = 0; k < 10 && *i + k < end; k++) {
+        uint8_t b = p[*i + k];
+        if (k == 9 && b > 1)
+            return false;
+        u |= (uint64_t)(b & 0x7f) << (7 * k);
+        if (b < 0x80) {
+            *i += k + 1;
+            *v = avrogen_zigzag_decode(u);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Hand the workers the `sz` payload bytes at `payload` of the block at stream
+ * offset `at`: a copy when r reads a stream (its window moves), else the
+ * bytes where they lie (memory, a mapping). False when out of memory.
+ */
+static bool queue_ahead(avrogen_ocf_reader *r, uint64_t at, const uint8_t *payload, size_t sz)
+{
+    ocf_job *j = ocf_pool_next(r->pool);
+    if (j == NULL)
+        return false;
+    j->in = payload;
+    if (r->f != NULL) {
+        j->own_in.len = 0;
+        if (!avrogen_codec_buf_reserve(&j->own_in, &r->alloc, sz))
+            return false;
+        if (sz != 0)
+            memcpy(j->own_in.data, payload, sz);
+        j->own_in.len = sz;
+        j->in = j->own_in.data != NULL ? j->own_in.data : empty_block;
+    }
+    j->in_len = sz;
+    j->max = r->max_block;
+    j->offset = at;
+    ocf_pool_submit(r->pool);
+    return true;
+}
+
+/*
+ * Queue the blocks that follow, from r->ahead_next, while slots are free and
+ * their framing is all in the window and sound. Nothing is reported: a block
+ * left out is read, and its faults found, when the caller reaches it.
+ */
+static void look_ahead(avrogen_ocf_reader *r)
+{
+    while (ocf_pool_next(r->pool) != NULL) {
+        uint64_t at = r->ahead_next;
+        if (at < r->in_base || at - r->in_base > r->in_len)
+            return;
+        size_t i = (size_t)(at - r->in_base);
+        int64_t n, size;
+        if (!peek_long(r->in, r->in_len, &i, &n) || !peek_long(r->in, r->in_len, &i, &size) ||
+            n < 0 || size < 0 || (uint64_t)n > r->max_count || (uint64_t)size > r->max_block)
+            return;
+        size_t sz = (size_t)size;
+        if (r->in_len - i < sz + SYNC_SIZE || memcmp(r->in + i + sz, r->sync, SYNC_SIZE) != 0 ||
+            !queue_ahead(r, at, r->in + i, sz))
+            return;
+        r->ahead_next = r->in_base + i + sz + SYNC_SIZE;
+    }
+}
+
+/*
+ * Before framing the next block of a stream: read far enough ahead for the
+ * workers to have blocks to work on. An error met on the way is not the
+ * caller's yet: forgotten here, the stream meets it again where one thread
+ * would.
+ */
+static void fill_ahead(avrogen_ocf_reader *r)
+{
+    if (r->err != AVROGEN_OK || r->eof)
+        return;
+    size_t want;
+    if (!avrogen_size_mul(ocf_pool_slots(r->pool), r->ahead_hint, &want))
+        want = r->max_block;
+    if (want < READ_MIN_CAP)
+        want = READ_MIN_CAP;
+    fill(r, want);
+    if (r->err != AVROGEN_OK) {
+        r->err = AVROGEN_OK;
+        memset(&r->diag, 0, sizeof r->diag);
+    }
+}
+
+/*
+ * The block at `at` (its `sz` bytes at `payload`), decompressed into r->out by
+ * a worker: queued now unless it already is, with the blocks after it. The
+ * codec's status, its message in *msg.
+ */
+static avrogen_status take_ahead(avrogen_ocf_reader *r, uint64_t at, const uint8_t *payload,
+                                 size_t sz, const char **msg)
+{
+    ocf_pool *p = r->pool;
+    /* Blocks queued and then skipped (skip, resync) are dropped. */
+    while (ocf_pool_in_flight(p) != 0 &&
+           (ocf_pool_peek(p, 0)->offset != at || ocf_pool_peek(p, 0)->in_len != sz)) {
+        (void)ocf_pool_oldest(p);
+        ocf_pool_retire(p);
+    }
+    if (ocf_pool_in_flight(p) == 0) {
+        if (!queue_ahead(r, at, payload, sz)) {
+            *msg = "out of memory";
+            return AVROGEN_E_NOMEM;
+        }
+        r->ahead_next = rpos(r);
+    }
+    look_ahead(r);
+    ocf_job *j = ocf_pool_oldest(p);
+    avrogen_codec_buf t = r->out;
+    r->out = j->out;
+    j->out = t;
+    *msg = j->msg;
+    avrogen_status st = j->st;
+    ocf_pool_retire(p);
+    return st;
+}
+
 static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen_reader *block)
 {
     *count = 0;
@@ -801,6 +943,8 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
     for (;;) {
         int64_t n, size;
         bool end;
+        if (r->pool != NULL && r->f != NULL)
+            fill_ahead(r);
         if (!block_header(r, &n, &size, &end))
             return end ? AVROGEN_OK : r->err;
         uint64_t at = r->block_offset;
@@ -810,6 +954,8 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
                          " bytes, more than max_block_size (%zu)",
                          at, size, r->max_block);
         size_t sz = (size_t)size;
+        if (sz + 64 > r->ahead_hint)
+            r->ahead_hint = sz + 64;
         map_ahead(r, sz + SYNC_SIZE);
         if (!need(r, sz + SYNC_SIZE, at, "a block"))
             return r->err;
@@ -826,11 +972,17 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
         const uint8_t *data = payload;
         size_t len = sz;
         if (r->codec.id != AVROGEN_CODEC_NULL) {
-            avrogen_status st =
-                    avrogen_codec_decompress(&r->codec, payload, sz, &r->out, r->max_block);
+            avrogen_status st;
+            const char *msg;
+            if (r->pool != NULL) {
+                st = take_ahead(r, at, payload, sz, &msg);
+            } else {
+                st = avrogen_codec_decompress(&r->codec, payload, sz, &r->out, r->max_block);
+                msg = r->codec.msg;
+            }
             if (st != AVROGEN_OK)
                 return rfail(r, st, at, "block at offset %" PRIu64 ": %s: %s", at, r->codec.name,
-                             r->codec.msg != NULL ? r->codec.msg : avrogen_status_str(st));
+                             msg != NULL ? msg : avrogen_status_str(st));
             data = r->out.data != NULL ? r->out.data : empty_block;
             len = r->out.len;
         }
@@ -1566,6 +1718,8 @@ struct avrogen_ocf_writer {
     avrogen_diag dropped_msg; /* its message, "record N: ..." */
     const avrogen_type *type; /* what avrogen_ocf_writer_put encodes with, or NULL */
     avrogen_codec_buf packed; /* the compressed block */
+    unsigned threads;         /* opts->threads */
+    ocf_pool *pool;           /* compressing workers (threads > 1, a codec), or NULL */
     uint64_t offset;          /* stream offset of the next byte written */
     avrogen_status err;       /* first error, sticky */
     avrogen_diag diag;
@@ -1632,6 +1786,59 @@ static avrogen_status emit_block(avrogen_ocf_writer *w, uint64_t count, const vo
     return w->err;
 }
 
+/*
+ * Write the oldest block of w's pool (done) in its place in the file, or keep
+ * its compression error, as flush_block would have on one thread; after the
+ * first error, blocks are dropped unwritten.
+ */
+static avrogen_status write_done(avrogen_ocf_writer *w, ocf_job *j)
+{
+    if (w->err == AVROGEN_OK) {
+        if (j->st != AVROGEN_OK)
+            wfail(w, j->st, w->offset, "%s: %s", w->codec.name,
+                  j->msg != NULL ? j->msg : avrogen_status_str(j->st));
+        else
+            emit_block(w, j->count, j->out.data, j->out.len);
+    }
+    ocf_pool_retire(w->pool);
+    return w->err;
+}
+
+/* Wait for every block in flight and write them in order. */
+static avrogen_status drain(avrogen_ocf_writer *w)
+{
+    ocf_job *j;
+    while (w->pool != NULL && (j = ocf_pool_oldest(w->pool)) != NULL)
+        write_done(w, j);
+    return w->err;
+}
+
+/* Hand the `len` bytes of the current block at `payload` to w's workers. */
+static avrogen_status queue_block(avrogen_ocf_writer *w, const uint8_t *payload, size_t len)
+{
+    ocf_job *j;
+    /* Blocks already compressed go out first; a full ring waits for its oldest. */
+    while ((j = ocf_pool_oldest_done(w->pool)) != NULL)
+        write_done(w, j);
+    if ((j = ocf_pool_next(w->pool)) == NULL) {
+        write_done(w, ocf_pool_oldest(w->pool));
+        j = ocf_pool_next(w->pool);
+    }
+    if (w->err != AVROGEN_OK)
+        return w->err;
+    j->own_in.len = 0;
+    if (!avrogen_codec_buf_reserve(&j->own_in, &w->alloc, len))
+        return wfail(w, AVROGEN_E_NOMEM, w->offset, "%s: out of memory", w->codec.name);
+    if (len != 0)
+        memcpy(j->own_in.data, payload, len);
+    j->own_in.len = len;
+    j->in = j->own_in.data;
+    j->in_len = len;
+    j->count = w->block_count;
+    ocf_pool_submit(w->pool);
+    return AVROGEN_OK;
+}
+
 static avrogen_status flush_block(avrogen_ocf_writer *w)
 {
     if (w->err != AVROGEN_OK || w->block_count == 0)
@@ -1639,15 +1846,20 @@ static avrogen_status flush_block(avrogen_ocf_writer *w)
     const uint8_t *payload = avrogen_writer_data(&w->block);
     /* A datum being encoded (flush between begin and end) stays for the next block. */
     size_t len = w->in_datum ? w->datum_mark : avrogen_writer_len(&w->block);
-    if (w->codec.id != AVROGEN_CODEC_NULL) {
-        avrogen_status st = avrogen_codec_compress(&w->codec, payload, len, &w->packed);
-        if (st != AVROGEN_OK)
-            return wfail(w, st, w->offset, "%s: %s", w->codec.name,
-                         w->codec.msg != NULL ? w->codec.msg : avrogen_status_str(st));
-        payload = w->packed.data;
-        len = w->packed.len;
+    if (w->pool != NULL) {
+        if (queue_block(w, payload, len) != AVROGEN_OK)
+            return w->err;
+    } else {
+        if (w->codec.id != AVROGEN_CODEC_NULL) {
+            avrogen_status st = avrogen_codec_compress(&w->codec, payload, len, &w->packed);
+            if (st != AVROGEN_OK)
+                return wfail(w, st, w->offset, "%s: %s", w->codec.name,
+                             w->codec.msg != NULL ? w->codec.msg : avrogen_status_str(st));
+            payload = w->packed.data;
+            len = w->packed.len;
+        }
+        emit_block(w, w->block_count, payload, len);
     }
-    emit_block(w, w->block_count, payload, len);
     if (w->in_datum && w->block.start != NULL) {
         size_t open = avrogen_writer_len(&w->block) - w->datum_mark;
         memmove(w->block.start, w->block.start + w->datum_mark, open);
@@ -1708,7 +1920,7 @@ avrogen_status avrogen_ocf_writer_write_block(avrogen_ocf_writer *w, uint64_t co
     if (w->in_datum || count == 0 || count > INT64_MAX || (uint64_t)len > INT64_MAX ||
         (payload == NULL && len != 0))
         return AVROGEN_E_ARG;
-    if (flush_block(w) != AVROGEN_OK)
+    if (flush_block(w) != AVROGEN_OK || drain(w) != AVROGEN_OK)
         return w->err;
     return emit_block(w, count, payload, len);
 }
@@ -1726,7 +1938,7 @@ static avrogen_status flush_stream(avrogen_ocf_writer *w)
 
 avrogen_status avrogen_ocf_writer_flush(avrogen_ocf_writer *w, bool durable)
 {
-    if (flush_block(w) != AVROGEN_OK || flush_stream(w) != AVROGEN_OK)
+    if (flush_block(w) != AVROGEN_OK || drain(w) != AVROGEN_OK || flush_stream(w) != AVROGEN_OK)
         return w->err;
     if (durable) {
         int fd = fileno(w->f);
@@ -1741,6 +1953,7 @@ avrogen_status avrogen_ocf_writer_flush(avrogen_ocf_writer *w, bool durable)
 
 static void writer_free(avrogen_ocf_writer *w)
 {
+    ocf_pool_free(w->pool);
     avrogen_writer_fini(&w->block);
     avrogen_codec_buf_free(&w->packed, &w->alloc);
     avrogen_codec_fini(&w->codec);
@@ -1759,6 +1972,7 @@ avrogen_status avrogen_ocf_writer_close(avrogen_ocf_writer *w, avrogen_diag *dia
     }
     if (w->f != NULL) {
         flush_block(w);
+        drain(w);
         flush_stream(w);
         if (w->own_file && fclose(w->f) != 0) {
             char text[96];
@@ -1805,7 +2019,7 @@ const avrogen_type *avrogen_ocf_writer_type(const avrogen_ocf_writer *w)
 avrogen_status avrogen_ocf_writer_keep_datum_error(avrogen_ocf_writer *w)
 {
     /* The datums before it are good: write them, so that the file holds them all. */
-    if (flush_block(w) == AVROGEN_OK && w->dropped != AVROGEN_OK) {
+    if (flush_block(w) == AVROGEN_OK && drain(w) == AVROGEN_OK && w->dropped != AVROGEN_OK) {
         w->err = w->dropped;
         w->diag = w->dropped_msg;
     }
@@ -1823,6 +2037,7 @@ static avrogen_status writer_new(const avrogen_ocf_writer_options *opts, avrogen
     w->alloc = alloc != NULL && alloc->fn != NULL ? *alloc : avrogen_alloc_libc;
     w->block_size = opts != NULL && opts->block_size != 0 ? opts->block_size
                                                           : AVROGEN_OCF_DEFAULT_BLOCK_SIZE;
+    w->threads = opts != NULL ? opts->threads : 0;
     avrogen_alloc hook = {block_alloc, w};
     avrogen_writer_init_growable(&w->block, &hook);
     return AVROGEN_OK;
@@ -1838,6 +2053,19 @@ static avrogen_status writer_abort(avrogen_ocf_writer *w, avrogen_diag *diag)
         fclose(w->f);
     writer_free(w);
     return st;
+}
+
+/* The workers of opts->threads > 1, once w's codec is known; none for "null". */
+static avrogen_status start_workers(avrogen_ocf_writer *w)
+{
+    if (w->threads <= 1 || w->codec.id == AVROGEN_CODEC_NULL)
+        return AVROGEN_OK;
+    unsigned n = w->threads > MAX_THREADS ? MAX_THREADS : w->threads;
+    avrogen_status st = ocf_pool_new(&w->alloc, w->codec.name, w->codec.level, n, (size_t)n * 2,
+                                     false, &w->pool);
+    if (st != AVROGEN_OK)
+        return wfail(w, st, 0, "cannot start %u compression threads", n);
+    return AVROGEN_OK;
 }
 
 static bool random_sync(uint8_t out[SYNC_SIZE])
@@ -1950,7 +2178,8 @@ static avrogen_status writer_open(FILE *f, const char *path, const char *schema,
     *out = NULL;
     if (writer_new(opts, &w) != AVROGEN_OK)
         return nomem_diag(diag);
-    if (check_options(w, opts) != AVROGEN_OK || parse_schema(w, schema, len) != AVROGEN_OK)
+    if (check_options(w, opts) != AVROGEN_OK || parse_schema(w, schema, len) != AVROGEN_OK ||
+        start_workers(w) != AVROGEN_OK)
         return writer_abort(w, diag);
     if (f == NULL) {
         if ((f = fopen(path, "wb")) == NULL) {
@@ -2031,6 +2260,8 @@ static avrogen_status append_open(FILE *f, bool own, const avrogen_ocf_writer_op
               r->codec.name);
         goto out_close_reader;
     }
+    if (start_workers(w) != AVROGEN_OK)
+        goto out_close_reader;
     memcpy(w->sync, r->sync, SYNC_SIZE);
     w->schema = r->schema;
     r->schema = NULL;

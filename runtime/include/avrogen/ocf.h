@@ -87,6 +87,20 @@ typedef struct avrogen_ocf_writer_options {
     size_t n_meta;
     const uint8_t *sync;        /* 16-byte sync marker (reproducible output); NULL: random */
     const avrogen_alloc *alloc; /* NULL: libc; copied at open */
+    /*
+     * Threads that compress blocks; 0 or 1: none, each block is compressed on
+     * the caller's thread as it fills (and the "null" codec never uses any).
+     * With N > 1, a full block goes to one of N workers (each with a codec of
+     * its own), at most 2N blocks in flight (memory: about 2N times two
+     * blocks), and the caller's thread writes them in order as they finish:
+     * the file is byte for byte what one thread writes. Encoding stays on the
+     * caller's thread. A block's compression or write error then surfaces at
+     * a later datum_end, or at the latest at flush or close, with the same
+     * status, message and offset, and the file holds the same blocks before
+     * it. `alloc`, if given, is called from the workers too: it must be
+     * thread-safe.
+     */
+    unsigned threads;
 } avrogen_ocf_writer_options;
 
 /* Reader limits. All-zero means every default. */
@@ -104,6 +118,19 @@ typedef struct avrogen_ocf_reader_options {
      * on the next touch of the lost pages. See avrogen_ocf_reader_open.
      */
     bool map;
+    /*
+     * Threads that decompress blocks; 0 or 1: none, each block is decompressed
+     * on the caller's thread when reached (and the "null" codec never uses
+     * any). With N > 1, the reader looks ahead at up to 2N whole blocks past
+     * the current one (already read into memory, or mapped; a stream is read
+     * ahead for them) and N workers decompress them while the caller decodes:
+     * memory grows to about 2N times a compressed and a decompressed block.
+     * Framing, decoding and every error stay on the caller's thread, in order:
+     * a corrupt block fails when the caller reaches it, with the status,
+     * message and offset one thread reports. `alloc`, if given, is called from
+     * the workers too: it must be thread-safe.
+     */
+    unsigned threads;
 } avrogen_ocf_reader_options;
 
 typedef struct avrogen_ocf_writer avrogen_ocf_writer;
@@ -163,7 +190,7 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_writer_open_file(
  * (header, size, sync marker; payloads are skipped unread) so that a damaged
  * tail is refused rather than buried: E_INVALID / E_TRUNCATED / E_SCHEMA as
  * avrogen_ocf_reader_open would report, with the offset. In `opts` only
- * `level`, `block_size` and `alloc` apply; a `codec` other than the file's, any
+ * `level`, `block_size`, `alloc` and `threads` apply; a `codec` other than the file's, any
  * `meta` or a `sync` is E_ARG.
  */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status
