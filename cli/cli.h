@@ -192,6 +192,16 @@ int cli_parse_max_depth(const char *cmd, const char *text);
 unsigned cli_max_depth(void);
 
 /*
+ * The threads that compress and decompress container blocks (-j/--jobs, taken
+ * out of argv by main.c): the `threads` of every reader cli_open_reader opens
+ * and every writer the commands open. Default: every online core
+ * (sysconf(_SC_NPROCESSORS_ONLN)); at most CLI_MAX_JOBS.
+ */
+#define CLI_MAX_JOBS 1024u
+void cli_set_jobs(unsigned n);
+unsigned cli_jobs(void);
+
+/*
  * True when every datum of n encodes to zero bytes: null, fixed(0), and
  * records of those (spec §Binary Encoding). A datum file of such a schema
  * holds exactly one datum, in no bytes.

@@ -328,7 +328,7 @@ int cmd_concat(int argc, char **argv)
             first = r;
             if (codec == NULL)
                 codec = avrogen_ocf_reader_codec(r);
-            avrogen_ocf_writer_options wo = {.codec = codec};
+            avrogen_ocf_writer_options wo = {.codec = codec, .threads = cli_jobs()};
             rc = cli_out_open(&out, out_path);
             if (rc == 0 && (rc = writer_like(r, ops[i], &out, wo, &w)) != 0)
                 cli_out_abort(&out);
@@ -380,7 +380,7 @@ int cmd_recodec(int argc, char **argv)
         return cli_usage("recodec: unknown codec '%s' (null, deflate, snappy, zstandard, xz, "
                          "bzip2)",
                          codec);
-    avrogen_ocf_writer_options wo = {0};
+    avrogen_ocf_writer_options wo = {.threads = cli_jobs()};
     uint64_t v;
     if (block_size != NULL) {
         if ((rc = cli_parse_u64("recodec", "--block-size", "a number of bytes", block_size, &v)) !=
@@ -445,7 +445,7 @@ int cmd_repair(int argc, char **argv)
     avrogen_ocf_reader *r;
     if ((rc = cli_open_reader(ops[0], &r)) != 0)
         return rc;
-    avrogen_ocf_writer_options wo = {.codec = avrogen_ocf_reader_codec(r)};
+    avrogen_ocf_writer_options wo = {.codec = avrogen_ocf_reader_codec(r), .threads = cli_jobs()};
     cli_out out;
     avrogen_ocf_writer *w = NULL;
     if ((rc = cli_out_open(&out, ops[1])) == 0 && (rc = writer_like(r, ops[0], &out, wo, &w)) != 0)

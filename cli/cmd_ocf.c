@@ -434,7 +434,7 @@ int cmd_write(int argc, char **argv)
 
     avrogen_diag d;
     memset(&d, 0, sizeof d);
-    avrogen_ocf_writer_options wopts = {.codec = codec};
+    avrogen_ocf_writer_options wopts = {.codec = codec, .threads = cli_jobs()};
     avrogen_ocf_writer *w;
     avrogen_status st =
             avrogen_ocf_writer_open_file(out.f, schema_text, schema_len, &wopts, &w, &d);

@@ -637,7 +637,7 @@ int cmd_random(int argc, char **argv)
     }
     if ((rc = cli_out_open(&out, ops[0])) != 0)
         goto out_free;
-    avrogen_ocf_writer_options wo = {.codec = codec};
+    avrogen_ocf_writer_options wo = {.codec = codec, .threads = cli_jobs()};
     if (format == CONTAINER &&
         avrogen_ocf_writer_open_file(out.f, schema_text, schema_len, &wo, &w, &d) != AVROGEN_OK) {
         rc = cli_error("%s: %s", ops[0], d.msg);

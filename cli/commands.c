@@ -23,6 +23,14 @@
     "how deep records that contain themselves may nest in a datum, 1 to 10000 (default 1000, " \
     "the library's AVROGEN_DEFAULT_MAX_DEPTH); deeper data is an error naming the limit"
 
+/* The container commands' -j/--jobs (main.c takes it out of argv: cli_jobs). */
+#define JOBS_DOC                                                                                 \
+    {                                                                                            \
+        "-j, --jobs N", "compress or decompress blocks on N threads, 1 to 1024 (default: every " \
+                        "online core); encoding, decoding and output stay in order on one, "     \
+                        "and the file written is byte for byte the same whatever N"              \
+    }
+
 /* cat's and tojson's --pretty: AVROGEN_JSON_PRETTY. */
 #define PRETTY_DOC                                                                          \
     {                                                                                       \
@@ -39,6 +47,7 @@ static const cli_option_doc tojson_options[] = {
         {"--writer-schema W", "the datums were written with W: resolve each into S"},
         PRETTY_DOC,
         {"--max-depth N", MAX_DEPTH_DOC},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -65,6 +74,7 @@ static const cli_option_doc cat_options[] = {
                      "records"},
         PRETTY_DOC,
         {"--max-depth N", MAX_DEPTH_DOC},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -72,6 +82,7 @@ static const cli_option_doc cat_options[] = {
 static const cli_option_doc head_options[] = {
         {"-n, --limit N", "how many records (default 10)"},
         {"--schema S, --offset N, --sample RATE, --seed K, --pretty, --max-depth N", "as for cat"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -86,6 +97,7 @@ static const cli_option_doc write_options[] = {
                        "file as written"},
         {"--codec C", "null (default), deflate, snappy, zstandard, xz or bzip2"},
         {"--max-depth N", JSON_MAX_DEPTH_DOC},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -102,6 +114,7 @@ static const cli_option_doc concat_options[] = {
         {"--codec C", "the output's codec (default: the first file's); blocks in another codec "
                       "are recompressed"},
         {"--max-depth N", "as for cat: the depth to which the datums are walked"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -113,6 +126,7 @@ static const cli_option_doc recodec_options[] = {
         {"--block-size N", "uncompressed bytes after which a block ends (default 64000, what "
                            "Java and Python use)"},
         {"--max-depth N", "as for cat: the depth to which the datums are walked"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -121,12 +135,14 @@ static const cli_option_doc validate_options[] = {
         {"--schema S", "also check that S can read every record (spec: Schema Resolution): "
                        "the schemas resolve, and no record uses a symbol or branch S lacks"},
         {"--max-depth N", "as for cat"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
 
 static const cli_option_doc repair_options[] = {
         {"--max-depth N", "as for cat: a datum nested deeper is damage"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
@@ -141,11 +157,13 @@ static const cli_option_doc random_options[] = {
         {"--codec C", "the container file's codec (default null)"},
         {"--max-length N", "at most N characters, bytes or items in a string, bytes, array or "
                            "map (default 10)"},
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };
 
 static const cli_option_doc count_options[] = {
+        JOBS_DOC,
         PROGRESS_DOC,
         {NULL, NULL},
 };

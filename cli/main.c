@@ -66,6 +66,53 @@ static int take_progress(const cli_command *c, int argc, char **argv)
     return kept;
 }
 
+static bool is_jobs(void *ctx, const char *name)
+{
+    (void)ctx;
+    return strcmp(name, "--jobs") == 0;
+}
+
+/*
+ * -j N, -jN, --jobs N and --jobs=N, for the commands whose options list them,
+ * taken out of argv[1..argc) (up to "--") wherever they are; the last wins.
+ * Returns the new argc, or -1 after a usage message.
+ */
+static int take_jobs(const cli_command *c, int argc, char **argv)
+{
+    if (!cli_doc_options(c->options, is_jobs, NULL))
+        return argc;
+    int kept = 1, i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--jobs") == 0) {
+            if (i + 1 == argc) {
+                cli_usage("%s: %s needs a number of threads", c->name, argv[i]);
+                return -1;
+            }
+            v = argv[++i];
+        } else if (strncmp(argv[i], "--jobs=", 7) == 0) {
+            v = argv[i] + 7;
+        } else if (strncmp(argv[i], "-j", 2) == 0) {
+            v = argv[i] + 2;
+        } else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        uint64_t n = 0;
+        if (cli_parse_u64(c->name, "--jobs", "a number of threads", v, &n) != 0)
+            return -1;
+        if (n == 0 || n > CLI_MAX_JOBS) {
+            cli_usage("%s: --jobs takes 1 to %u threads, not '%s'", c->name, CLI_MAX_JOBS, v);
+            return -1;
+        }
+        cli_set_jobs((unsigned)n);
+    }
+    for (; i < argc; i++)
+        argv[kept++] = argv[i];
+    argv[kept] = NULL;
+    return kept;
+}
+
 /* avrogen help [COMMAND | --man] */
 static int help(int argc, char **argv)
 {
@@ -111,6 +158,8 @@ static int run(int argc, char **argv)
     }
     cli_set_command(c->name, c->options);
     argc = take_progress(c, argc - 1, argv + 1);
+    if ((argc = take_jobs(c, argc, argv + 1)) < 0)
+        return EXIT_USAGE;
     return c->run(argc, argv + 1);
 }
 

@@ -429,6 +429,22 @@ unsigned cli_max_depth(void)
     return max_depth;
 }
 
+static unsigned jobs;
+
+void cli_set_jobs(unsigned n)
+{
+    jobs = n;
+}
+
+unsigned cli_jobs(void)
+{
+    if (jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > (long)CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned)n;
+    }
+    return jobs;
+}
+
 static void watch_mapping(const avrogen_ocf_reader *r, const char *path);
 
 int cli_open_reader(const char *path, avrogen_ocf_reader **r)
@@ -439,8 +455,10 @@ int cli_open_reader(const char *path, avrogen_ocf_reader **r)
      * 64 MiB value as a block of 64 MiB and a few bytes, past the library's
      * default. The reader's buffer grows only as bytes arrive. A file given
      * by path is mapped (no copy; the program owns SIGBUS: watch_mapping). */
-    const avrogen_ocf_reader_options opts = {
-            .max_block_size = CLI_ARENA_BUDGET, .max_depth = max_depth, .map = true};
+    const avrogen_ocf_reader_options opts = {.max_block_size = CLI_ARENA_BUDGET,
+                                             .max_depth = max_depth,
+                                             .map = true,
+                                             .threads = cli_jobs()};
     avrogen_status st = strcmp(path, "-") == 0 ? avrogen_ocf_reader_open_file(stdin, &opts, r, &d)
                                                : avrogen_ocf_reader_open(path, &opts, r, &d);
     if (st != AVROGEN_OK)
