@@ -403,6 +403,16 @@ int cmd_recodec(int argc, char **argv)
     if ((rc = cli_open_reader(ops[0], &r)) != 0)
         return rc;
     wo.codec = codec != NULL ? codec : avrogen_ocf_reader_codec(r);
+    /* A level the codec does not take is a usage error, found before OUT is touched. */
+    int lo = 0, hi = 0;
+    if (wo.level != 0 && avrogen_ocf_codec_levels(wo.codec, &lo, &hi) &&
+        (wo.level < lo || wo.level > hi)) {
+        avrogen_ocf_reader_close(r);
+        if (lo == 0 && hi == 0)
+            return cli_usage("recodec: codec %s takes no --level", wo.codec);
+        return cli_usage("recodec: codec %s takes --level %d to %d, not %d", wo.codec, lo, hi,
+                         wo.level);
+    }
     cli_out out;
     avrogen_ocf_writer *w = NULL;
     if ((rc = cli_out_open(&out, ops[1])) == 0 && (rc = writer_like(r, ops[0], &out, wo, &w)) != 0)

@@ -200,6 +200,22 @@ static int run(int argc, char **argv, bool generate)
         status = cli_usage("generate: -o DIR is required");
         goto out;
     }
+    /* It is written between the quotes of an #include: nothing that ends it. */
+    for (const char *p = opt.include_as; p && *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"') {
+            status = cli_usage("%s: --include-as '%s' cannot be written in an #include (it holds "
+                               "a %s)",
+                               cmd, opt.include_as,
+                               *p == '"' ? "double quote" : "control character or line break");
+            goto out;
+        }
+    }
+    if (opt.include_as && (!*opt.include_as || opt.include_as[0] == '/')) {
+        status = cli_usage("%s: --include-as needs a relative path, as the generated header "
+                           "writes #include \"REL\"",
+                           cmd);
+        goto out;
+    }
     if (opt.include_as && opt.n_headers != 1) {
         status = cli_usage("generate: --include-as applies to exactly one header");
         goto out;

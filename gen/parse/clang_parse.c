@@ -921,10 +921,49 @@ static bool has_prefix_arg(const char *const *args, size_t n, const char *prefix
     return false;
 }
 
+/* The language a -x argument asks for ("-x c++", "-xc++"), or NULL at none. */
+static const char *language_arg(const char *const *args, size_t n_args, size_t *i)
+{
+    for (; *i < n_args; (*i)++) {
+        if (strcmp(args[*i], "-x") == 0 && *i + 1 < n_args)
+            return args[++*i];
+        if (strncmp(args[*i], "-x", 2) == 0 && args[*i][2] != '\0')
+            return args[*i] + 2;
+    }
+    return NULL;
+}
+
+/* What clang_parseTranslationUnit2's error code means, for a message. */
+static const char *cx_error_text(enum CXErrorCode err)
+{
+    switch (err) {
+    case CXError_Crashed:
+        return "libclang crashed";
+    case CXError_InvalidArguments:
+        return "libclang took the arguments as invalid";
+    case CXError_ASTReadError:
+        return "libclang could not build or read the translation unit";
+    default:
+        return "libclang failed";
+    }
+}
+
 int clang_parse(const char *header, const char *const *args, size_t n_args, struct diag *d,
                 struct cunit **out)
 {
     *out = NULL;
+    /* avrogen maps C: a header parsed as another language gives libclang's bare
+     * error code at best, so such a -x is refused by name. */
+    for (size_t i = 0; i < n_args; i++) {
+        const char *lang = language_arg(args, n_args, &i);
+        if (lang && strcmp(lang, "c") != 0 && strcmp(lang, "c-header") != 0) {
+            diag_error(d, NULL,
+                       "'-x %s' after '--' asks clang to parse '%s' as another language; avrogen "
+                       "reads C headers (-x c, the default)",
+                       lang, header);
+            return 1;
+        }
+    }
     const char **argv = xcalloc(n_args + 10, sizeof *argv);
     int argc = 0;
     if (!has_prefix_arg(args, n_args, "-x"))
@@ -958,7 +997,12 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
     free(argv);
     free(annotate_dir);
     if (err != CXError_Success || !tu) {
-        diag_error(d, NULL, "libclang could not parse '%s' (error %d)", header, (int)err);
+        /* No translation unit, so no diagnostics of clang's: say what we know. */
+        char given[512] = "";
+        for (size_t i = 0, len = 0; i < n_args && len < sizeof given - 1; i++)
+            len += (size_t)snprintf(given + len, sizeof given - len, " %s", args[i]);
+        diag_error(d, NULL, "libclang could not parse '%s': %s (error %d)%s%s", header,
+                   cx_error_text(err), (int)err, n_args ? "; clang arguments given:" : "", given);
         clang_disposeIndex(index);
         return 1;
     }

@@ -54,6 +54,16 @@ bool avrogen_codec_known(const char *name, size_t len)
     return find_codec(name, len) != NULL;
 }
 
+bool avrogen_codec_levels(const char *name, size_t len, int *min, int *max)
+{
+    const struct codec_desc *c = find_codec(name, len);
+    if (c == NULL)
+        return false;
+    *min = c->min_level;
+    *max = c->max_level;
+    return true;
+}
+
 static avrogen_status fail(avrogen_codec *c, avrogen_status s, const char *msg)
 {
     c->msg = msg;

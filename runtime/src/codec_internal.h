@@ -58,6 +58,9 @@ void avrogen_codec_fini(avrogen_codec *c);
 
 /* True when `len` bytes at `name` name a codec this build supports. */
 bool avrogen_codec_known(const char *name, size_t len);
+/* The explicit levels codec `name` takes (0 always means its default; min ==
+ * max == 0: it takes none). False for an unknown codec. */
+bool avrogen_codec_levels(const char *name, size_t len, int *min, int *max);
 
 /*
  * Compress `len` bytes at `in` into `out`, replacing its contents (out->len is

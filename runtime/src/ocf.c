@@ -90,6 +90,18 @@ bool avrogen_ocf_codec_supported(const char *name)
     return name != NULL && avrogen_codec_known(name, strlen(name));
 }
 
+bool avrogen_ocf_codec_levels(const char *name, int *min, int *max)
+{
+    int lo, hi;
+    if (name == NULL || !avrogen_codec_levels(name, strlen(name), &lo, &hi))
+        return false;
+    if (min != NULL)
+        *min = lo;
+    if (max != NULL)
+        *max = hi;
+    return true;
+}
+
 /* ---- reader: input window --------------------------------------------------- */
 
 typedef struct meta_entry {

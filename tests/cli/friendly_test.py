@@ -288,6 +288,40 @@ def test_generate_progress(tmp):
           f"generate with an error: the error line does not start clean: {shown!r}")
 
 
+def test_refusals(tmp):
+    """Clear words for refusals that were obscure (issue 26 item 7)."""
+    schema = os.path.join(tmp, "event.avsc")
+    with open(schema, "w") as f:
+        json.dump(SCHEMA, f)
+    path = os.path.join(tmp, "few.avro")
+    p = clitest.run(["random", "--schema", schema, "--count", "3", "--seed", "1", path])
+    check(p.returncode == 0, f"random: {p.stderr.decode()!r}")
+    out = os.path.join(tmp, "recoded.avro")
+    for args, want in (
+            (["recodec", "--codec", "snappy", "--level", "5", path, out],
+             "avrogen: error: recodec: codec snappy takes no --level"),
+            (["recodec", "--codec", "xz", "--level", "12", path, out],
+             "avrogen: error: recodec: codec xz takes --level 1 to 9, not 12")):
+        p = clitest.run(args)
+        check(p.returncode == 2 and first_line(p) == want and not os.path.exists(out),
+              f"{args}: exit 2, {want!r}, no OUT; got {p.returncode}, {first_line(p)!r}")
+    header = os.path.join(tmp, "p.h")
+    with open(header, "w") as f:
+        f.write("#include <avrogen/annotate.h>\nstruct AVRO_RECORD() p { int x; };\n")
+    gen = os.path.join(tmp, "gen-refused")
+    for bad, what in (("a\nb.h", "control character or line break"), ('a"b.h', "double quote")):
+        p = clitest.run(["generate", header, "-o", gen, "--include-as", bad])
+        check(p.returncode == 2 and "cannot be written in an #include" in p.stderr.decode()
+              and what in p.stderr.decode() and not os.path.exists(gen),
+              f"--include-as {bad!r}: exit 2 naming it; got {p.returncode}, {p.stderr.decode()!r}")
+    p = clitest.run(["generate", header, "-o", gen, "--include-as", "/abs/p.h"])
+    check(p.returncode == 2 and "needs a relative path" in p.stderr.decode(),
+          f"--include-as /abs/p.h: {p.returncode}, {p.stderr.decode()!r}")
+    p = clitest.run(["schema", header, "--", "-x", "c++"])
+    check(p.returncode == 1 and "'-x c++' after '--' asks clang to parse" in p.stderr.decode()
+          and "(error 4)" not in p.stderr.decode(), f"schema -- -x c++: {p.returncode}, {p.stderr.decode()!r}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__)
@@ -299,4 +333,5 @@ if __name__ == "__main__":
         test_pretty_and_getmeta(tmp)
         test_numbers(tmp)
         test_generate_progress(tmp)
+        test_refusals(tmp)
     sys.exit(clitest.summary("cli friendly"))

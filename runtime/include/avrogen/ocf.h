@@ -139,6 +139,11 @@ typedef struct avrogen_ocf_reader avrogen_ocf_reader;
 /* True when `name` is a codec this build can read and write. */
 AVROGEN_API bool avrogen_ocf_codec_supported(const char *name);
 
+/* The explicit compression levels codec `name` takes, *min to *max (either
+ * may be NULL); 0 (the codec's default) is always taken, and a codec with no
+ * levels (null, snappy) gives 0 and 0. False for an unknown codec. */
+AVROGEN_API bool avrogen_ocf_codec_levels(const char *name, int *min, int *max);
+
 /* ---- writing ------------------------------------------------------------- */
 
 /*
