@@ -11,16 +11,13 @@
 #ifndef AVROGEN_GENERATOR_H
 #define AVROGEN_GENERATOR_H
 
+#include "modules.h" /* cli_module_entry */
+
 /* The module's one exported symbol, a `const avrogen_generator`. */
 #define AVROGEN_GENERATOR_SYMBOL "avrogen_generator_entry"
 
-typedef struct avrogen_generator {
-    const char *version; /* AVROGEN_VERSION the module was built as: the binary's own, or
-                            the module is refused */
-    /* Runs the verb argv[0] ("schema", "generate" or "header") with its arguments, as a
-     * cli.h subcommand does, and returns the process exit status. */
-    int (*run)(int argc, char **argv);
-} avrogen_generator;
+/* version, and run: the verb argv[0] ("schema", "generate" or "header"). */
+typedef cli_module_entry avrogen_generator;
 
 /* The module's side (cli/module/generator_module.c). */
 extern const avrogen_generator avrogen_generator_entry;

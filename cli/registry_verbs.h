@@ -10,16 +10,13 @@
 #ifndef AVROGEN_REGISTRY_VERBS_H
 #define AVROGEN_REGISTRY_VERBS_H
 
+#include "modules.h" /* cli_module_entry */
+
 /* The module's one exported symbol, a `const avrogen_registry_verbs`. */
 #define AVROGEN_REGISTRY_VERBS_SYMBOL "avrogen_registry_verbs_entry"
 
-typedef struct avrogen_registry_verbs {
-    const char *version; /* AVROGEN_VERSION the module was built as: the binary's own, or
-                            the module is refused */
-    /* Runs `registry` with its arguments (argv[0] is "registry"), as a cli.h subcommand
-     * does, and returns the process exit status. */
-    int (*run)(int argc, char **argv);
-} avrogen_registry_verbs;
+/* version, and run: `registry` with its arguments (argv[0] is "registry"). */
+typedef cli_module_entry avrogen_registry_verbs;
 
 /* The module's side (cli/cmd_registry.c). */
 extern const avrogen_registry_verbs avrogen_registry_verbs_entry;
