@@ -406,9 +406,42 @@ static char *global_name(struct hdr *h, const char *raw, bool tag)
 /* ---- text ------------------------------------------------------------- */
 
 /*
+ * The Unicode bidirectional control starting at p (UTF-8), or 0: U+061C,
+ * U+200E-U+200F, U+202A-U+202E, U+2066-U+2069. In a comment or a string
+ * they can make source read otherwise than it compiles (CVE-2021-42574);
+ * gcc's -Wbidi-chars warns, so the header writes them as JSON escapes. *len
+ * is its length in bytes.
+ */
+static unsigned bidi_control_at(const unsigned char *p, size_t *len)
+{
+    if (p[0] == 0xD8 && p[1] == 0x9C) {
+        *len = 2;
+        return 0x061C;
+    }
+    if (p[0] != 0xE2 || (p[1] != 0x80 && p[1] != 0x81) || p[2] == 0)
+        return 0;
+    unsigned cp = 0x2000u + ((unsigned)(p[1] & 0x3F) << 6) + (unsigned)(p[2] & 0x3F);
+    *len = 3;
+    return cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+                           (cp >= 0x2066 && cp <= 0x2069)
+                   ? cp
+                   : 0;
+}
+
+static bool has_bidi_control(const char *s)
+{
+    size_t len;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (bidi_control_at(p, &len))
+            return true;
+    return false;
+}
+
+/*
  * A JSON string literal of s, fit for an annotation argument: escapes for the
- * quote, the backslash and control characters, and "??" broken up as
- * "?\u003f" so that no C compiler in a trigraph mode rewrites it.
+ * quote, the backslash, control characters and bidirectional controls, and
+ * "??" broken up as "?\u003f" so that no C compiler in a trigraph mode
+ * rewrites it.
  */
 static void put_json_string(struct textbuf *b, const char *s)
 {
@@ -435,11 +468,16 @@ static void put_json_string(struct textbuf *b, const char *s)
             if (p[1] == '?')
                 p++;
             break;
-        default:
-            if (*p < 0x20)
-                textbuf_printf(b, "\\u%04x", *p);
-            else
+        default: {
+            size_t len;
+            unsigned cp = bidi_control_at(p, &len);
+            if (*p < 0x20 || cp) {
+                textbuf_printf(b, "\\u%04x", cp ? cp : *p);
+                p += cp ? len - 1 : 0;
+            } else {
                 textbuf_putc(b, (char)*p);
+            }
+        }
         }
     }
     textbuf_putc(b, '"');
@@ -489,6 +527,13 @@ static void put_json_value(struct textbuf *b, const char *json)
             p++;
             continue;
         }
+        size_t len;
+        unsigned cp = in_string ? bidi_control_at((const unsigned char *)p, &len) : 0;
+        if (cp) {
+            textbuf_printf(b, "\\u%04x", cp);
+            p += len - 1;
+            continue;
+        }
         textbuf_putc(b, *p);
     }
 }
@@ -508,14 +553,14 @@ static void put_aliases(struct textbuf *b, const char *const *aliases, size_t n)
  * Whether doc text survives as a doc comment, which the generator strips of
  * its markers, surrounding blank lines and trailing blanks (clang_parse.c):
  * printable text whose lines have no trailing blanks, no comment markers or
- * backslashes (line splices) and no "??" (trigraphs). Otherwise the doc goes
- * into the annotation as a JSON string.
+ * backslashes (line splices), no "??" (trigraphs) and no bidirectional
+ * controls. Otherwise the doc goes into the annotation as a JSON string.
  */
 static bool doc_fits_comment(const char *doc)
 {
     size_t n = strlen(doc);
     if (n == 0 || doc[0] == '\n' || doc[n - 1] == '\n' || strstr(doc, "*/") || strstr(doc, "/*") ||
-        strstr(doc, "??") || strchr(doc, '\\'))
+        strstr(doc, "??") || strchr(doc, '\\') || has_bidi_control(doc))
         return false;
     bool blank = true;
     for (size_t i = 0; i < n; i++) {
