@@ -83,15 +83,6 @@ static char *subject_path(const char *prefix, const char *subject, const char *s
     return p;
 }
 
-/* {"schema": text} as compact JSON, or NULL. */
-static char *schema_body(const char *text)
-{
-    json_t *j = json_pack("{s:s}", "schema", text);
-    char *s = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    return s;
-}
-
 /* METHOD PATH with BODY; the answer as JSON in *json. */
 static avrogen_registry_status call(avrogen_registry *reg, const char *method, const char *path,
                                     const char *body, json_t **json, avrogen_registry_error *err)
@@ -110,6 +101,23 @@ static avrogen_registry_status call(avrogen_registry *reg, const char *method, c
         return registry_fail(err, AVROGEN_REGISTRY_E_PROTOCOL, "%s%s: the answer is no JSON: %s",
                              reg->urls[0], path, je.text);
     return AVROGEN_REGISTRY_OK;
+}
+
+/* POST {"schema": text} to `path` (malloc'd, freed here; NULL when out of
+ * memory); the answer as JSON in *json. */
+static avrogen_registry_status post_schema(avrogen_registry *reg, char *path, const char *text,
+                                           json_t **json, avrogen_registry_error *err)
+{
+    *json = NULL;
+    json_t *b = json_pack("{s:s}", "schema", text);
+    char *body = b != NULL ? json_dumps(b, JSON_COMPACT) : NULL;
+    json_decref(b);
+    avrogen_registry_status st =
+            body == NULL ? registry_fail(err, AVROGEN_REGISTRY_E_NOMEM, "out of memory")
+                         : call(reg, "POST", path, body, json, err);
+    free(body);
+    free(path);
+    return st;
 }
 
 static bool get_u32(json_t *obj, const char *key, uint32_t *out)
@@ -155,14 +163,9 @@ avrogen_registry_status avrogen_registry_register(avrogen_registry *reg, const c
         *id = hit.id;
         return AVROGEN_REGISTRY_OK;
     }
-    char *body = schema_body(text);
-    char *path = subject_path("/subjects/", subject, "/versions");
     json_t *j = NULL;
     avrogen_registry_status st =
-            body == NULL ? registry_fail(err, AVROGEN_REGISTRY_E_NOMEM, "out of memory")
-                         : call(reg, "POST", path, body, &j, err);
-    free(body);
-    free(path);
+            post_schema(reg, subject_path("/subjects/", subject, "/versions"), text, &j, err);
     if (st != AVROGEN_REGISTRY_OK)
         return st;
     if (!get_u32(j, "id", id))
@@ -191,14 +194,9 @@ avrogen_registry_status avrogen_registry_lookup(avrogen_registry *reg, const cha
             *version = hit.version;
         return AVROGEN_REGISTRY_OK;
     }
-    char *body = schema_body(text);
-    char *path = subject_path("/subjects/", subject, "");
     json_t *j = NULL;
     avrogen_registry_status st =
-            body == NULL ? registry_fail(err, AVROGEN_REGISTRY_E_NOMEM, "out of memory")
-                         : call(reg, "POST", path, body, &j, err);
-    free(body);
-    free(path);
+            post_schema(reg, subject_path("/subjects/", subject, ""), text, &j, err);
     if (st != AVROGEN_REGISTRY_OK) {
         remember_failure(reg, &k, st, err);
         return st;
@@ -340,14 +338,10 @@ avrogen_registry_status avrogen_registry_check(avrogen_registry *reg, const char
 {
     if (reg == NULL || subject == NULL || text == NULL)
         return registry_fail(err, AVROGEN_REGISTRY_E_ARG, "no client, subject or schema");
-    char *body = schema_body(text);
-    char *path = subject_path("/compatibility/subjects/", subject, "/versions/latest?verbose=true");
     json_t *j = NULL;
-    avrogen_registry_status st =
-            body == NULL ? registry_fail(err, AVROGEN_REGISTRY_E_NOMEM, "out of memory")
-                         : call(reg, "POST", path, body, &j, err);
-    free(body);
-    free(path);
+    avrogen_registry_status st = post_schema(
+            reg, subject_path("/compatibility/subjects/", subject, "/versions/latest?verbose=true"),
+            text, &j, err);
     if (st != AVROGEN_REGISTRY_OK)
         return st;
     json_t *ok = json_object_get(j, "is_compatible");
