@@ -35,6 +35,58 @@ def run(args, stdin=None, **kw):
     return subprocess.run([AVROGEN] + args, input=stdin, capture_output=True, **kw)
 
 
+def run_watched(args, stdin=None, tty=True, pause=1.2, slow_reader=True):
+    """Run avrogen for longer than a second with stderr on a terminal (a pty; tty) or a pipe:
+    stdin fed in two halves `pause` seconds apart, stdout read only after the pause when
+    `slow_reader` (so a run with more than a pipe's worth of output lasts that long). Exit
+    status, stdout, and what stderr showed (text)."""
+    import pty
+    import threading
+    import time
+    if tty:
+        master, err_target = pty.openpty()
+    else:
+        master, err_target = os.pipe()
+    p = subprocess.Popen([AVROGEN] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=err_target)
+    os.close(err_target)
+    shown = []
+
+    def drain():
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO on a pty once the last writer has gone
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    def feed():
+        try:
+            if stdin is not None:
+                half = len(stdin) // 2
+                p.stdin.write(stdin[:half])
+                p.stdin.flush()
+                time.sleep(pause)
+                p.stdin.write(stdin[half:])
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    threads = [threading.Thread(target=drain), threading.Thread(target=feed)]
+    for t in threads:
+        t.start()
+    if slow_reader:
+        time.sleep(pause)
+    out = p.stdout.read()
+    p.wait()
+    for t in threads:
+        t.join()
+    os.close(master)
+    return p.returncode, out, b"".join(shown).decode("utf-8", "replace")
+
+
 def one_error_line(p, what):
     """Exit 1 and exactly one 'avrogen: error: ' line on stderr; that line."""
     lines = p.stderr.decode().splitlines()

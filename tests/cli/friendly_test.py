@@ -20,12 +20,9 @@ usage: friendly_test.py AVROGEN
 
 import json
 import os
-import pty
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 import clitest
 from clitest import check
@@ -33,55 +30,6 @@ from clitest import check
 SCHEMA = {"type": "record", "name": "Event", "namespace": "test.friendly",
           "fields": [{"name": "id", "type": "long"}, {"name": "name", "type": "string"},
                      {"name": "tags", "type": {"type": "array", "items": "string"}}]}
-PAUSE = 1.2  # longer than the half second before the first progress line
-
-
-def run_slow(args, stdin=None, tty=True):
-    """Run avrogen with stderr on a pty (tty) or a pipe, its stdout read only after PAUSE (so a
-    run with more than a pipe's worth of output lasts that long), stdin fed in two halves PAUSE
-    apart. Exit status, stdout, stderr (as text)."""
-    if tty:
-        master, slave = pty.openpty()
-        err_target = slave
-    else:
-        master, err_target = os.pipe()
-    p = subprocess.Popen([clitest.AVROGEN] + args, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=err_target)
-    os.close(err_target)
-    shown = []
-
-    def drain():
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # EIO on a pty once the last writer has gone
-                return
-            if not chunk:
-                return
-            shown.append(chunk)
-
-    def feed():
-        try:
-            if stdin is not None:
-                half = len(stdin) // 2
-                p.stdin.write(stdin[:half])
-                p.stdin.flush()
-                time.sleep(PAUSE)
-                p.stdin.write(stdin[half:])
-            p.stdin.close()
-        except BrokenPipeError:
-            pass
-
-    threads = [threading.Thread(target=drain), threading.Thread(target=feed)]
-    for t in threads:
-        t.start()
-    time.sleep(PAUSE)
-    out = p.stdout.read()
-    p.wait()
-    for t in threads:
-        t.join()
-    os.close(master)
-    return p.returncode, out, b"".join(shown).decode("utf-8", "replace")
 
 
 def progress_lines(shown):
@@ -100,7 +48,7 @@ def test_progress(tmp):
     data = open(path, "rb").read()
 
     # A regular file on a terminal: the total, the percentage and the time left.
-    rc, out, shown = run_slow(["cat", path])
+    rc, out, shown = clitest.run_watched(["cat", path])
     lines = progress_lines(shown)
     check(rc == 0 and out == plain.stdout, "cat on a terminal: stdout as without progress")
     check(lines and all(" records" in x and " MB" in x and "records/s" in x and "MB/s" in x and
@@ -112,7 +60,7 @@ def test_progress(tmp):
     check(shown.endswith("\r\033[K"), f"cat FILE: the line cleared at the end: {shown[-40:]!r}")
 
     # Standard input: bytes read, no total, so no percentage and no time left.
-    rc, out, shown = run_slow(["cat", "-"], stdin=data)
+    rc, out, shown = clitest.run_watched(["cat", "-"], stdin=data)
     lines = progress_lines(shown)
     check(rc == 0 and out == plain.stdout, "cat - on a terminal: stdout as without progress")
     check(lines and all(" MB," in x and "%" not in x and " left" not in x for x in lines),
@@ -120,21 +68,21 @@ def test_progress(tmp):
     check(shown.endswith("\r\033[K"), "cat -: the line cleared at the end")
 
     # A pipe shows nothing, unless --progress; --no-progress wins over a terminal.
-    rc, out, shown = run_slow(["cat", path], tty=False)
+    rc, out, shown = clitest.run_watched(["cat", path], tty=False)
     check(rc == 0 and out == plain.stdout and shown == "", f"cat on a pipe: no progress: {shown!r}")
-    rc, out, shown = run_slow(["cat", "--progress", path], tty=False)
+    rc, out, shown = clitest.run_watched(["cat", "--progress", path], tty=False)
     check(rc == 0 and out == plain.stdout and progress_lines(shown) and
           shown.endswith("\r\033[K"), f"cat --progress on a pipe shows it: {shown[:100]!r}")
-    rc, out, shown = run_slow(["cat", path, "--no-progress"])
+    rc, out, shown = clitest.run_watched(["cat", path, "--no-progress"])
     check(rc == 0 and out == plain.stdout and shown == "",
           f"cat --no-progress on a terminal: none: {shown!r}")
-    rc, out, shown = run_slow(["cat", "--no-progress", "--progress", path], tty=False)
+    rc, out, shown = clitest.run_watched(["cat", "--no-progress", "--progress", path], tty=False)
     check(rc == 0 and progress_lines(shown), "the last of --progress/--no-progress wins")
 
     # Before an error line the progress line goes.
     blocks = clitest.blocks_of(path)
     cut = clitest.damaged_copy(path, os.path.join(tmp, "cut.avro"), cut=blocks[-2][0] + 20)
-    rc, out, shown = run_slow(["cat", cut])
+    rc, out, shown = clitest.run_watched(["cat", cut])
     check(rc == 1 and progress_lines(shown) and "\r\033[Kavrogen: error: " in shown and
           shown.endswith("\n"), f"an error clears the progress line first: {shown[-200:]!r}")
 
@@ -146,14 +94,14 @@ def test_progress(tmp):
                               (["fromjson", "--schema", schema], jsonl, "converted"),
                               (["write", "--schema", schema, "-", out_path], jsonl, "wrote"),
                               (["validate", "-"], data, "validated")):
-        rc, out, shown = run_slow(args, stdin=stdin)
+        rc, out, shown = clitest.run_watched(args, stdin=stdin)
         quiet = subprocess.run([clitest.AVROGEN] + args + ["--no-progress"], input=stdin,
                                capture_output=True)
         check(rc == 0 and f"avrogen: {verb} " in shown and shown.endswith("\r\033[K"),
               f"{args[0]} on a terminal shows progress: {shown[:200]!r}")
         check(out == quiet.stdout and quiet.stderr == b"",
               f"{args[0]}: stdout the same with and without progress")
-    rc, out, shown = run_slow(["random", "--schema", schema, "--count", "100000", "--seed", "5",
+    rc, out, shown = clitest.run_watched(["random", "--schema", schema, "--count", "100000", "--seed", "5",
                                "--format", "json", "-"])
     lines = progress_lines(shown)
     check(rc == 0 and lines and " of 100000" in lines[0] and "%)" in lines[0],
@@ -261,27 +209,27 @@ def test_generate_progress(tmp):
     out = os.path.join(tmp, "gen")
     steps = ["parsing (libclang)", "building the model", "writing the schemas",
              "writing the code"]
-    rc, _, shown = run_slow(["generate", header, "-o", out])
+    rc, _, shown = clitest.run_watched(["generate", header, "-o", out])
     lines = progress_lines(shown)
     check(rc == 0, f"generate: exit {rc}: {shown!r}")
     for step in steps:
         check(any(l.startswith(f"avrogen: generate: {header}: {step}, ") for l in lines),
               f"generate on a terminal: no '{step}' step in {lines!r}")
     check(shown.endswith("\r\033[K"), f"generate: the line is not cleared at the end: {shown!r}")
-    rc, _, shown = run_slow(["generate", header, "-o", out], tty=False)
+    rc, _, shown = clitest.run_watched(["generate", header, "-o", out], tty=False)
     check(rc == 0 and shown == "", f"generate on a pipe showed {shown!r}")
-    rc, _, shown = run_slow(["generate", "--progress", header, "-o", out], tty=False)
+    rc, _, shown = clitest.run_watched(["generate", "--progress", header, "-o", out], tty=False)
     check(rc == 0 and "writing the code" in shown, f"generate --progress on a pipe: {shown!r}")
-    rc, _, shown = run_slow(["generate", header, "-o", out, "--no-progress"])
+    rc, _, shown = clitest.run_watched(["generate", header, "-o", out, "--no-progress"])
     check(rc == 0 and progress_lines(shown) == [], f"generate --no-progress: {shown!r}")
-    rc, _, shown = run_slow(["schema", header])
+    rc, _, shown = clitest.run_watched(["schema", header])
     check(rc == 0 and any(l.startswith("avrogen: schema: ") for l in progress_lines(shown)),
           f"schema on a terminal: {shown!r}")
 
     # A diagnostic starts on a line of its own: the step line is cleared first.
     with open(header, "a") as f:
         f.write("struct AVRO_RECORD() bad { long double x; };\n")
-    rc, _, shown = run_slow(["generate", header, "-o", out])
+    rc, _, shown = clitest.run_watched(["generate", header, "-o", out])
     at = shown.find(header + ":2005:")
     check(rc == 1 and at > 0 and shown[:at].endswith("\r\033[K")
           and "building the model" in shown[:at],

@@ -635,52 +635,6 @@ def test_bounded_memory(tmp):
     os.unlink(out)
 
 
-def tty_stderr(args, stdin=None, pause=1.2, slow_reader=False):
-    """Run avrogen with stderr on a terminal for a run longer than a second: stdin fed in two
-    halves `pause` seconds apart (or stdout read only after the pause). Exit status, stdout
-    and what the terminal showed."""
-    import pty
-    import subprocess
-    import threading
-    import time
-    master, slave = pty.openpty()
-    p = subprocess.Popen([clitest.AVROGEN] + args, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    shown = []
-
-    def drain_tty():
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # EIO once the last writer has gone
-                return
-            if not chunk:
-                return
-            shown.append(chunk)
-
-    def feed():
-        if stdin is not None:
-            half = len(stdin) // 2
-            p.stdin.write(stdin[:half])
-            p.stdin.flush()
-            time.sleep(pause)
-            p.stdin.write(stdin[half:])
-        p.stdin.close()
-
-    threads = [threading.Thread(target=drain_tty), threading.Thread(target=feed)]
-    for t in threads:
-        t.start()
-    if slow_reader:
-        time.sleep(pause)
-    out = p.stdout.read()
-    p.wait()
-    for t in threads:
-        t.join()
-    os.close(master)
-    return p.returncode, out, b"".join(shown).decode()
-
-
 def test_progress(files, tmp):
     """On a terminal, a run longer than a second shows what it has done, on one line that it
     clears at the end; off a terminal (every other test) it shows nothing."""
@@ -695,12 +649,12 @@ def test_progress(files, tmp):
                        (["count", "-"], "counted"), (["validate", "-"], "validated"),
                        (["concat", "-", out], "copied"), (["recodec", "-", out], "recoded"),
                        (["repair", "-", out], "repaired")):
-        rc, _, shown = tty_stderr(args, stdin=data)
+        rc, _, shown = clitest.run_watched(args, stdin=data, slow_reader=False)
         check(rc == 0 and f"\ravrogen: {verb} " in shown and " records" in shown and
               "\033[K" in shown and
               shown.endswith("\r\033[K"), f"{args[0]} on a terminal shows progress: {shown!r}")
-    rc, got, shown = tty_stderr(["random", "--schema", schema, "--count", "20000", "--format",
-                                 "json", "-"], slow_reader=True)
+    rc, got, shown = clitest.run_watched(["random", "--schema", schema, "--count", "20000",
+                                          "--format", "json", "-"])
     check(rc == 0 and got.count(b"\n") == 20000 and "\ravrogen: made " in shown and
           shown.endswith("\r\033[K"), f"random on a terminal shows progress: {shown!r}")
 
