@@ -29,6 +29,9 @@ extern "C" {
 #define AVROGEN_UNUSED            __attribute__((unused))
 /* clang's -Wimplicit-fallthrough takes no comment, only the attribute. */
 #define AVROGEN_FALLTHROUGH __attribute__((fallthrough))
+/* Not inlined into callers in its own file (a generated P_avro_encode, so that
+ * its type-erased wrapper calls it rather than taking a second copy of it). */
+#define AVROGEN_NOINLINE __attribute__((noinline))
 #else
 #define AVROGEN_NODISCARD
 #define AVROGEN_LIKELY(x)   (x)
@@ -36,6 +39,7 @@ extern "C" {
 #define AVROGEN_PRINTF(fmt, args)
 #define AVROGEN_UNUSED
 #define AVROGEN_FALLTHROUGH ((void)0)
+#define AVROGEN_NOINLINE
 #endif
 
 /* X(NAME, text): every status the runtime can return. */

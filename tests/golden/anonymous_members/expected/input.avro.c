@@ -72,7 +72,8 @@ size_t session_tv_avro_size(const session_tv_avro_struct *v)
     return session_tv_avro_measure(v);
 }
 
-avrogen_status session_tv_avro_encode(avrogen_writer *w, const session_tv_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_tv_avro_encode(avrogen_writer *w,
+                                                       const session_tv_avro_struct *v)
 {
     session_tv_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -122,7 +123,8 @@ size_t session_at_avro_size(const session_at_avro_struct *v)
     return session_at_avro_measure(v);
 }
 
-avrogen_status session_at_avro_encode(avrogen_writer *w, const session_at_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_at_avro_encode(avrogen_writer *w,
+                                                       const session_at_avro_struct *v)
 {
     session_at_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -165,7 +167,8 @@ size_t session_last_avro_size(const session_last_avro_struct *v)
     return session_last_avro_measure(v);
 }
 
-avrogen_status session_last_avro_encode(avrogen_writer *w, const session_last_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_last_avro_encode(avrogen_writer *w,
+                                                         const session_last_avro_struct *v)
 {
     session_last_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -209,8 +212,8 @@ size_t session_mid_deep_avro_size(const session_mid_deep_avro_struct *v)
     return session_mid_deep_avro_measure(v);
 }
 
-avrogen_status session_mid_deep_avro_encode(avrogen_writer *w,
-                                            const session_mid_deep_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_mid_deep_avro_encode(avrogen_writer *w,
+                                                             const session_mid_deep_avro_struct *v)
 {
     session_mid_deep_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -252,7 +255,8 @@ size_t session_mid_avro_size(const session_mid_avro_struct *v)
     return session_mid_avro_measure(v);
 }
 
-avrogen_status session_mid_avro_encode(avrogen_writer *w, const session_mid_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_mid_avro_encode(avrogen_writer *w,
+                                                        const session_mid_avro_struct *v)
 {
     session_mid_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -306,8 +310,8 @@ size_t session_peer_inet_avro_size(const session_peer_inet_avro_struct *v)
     return session_peer_inet_avro_measure(v);
 }
 
-avrogen_status session_peer_inet_avro_encode(avrogen_writer *w,
-                                             const session_peer_inet_avro_struct *v)
+AVROGEN_NOINLINE avrogen_status session_peer_inet_avro_encode(avrogen_writer *w,
+                                                              const session_peer_inet_avro_struct *v)
 {
     session_peer_inet_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -461,7 +465,7 @@ size_t session_avro_size(const struct session *v)
     return 35 + session_avro_measure(v);
 }
 
-avrogen_status session_avro_encode(avrogen_writer *w, const struct session *v)
+AVROGEN_NOINLINE avrogen_status session_avro_encode(avrogen_writer *w, const struct session *v)
 {
     session_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -90,7 +90,7 @@ size_t point_avro_size(const struct point *v)
     return point_avro_measure(v);
 }
 
-avrogen_status point_avro_encode(avrogen_writer *w, const struct point *v)
+AVROGEN_NOINLINE avrogen_status point_avro_encode(avrogen_writer *w, const struct point *v)
 {
     point_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -324,7 +324,7 @@ size_t shapes_avro_size(const struct shapes *v)
     return 88 + shapes_avro_measure(v);
 }
 
-avrogen_status shapes_avro_encode(avrogen_writer *w, const struct shapes *v)
+AVROGEN_NOINLINE avrogen_status shapes_avro_encode(avrogen_writer *w, const struct shapes *v)
 {
     shapes_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

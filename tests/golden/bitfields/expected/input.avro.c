@@ -134,7 +134,7 @@ size_t ip_header_avro_size(const struct ip_header *v)
     return 1 + ip_header_avro_measure(v);
 }
 
-avrogen_status ip_header_avro_encode(avrogen_writer *w, const struct ip_header *v)
+AVROGEN_NOINLINE avrogen_status ip_header_avro_encode(avrogen_writer *w, const struct ip_header *v)
 {
     ip_header_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

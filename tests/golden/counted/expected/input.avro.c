@@ -53,7 +53,7 @@ size_t hop_avro_size(const struct hop *v)
     return hop_avro_measure(v);
 }
 
-avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
+AVROGEN_NOINLINE avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
 {
     hop_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -281,7 +281,7 @@ size_t counted_avro_size(const struct counted *v)
     return 4 + counted_avro_measure(v);
 }
 
-avrogen_status counted_avro_encode(avrogen_writer *w, const struct counted *v)
+AVROGEN_NOINLINE avrogen_status counted_avro_encode(avrogen_writer *w, const struct counted *v)
 {
     counted_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

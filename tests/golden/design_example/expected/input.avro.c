@@ -92,7 +92,7 @@ size_t line_avro_size(const struct line *v)
     return 8 + line_avro_measure(v);
 }
 
-avrogen_status line_avro_encode(avrogen_writer *w, const struct line *v)
+AVROGEN_NOINLINE avrogen_status line_avro_encode(avrogen_writer *w, const struct line *v)
 {
     line_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -302,7 +302,7 @@ size_t order_avro_size(const order_t *v)
     return 32 + order_avro_measure(v);
 }
 
-avrogen_status order_avro_encode(avrogen_writer *w, const order_t *v)
+AVROGEN_NOINLINE avrogen_status order_avro_encode(avrogen_writer *w, const order_t *v)
 {
     order_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -190,7 +190,7 @@ size_t signal_avro_size(const struct signal *v)
     return signal_avro_measure(v);
 }
 
-avrogen_status signal_avro_encode(avrogen_writer *w, const struct signal *v)
+AVROGEN_NOINLINE avrogen_status signal_avro_encode(avrogen_writer *w, const struct signal *v)
 {
     signal_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

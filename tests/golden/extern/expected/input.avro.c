@@ -152,7 +152,8 @@ size_t vendor_point_avro_size(const struct vendor_point *v)
     return vendor_point_avro_measure(v, 0);
 }
 
-avrogen_status vendor_point_avro_encode(avrogen_writer *w, const struct vendor_point *v)
+AVROGEN_NOINLINE avrogen_status vendor_point_avro_encode(avrogen_writer *w,
+                                                         const struct vendor_point *v)
 {
     vendor_point_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -119,7 +119,7 @@ size_t acme_sensor_avro_size(const acme_sensor_t *v)
     return 10 + acme_sensor_avro_measure(v);
 }
 
-avrogen_status acme_sensor_avro_encode(avrogen_writer *w, const acme_sensor_t *v)
+AVROGEN_NOINLINE avrogen_status acme_sensor_avro_encode(avrogen_writer *w, const acme_sensor_t *v)
 {
     acme_sensor_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

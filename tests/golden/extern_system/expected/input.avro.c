@@ -87,7 +87,7 @@ size_t group_avro_size(const struct group *v)
     return 1 + group_avro_measure(v);
 }
 
-avrogen_status group_avro_encode(avrogen_writer *w, const struct group *v)
+AVROGEN_NOINLINE avrogen_status group_avro_encode(avrogen_writer *w, const struct group *v)
 {
     group_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -225,7 +225,7 @@ size_t cJSON_avro_size(const cJSON *v)
     return cJSON_avro_measure(v, 0);
 }
 
-avrogen_status cJSON_avro_encode(avrogen_writer *w, const cJSON *v)
+AVROGEN_NOINLINE avrogen_status cJSON_avro_encode(avrogen_writer *w, const cJSON *v)
 {
     cJSON_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -287,7 +287,8 @@ size_t watch_report_avro_size(const struct watch_report *v)
     return watch_report_avro_measure(v, 0);
 }
 
-avrogen_status watch_report_avro_encode(avrogen_writer *w, const struct watch_report *v)
+AVROGEN_NOINLINE avrogen_status watch_report_avro_encode(avrogen_writer *w,
+                                                         const struct watch_report *v)
 {
     watch_report_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -348,7 +349,8 @@ size_t inotify_event_avro_size(const struct inotify_event *v)
     return inotify_event_avro_measure(v);
 }
 
-avrogen_status inotify_event_avro_encode(avrogen_writer *w, const struct inotify_event *v)
+AVROGEN_NOINLINE avrogen_status inotify_event_avro_encode(avrogen_writer *w,
+                                                          const struct inotify_event *v)
 {
     inotify_event_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -52,7 +52,8 @@ size_t vendor_motion_avro_size(const struct vendor_motion *v)
     return vendor_motion_avro_measure(v);
 }
 
-avrogen_status vendor_motion_avro_encode(avrogen_writer *w, const struct vendor_motion *v)
+AVROGEN_NOINLINE avrogen_status vendor_motion_avro_encode(avrogen_writer *w,
+                                                          const struct vendor_motion *v)
 {
     vendor_motion_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -140,7 +141,8 @@ size_t vendor_event_avro_size(const struct vendor_event *v)
     return vendor_event_avro_measure(v);
 }
 
-avrogen_status vendor_event_avro_encode(avrogen_writer *w, const struct vendor_event *v)
+AVROGEN_NOINLINE avrogen_status vendor_event_avro_encode(avrogen_writer *w,
+                                                         const struct vendor_event *v)
 {
     vendor_event_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -263,7 +265,8 @@ size_t vendor_reading_avro_size(const struct vendor_reading *v)
     return vendor_reading_avro_measure(v);
 }
 
-avrogen_status vendor_reading_avro_encode(avrogen_writer *w, const struct vendor_reading *v)
+AVROGEN_NOINLINE avrogen_status vendor_reading_avro_encode(avrogen_writer *w,
+                                                           const struct vendor_reading *v)
 {
     vendor_reading_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

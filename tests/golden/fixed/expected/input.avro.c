@@ -69,7 +69,7 @@ size_t packet_avro_size(const struct packet *v)
     return packet_avro_measure(v);
 }
 
-avrogen_status packet_avro_encode(avrogen_writer *w, const struct packet *v)
+AVROGEN_NOINLINE avrogen_status packet_avro_encode(avrogen_writer *w, const struct packet *v)
 {
     packet_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -110,7 +110,7 @@ size_t hop_avro_size(const struct hop *v)
     return hop_avro_measure(v);
 }
 
-avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
+AVROGEN_NOINLINE avrogen_status hop_avro_encode(avrogen_writer *w, const struct hop *v)
 {
     hop_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -80,7 +80,7 @@ size_t ledger_avro_size(const struct ledger *v)
     return 36 + ledger_avro_measure(v);
 }
 
-avrogen_status ledger_avro_encode(avrogen_writer *w, const struct ledger *v)
+AVROGEN_NOINLINE avrogen_status ledger_avro_encode(avrogen_writer *w, const struct ledger *v)
 {
     ledger_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

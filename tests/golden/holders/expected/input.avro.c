@@ -700,7 +700,7 @@ size_t grid_avro_size(const struct grid *v)
     return 3 + grid_avro_measure(v);
 }
 
-avrogen_status grid_avro_encode(avrogen_writer *w, const struct grid *v)
+AVROGEN_NOINLINE avrogen_status grid_avro_encode(avrogen_writer *w, const struct grid *v)
 {
     grid_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -222,7 +222,7 @@ size_t sizes_avro_size(const struct sizes *v)
     return 3 + sizes_avro_measure(v);
 }
 
-avrogen_status sizes_avro_encode(avrogen_writer *w, const struct sizes *v)
+AVROGEN_NOINLINE avrogen_status sizes_avro_encode(avrogen_writer *w, const struct sizes *v)
 {
     sizes_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

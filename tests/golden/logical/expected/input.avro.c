@@ -120,7 +120,7 @@ size_t times_avro_size(const struct times *v)
     return 12 + times_avro_measure(v);
 }
 
-avrogen_status times_avro_encode(avrogen_writer *w, const struct times *v)
+AVROGEN_NOINLINE avrogen_status times_avro_encode(avrogen_writer *w, const struct times *v)
 {
     times_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -181,7 +181,7 @@ size_t ids_avro_size(const struct ids *v)
     return 17 + ids_avro_measure(v);
 }
 
-avrogen_status ids_avro_encode(avrogen_writer *w, const struct ids *v)
+AVROGEN_NOINLINE avrogen_status ids_avro_encode(avrogen_writer *w, const struct ids *v)
 {
     ids_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -264,7 +264,7 @@ size_t amounts_avro_size(const struct amounts *v)
     return 16 + amounts_avro_measure(v);
 }
 
-avrogen_status amounts_avro_encode(avrogen_writer *w, const struct amounts *v)
+AVROGEN_NOINLINE avrogen_status amounts_avro_encode(avrogen_writer *w, const struct amounts *v)
 {
     amounts_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -39,7 +39,7 @@ size_t sample_avro_size(const struct sample *v)
     return sample_avro_measure(v);
 }
 
-avrogen_status sample_avro_encode(avrogen_writer *w, const struct sample *v)
+AVROGEN_NOINLINE avrogen_status sample_avro_encode(avrogen_writer *w, const struct sample *v)
 {
     sample_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -317,7 +317,7 @@ size_t metrics_avro_size(const struct metrics *v)
     return metrics_avro_measure(v);
 }
 
-avrogen_status metrics_avro_encode(avrogen_writer *w, const struct metrics *v)
+AVROGEN_NOINLINE avrogen_status metrics_avro_encode(avrogen_writer *w, const struct metrics *v)
 {
     metrics_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -67,7 +67,7 @@ size_t bare_avro_size(const struct bare *v)
     return bare_avro_measure(v);
 }
 
-avrogen_status bare_avro_encode(avrogen_writer *w, const struct bare *v)
+AVROGEN_NOINLINE avrogen_status bare_avro_encode(avrogen_writer *w, const struct bare *v)
 {
     bare_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -113,7 +113,7 @@ size_t inner_avro_size(const struct inner *v)
     return 5 + inner_avro_measure(v);
 }
 
-avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
+AVROGEN_NOINLINE avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
 {
     inner_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -160,7 +160,7 @@ size_t outer_avro_size(const struct outer *v)
     return 6 + outer_avro_measure(v);
 }
 
-avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
+AVROGEN_NOINLINE avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
 {
     outer_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

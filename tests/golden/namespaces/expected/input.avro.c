@@ -37,7 +37,7 @@ size_t inner_avro_size(const struct inner *v)
     return inner_avro_measure(v);
 }
 
-avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
+AVROGEN_NOINLINE avrogen_status inner_avro_encode(avrogen_writer *w, const struct inner *v)
 {
     inner_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -79,7 +79,7 @@ size_t foreign_avro_size(const struct foreign *v)
     return foreign_avro_measure(v);
 }
 
-avrogen_status foreign_avro_encode(avrogen_writer *w, const struct foreign *v)
+AVROGEN_NOINLINE avrogen_status foreign_avro_encode(avrogen_writer *w, const struct foreign *v)
 {
     foreign_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -129,7 +129,7 @@ size_t outer_avro_size(const struct outer *v)
     return outer_avro_measure(v);
 }
 
-avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
+AVROGEN_NOINLINE avrogen_status outer_avro_encode(avrogen_writer *w, const struct outer *v)
 {
     outer_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -125,7 +125,7 @@ size_t basket_avro_size(const struct basket *v)
     return 2 + basket_avro_measure(v);
 }
 
-avrogen_status basket_avro_encode(avrogen_writer *w, const struct basket *v)
+AVROGEN_NOINLINE avrogen_status basket_avro_encode(avrogen_writer *w, const struct basket *v)
 {
     basket_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

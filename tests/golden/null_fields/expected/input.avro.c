@@ -70,7 +70,7 @@ size_t nulls_avro_size(const struct nulls *v)
     return nulls_avro_measure(v);
 }
 
-avrogen_status nulls_avro_encode(avrogen_writer *w, const struct nulls *v)
+AVROGEN_NOINLINE avrogen_status nulls_avro_encode(avrogen_writer *w, const struct nulls *v)
 {
     nulls_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -64,7 +64,7 @@ size_t detail_avro_size(const struct detail *v)
     return detail_avro_measure(v);
 }
 
-avrogen_status detail_avro_encode(avrogen_writer *w, const struct detail *v)
+AVROGEN_NOINLINE avrogen_status detail_avro_encode(avrogen_writer *w, const struct detail *v)
 {
     detail_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -403,7 +403,7 @@ size_t maybe_avro_size(const struct maybe *v)
     return 13 + maybe_avro_measure(v);
 }
 
-avrogen_status maybe_avro_encode(avrogen_writer *w, const struct maybe *v)
+AVROGEN_NOINLINE avrogen_status maybe_avro_encode(avrogen_writer *w, const struct maybe *v)
 {
     maybe_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -75,7 +75,7 @@ size_t acct_avro_size(const struct account *v)
     return 8 + acct_avro_measure(v);
 }
 
-avrogen_status acct_avro_encode(avrogen_writer *w, const struct account *v)
+AVROGEN_NOINLINE avrogen_status acct_avro_encode(avrogen_writer *w, const struct account *v)
 {
     acct_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -124,7 +124,7 @@ size_t scalars_avro_size(const struct scalars *v)
     return 13 + scalars_avro_measure(v);
 }
 
-avrogen_status scalars_avro_encode(avrogen_writer *w, const struct scalars *v)
+AVROGEN_NOINLINE avrogen_status scalars_avro_encode(avrogen_writer *w, const struct scalars *v)
 {
     scalars_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -48,7 +48,7 @@ size_t leaf_avro_size(const struct leaf *v)
     return leaf_avro_measure(v);
 }
 
-avrogen_status leaf_avro_encode(avrogen_writer *w, const struct leaf *v)
+AVROGEN_NOINLINE avrogen_status leaf_avro_encode(avrogen_writer *w, const struct leaf *v)
 {
     leaf_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -116,7 +116,7 @@ size_t node_avro_size(const struct node *v)
     return node_avro_measure(v, 0);
 }
 
-avrogen_status node_avro_encode(avrogen_writer *w, const struct node *v)
+AVROGEN_NOINLINE avrogen_status node_avro_encode(avrogen_writer *w, const struct node *v)
 {
     node_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -240,7 +240,7 @@ size_t tree_avro_size(const struct tree *v)
     return tree_avro_measure(v, 0);
 }
 
-avrogen_status tree_avro_encode(avrogen_writer *w, const struct tree *v)
+AVROGEN_NOINLINE avrogen_status tree_avro_encode(avrogen_writer *w, const struct tree *v)
 {
     tree_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

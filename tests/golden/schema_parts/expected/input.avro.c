@@ -77,7 +77,7 @@ size_t stage0_avro_size(const struct stage0 *v)
     return stage0_avro_measure(v);
 }
 
-avrogen_status stage0_avro_encode(avrogen_writer *w, const struct stage0 *v)
+AVROGEN_NOINLINE avrogen_status stage0_avro_encode(avrogen_writer *w, const struct stage0 *v)
 {
     stage0_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -146,7 +146,7 @@ size_t stage1_avro_size(const struct stage1 *v)
     return 1 + stage1_avro_measure(v);
 }
 
-avrogen_status stage1_avro_encode(avrogen_writer *w, const struct stage1 *v)
+AVROGEN_NOINLINE avrogen_status stage1_avro_encode(avrogen_writer *w, const struct stage1 *v)
 {
     stage1_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -217,7 +217,7 @@ size_t stage2_avro_size(const struct stage2 *v)
     return 1 + stage2_avro_measure(v);
 }
 
-avrogen_status stage2_avro_encode(avrogen_writer *w, const struct stage2 *v)
+AVROGEN_NOINLINE avrogen_status stage2_avro_encode(avrogen_writer *w, const struct stage2 *v)
 {
     stage2_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -288,7 +288,7 @@ size_t stage3_avro_size(const struct stage3 *v)
     return 1 + stage3_avro_measure(v);
 }
 
-avrogen_status stage3_avro_encode(avrogen_writer *w, const struct stage3 *v)
+AVROGEN_NOINLINE avrogen_status stage3_avro_encode(avrogen_writer *w, const struct stage3 *v)
 {
     stage3_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -359,7 +359,7 @@ size_t stage4_avro_size(const struct stage4 *v)
     return 1 + stage4_avro_measure(v);
 }
 
-avrogen_status stage4_avro_encode(avrogen_writer *w, const struct stage4 *v)
+AVROGEN_NOINLINE avrogen_status stage4_avro_encode(avrogen_writer *w, const struct stage4 *v)
 {
     stage4_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -430,7 +430,7 @@ size_t stage5_avro_size(const struct stage5 *v)
     return 1 + stage5_avro_measure(v);
 }
 
-avrogen_status stage5_avro_encode(avrogen_writer *w, const struct stage5 *v)
+AVROGEN_NOINLINE avrogen_status stage5_avro_encode(avrogen_writer *w, const struct stage5 *v)
 {
     stage5_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -501,7 +501,7 @@ size_t stage6_avro_size(const struct stage6 *v)
     return 1 + stage6_avro_measure(v);
 }
 
-avrogen_status stage6_avro_encode(avrogen_writer *w, const struct stage6 *v)
+AVROGEN_NOINLINE avrogen_status stage6_avro_encode(avrogen_writer *w, const struct stage6 *v)
 {
     stage6_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -572,7 +572,7 @@ size_t stage7_avro_size(const struct stage7 *v)
     return 1 + stage7_avro_measure(v);
 }
 
-avrogen_status stage7_avro_encode(avrogen_writer *w, const struct stage7 *v)
+AVROGEN_NOINLINE avrogen_status stage7_avro_encode(avrogen_writer *w, const struct stage7 *v)
 {
     stage7_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -647,7 +647,7 @@ size_t audit_avro_size(const struct audit *v)
     return 2 + audit_avro_measure(v);
 }
 
-avrogen_status audit_avro_encode(avrogen_writer *w, const struct audit *v)
+AVROGEN_NOINLINE avrogen_status audit_avro_encode(avrogen_writer *w, const struct audit *v)
 {
     audit_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

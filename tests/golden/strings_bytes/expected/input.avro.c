@@ -93,7 +93,7 @@ size_t texts_avro_size(const struct texts *v)
     return 2 + texts_avro_measure(v);
 }
 
-avrogen_status texts_avro_encode(avrogen_writer *w, const struct texts *v)
+AVROGEN_NOINLINE avrogen_status texts_avro_encode(avrogen_writer *w, const struct texts *v)
 {
     texts_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

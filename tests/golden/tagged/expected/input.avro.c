@@ -142,7 +142,7 @@ size_t obj_avro_size(const struct obj *v)
     return obj_avro_measure(v);
 }
 
-avrogen_status obj_avro_encode(avrogen_writer *w, const struct obj *v)
+AVROGEN_NOINLINE avrogen_status obj_avro_encode(avrogen_writer *w, const struct obj *v)
 {
     obj_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -195,7 +195,7 @@ size_t stamps_avro_size(const struct stamps *v)
     return 3 + stamps_avro_measure(v);
 }
 
-avrogen_status stamps_avro_encode(avrogen_writer *w, const struct stamps *v)
+AVROGEN_NOINLINE avrogen_status stamps_avro_encode(avrogen_writer *w, const struct stamps *v)
 {
     stamps_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -62,7 +62,7 @@ size_t point_avro_size(const point_t *v)
     return point_avro_measure(v);
 }
 
-avrogen_status point_avro_encode(avrogen_writer *w, const point_t *v)
+AVROGEN_NOINLINE avrogen_status point_avro_encode(avrogen_writer *w, const point_t *v)
 {
     point_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -118,7 +118,7 @@ size_t segment_avro_size(const segment_t *v)
     return 17 + segment_avro_measure(v);
 }
 
-avrogen_status segment_avro_encode(avrogen_writer *w, const segment_t *v)
+AVROGEN_NOINLINE avrogen_status segment_avro_encode(avrogen_writer *w, const segment_t *v)
 {
     segment_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

@@ -79,7 +79,7 @@ size_t counters_avro_size(const struct counters *v)
     return 2 + counters_avro_measure(v);
 }
 
-avrogen_status counters_avro_encode(avrogen_writer *w, const struct counters *v)
+AVROGEN_NOINLINE avrogen_status counters_avro_encode(avrogen_writer *w, const struct counters *v)
 {
     counters_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))

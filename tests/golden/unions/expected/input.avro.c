@@ -58,7 +58,7 @@ size_t money_avro_size(const struct money *v)
     return money_avro_measure(v);
 }
 
-avrogen_status money_avro_encode(avrogen_writer *w, const struct money *v)
+AVROGEN_NOINLINE avrogen_status money_avro_encode(avrogen_writer *w, const struct money *v)
 {
     money_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -201,7 +201,7 @@ size_t value_avro_size(const struct value *v)
     return value_avro_measure(v);
 }
 
-avrogen_status value_avro_encode(avrogen_writer *w, const struct value *v)
+AVROGEN_NOINLINE avrogen_status value_avro_encode(avrogen_writer *w, const struct value *v)
 {
     value_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -276,7 +276,7 @@ size_t cell_item_avro_size(const struct cell_item *v)
     return cell_item_avro_measure(v);
 }
 
-avrogen_status cell_item_avro_encode(avrogen_writer *w, const struct cell_item *v)
+AVROGEN_NOINLINE avrogen_status cell_item_avro_encode(avrogen_writer *w, const struct cell_item *v)
 {
     cell_item_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
@@ -505,7 +505,7 @@ size_t sheet_avro_size(const struct sheet *v)
     return sheet_avro_measure(v);
 }
 
-avrogen_status sheet_avro_encode(avrogen_writer *w, const struct sheet *v)
+AVROGEN_NOINLINE avrogen_status sheet_avro_encode(avrogen_writer *w, const struct sheet *v)
 {
     sheet_avro_write(w, v);
     if (AVROGEN_UNLIKELY(w->err != AVROGEN_OK))
