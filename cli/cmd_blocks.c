@@ -22,10 +22,25 @@
 
 #include "cli.h"
 
+/* User metadata entries in key order, entries of one key in file order. */
+struct meta_ref {
+    const char *key;
+    size_t at; /* index in the file's metadata */
+};
+
+static int by_key_then_place(const void *a, const void *b)
+{
+    const struct meta_ref *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
 /*
  * A writer on out->f for data like r's: r's schema as written and its user
  * metadata (the last entry of a repeated key), with `opts`' codec, level and
- * block size. 0 or EXIT_BAD_INPUT after an error line.
+ * block size. 0 or EXIT_BAD_INPUT after an error line. The entries are sorted
+ * once to find each key's last entry, so a header of 200,000 entries is
+ * copied in n log n (looking each key up again took n^2: 40,000 entries 7.5 s).
  */
 static int writer_like(avrogen_ocf_reader *r, const char *in_path, const cli_out *out,
                        avrogen_ocf_writer_options opts, avrogen_ocf_writer **w)
@@ -33,27 +48,45 @@ static int writer_like(avrogen_ocf_reader *r, const char *in_path, const cli_out
     avrogen_bytes schema;
     if (!avrogen_ocf_reader_meta_get(r, "avro.schema", &schema))
         return cli_error("%s: no avro.schema", in_path);
-    size_t n = avrogen_ocf_reader_meta_count(r);
+    size_t n = avrogen_ocf_reader_meta_count(r), n_user = 0;
     avrogen_ocf_meta *meta = calloc(n + 1, sizeof *meta);
-    if (meta == NULL)
+    struct meta_ref *refs = calloc(n + 1, sizeof *refs);
+    bool *wins = calloc(n + 1, sizeof *wins);
+    if (meta == NULL || refs == NULL || wins == NULL) {
+        free(meta);
+        free(refs);
+        free(wins);
         return cli_error("out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
         const char *key;
         size_t key_len;
-        avrogen_bytes value, last;
-        (void)avrogen_ocf_reader_meta_at(r, i, &key, &key_len, &value);
+        (void)avrogen_ocf_reader_meta_at(r, i, &key, &key_len, NULL);
         if (strncmp(key, "avro.", 5) == 0)
             continue;
         if (strlen(key) != key_len) {
             free(meta);
+            free(refs);
+            free(wins);
             return cli_error("%s: metadata key %zu holds a NUL byte, which cannot be copied",
                              in_path, i);
         }
-        (void)avrogen_ocf_reader_meta_get(r, key, &last);
-        if (last.ptr != value.ptr)
-            continue; /* a later entry repeats the key, and wins */
+        refs[n_user++] = (struct meta_ref){key, i};
+    }
+    qsort(refs, n_user, sizeof *refs, by_key_then_place);
+    for (size_t k = 0; k < n_user; k++)
+        if (k + 1 == n_user || strcmp(refs[k].key, refs[k + 1].key) != 0)
+            wins[refs[k].at] = true; /* a later entry repeating a key wins */
+    for (size_t i = 0; i < n; i++) {
+        const char *key;
+        avrogen_bytes value;
+        if (!wins[i])
+            continue;
+        (void)avrogen_ocf_reader_meta_at(r, i, &key, NULL, &value);
         meta[opts.n_meta++] = (avrogen_ocf_meta){key, value.ptr, value.len};
     }
+    free(refs);
+    free(wins);
     opts.meta = meta;
     avrogen_diag d;
     memset(&d, 0, sizeof d);

@@ -573,6 +573,20 @@ START_TEST(writer_rejects_bad_options)
     o.n_meta = 2;
     ck_assert_int_eq(avrogen_ocf_writer_open(path, rec_schema, strlen(rec_schema), &o, &w, &d),
                      AVROGEN_E_ARG);
+    ck_assert_ptr_nonnull(strstr(d.msg, "\"k\" appears twice"));
+    /* Found among many keys (sorted, not compared pairwise), wherever the two are. */
+    avrogen_ocf_meta many[5] = {
+            {"e", "", 0}, {"b", "", 0}, {"d", "", 0}, {"a", "", 0}, {"b", "", 0}};
+    o.meta = many;
+    o.n_meta = 5;
+    ck_assert_int_eq(avrogen_ocf_writer_open(path, rec_schema, strlen(rec_schema), &o, &w, &d),
+                     AVROGEN_E_ARG);
+    ck_assert_ptr_nonnull(strstr(d.msg, "\"b\" appears twice"));
+    o.n_meta = 4;
+    ck_assert_int_eq(avrogen_ocf_writer_open(path, rec_schema, strlen(rec_schema), &o, &w, &d),
+                     AVROGEN_OK);
+    ck_assert_int_eq(avrogen_ocf_writer_close(w, &d), AVROGEN_OK);
+    ck_assert_int_eq(unlink(path), 0);
     avrogen_ocf_meta bad_utf8 = {"k\xff", "x", 1};
     o.meta = &bad_utf8;
     o.n_meta = 1;
