@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sys/types.h>
 #include <time.h>
 
 #include "avrogen/ocf.h"
@@ -119,9 +120,16 @@ bool cli_doc_options(const cli_option_doc *docs, bool (*fn)(void *ctx, const cha
 /*
  * Read all of `path` ("-" is stdin) into a malloc'd buffer, NUL-terminated,
  * reading no more than max + 1 bytes: a longer input is NULL with errno
- * EFBIG (other failures leave fopen's or fread's errno).
+ * EFBIG. A path naming anything but a regular file or a pipe (a device such
+ * as /dev/zero, a directory) is not read: NULL with errno ENODEV. Other
+ * failures leave fopen's or fread's errno.
  */
 char *cli_slurp(const char *path, size_t max, size_t *len);
+/* cli_slurp's failure `err` (not EFBIG) as one error line, EXIT_BAD_INPUT: "PATH: WHAT is read
+ * from a regular file or a pipe ..., and this is a character device", or strerror's text. */
+int cli_slurp_error(const char *path, const char *what, int err);
+/* "a regular file", "a pipe", "a character device", ... for a stat mode. */
+const char *cli_file_kind(mode_t mode);
 
 /*
  * The longest schema text (and response file) the CLI reads: a container

@@ -531,7 +531,14 @@ void cli_print_man(FILE *out)
                    "text itself (an argument starting with {, [ or \" that names no file), on "
                    "every command. A schema is at most 16 MiB (16777216 bytes, the default "
                    "header limit of a container file): no more of a longer one is read, and it "
-                   "is an error.");
+                   "is an error.\n\n"
+                   "Every file read whole has that bound: schemas, response files (@FILE), "
+                   "--compat-with schemas, and the headers and -include and -imacros files "
+                   "libclang reads. Each is read only when it is a regular file or a pipe "
+                   "named on the command line (or - for standard input): a device such as "
+                   "/dev/zero or a directory is refused, and so is anything but a regular file "
+                   "among a --compat-with folder's *.avsc files. Headers and -include and "
+                   "-imacros files must be regular files, since libclang reads them itself.");
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < cli_n_commands; i++) {
         const cli_command *c = &cli_commands[i];

@@ -160,11 +160,46 @@ int cli_unknown_option(const char *cmd, const char *arg)
     return cli_usage("%s: unknown option '%s'", cmd, arg);
 }
 
+const char *cli_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISFIFO(mode) ? "a pipe"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a regular file";
+}
+
+/* The kind of the object named `path` when cli_slurp refused it (ENODEV). */
+static const char *refused_kind = "not a regular file";
+
+static bool file_or_pipe(const struct stat *st)
+{
+    return S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode);
+}
+
 char *cli_slurp(const char *path, size_t max, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    /* A named file is read only when it is a regular file or a pipe: never a device such as
+     * /dev/zero (endless) or a terminal, nor a directory, which are not even opened (and
+     * checked again once open). Standard input is what it is. */
+    struct stat st = {0};
+    bool named = strcmp(path, "-") != 0;
+    if (named && stat(path, &st) == 0 && !file_or_pipe(&st)) {
+        refused_kind = cli_file_kind(st.st_mode);
+        errno = ENODEV;
+        return NULL;
+    }
+    FILE *f = named ? fopen(path, "rb") : stdin;
     if (f == NULL)
         return NULL;
+    if (named && (fstat(fileno(f), &st) != 0 || !file_or_pipe(&st))) {
+        refused_kind = cli_file_kind(st.st_mode);
+        fclose(f);
+        errno = ENODEV;
+        return NULL;
+    }
     /* Room for max + 1 bytes and the NUL at most: the byte past max is the proof. */
     size_t most = max < SIZE_MAX - 2 ? max + 2 : SIZE_MAX;
     size_t cap = most < 4096 ? most : 4096, n = 0;
@@ -228,7 +263,16 @@ int cli_schema_text(const char *arg, char **text, size_t *len, const char **labe
         return cli_error("%s: the schema is longer than %zu bytes (the limit for schemas, the "
                          "default limit of a container file's header)",
                          arg, (size_t)CLI_TEXT_MAX);
-    return cli_error("%s: %s", arg, strerror(err));
+    return cli_slurp_error(arg, "a schema", err);
+}
+
+int cli_slurp_error(const char *path, const char *what, int err)
+{
+    if (err == ENODEV)
+        return cli_error("%s: %s is read from a regular file or a pipe (or - for standard "
+                         "input), and this is %s",
+                         path, what, refused_kind);
+    return cli_error("%s: %s", path, strerror(err));
 }
 
 /* --max-depth: one setting for the whole run (a command reads with one limit). */

@@ -9,14 +9,17 @@
 #include "driver.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <avrogen/ocf.h>
 #include <avrogen/schema.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compat_gate.h"
 #include "emit/emit_avsc.h"
@@ -139,13 +142,194 @@ static bool has_main_types(const struct model *m)
     return false;
 }
 
+/* ---- inputs, bounded --------------------------------------------------- */
+
+/*
+ * The longest file the generator reads whole, or lets libclang read: a schema
+ * given to --compat-with, a header, a file named by -include or -imacros. The
+ * CLI's limit for schema texts and response files (CLI_TEXT_MAX): the default
+ * limit of a container file's header, which holds a schema.
+ */
+#define GEN_INPUT_MAX ((size_t)AVROGEN_OCF_DEFAULT_MAX_HEADER)
+
+static const char *kind_of(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISFIFO(mode) ? "a pipe"
+                            : "not a regular file";
+}
+
+/*
+ * A file libclang will read (a header, an -include or -imacros file): libclang
+ * reads it whole with no bound, so it must be a regular file of at most
+ * GEN_INPUT_MAX bytes (/dev/zero ran it out of memory). `role` is "" for a
+ * header, else what names it ("named by -include"). False after an error.
+ */
+static bool clang_input_ok(struct run *r, const char *path, const char *role)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        diag_error(&r->d, NULL, "cannot read '%s'%s%s%s: %s", path, *role ? " (" : "", role,
+                   *role ? ")" : "", strerror(errno));
+        return false;
+    }
+    const char *what = *role ? "file" : "header";
+    if (!S_ISREG(st.st_mode)) {
+        diag_error(&r->d, NULL,
+                   "%s '%s'%s%s%s is %s: libclang reads it whole, so it must be a regular file "
+                   "(of at most %zu bytes)",
+                   what, path, *role ? " (" : "", role, *role ? ")" : "", kind_of(st.st_mode),
+                   GEN_INPUT_MAX);
+        return false;
+    }
+    if ((uintmax_t)st.st_size > GEN_INPUT_MAX) {
+        diag_error(&r->d, NULL,
+                   "%s '%s'%s%s%s is %jd bytes, longer than the %zu bytes libclang is given to "
+                   "read (the limit for schemas and headers)",
+                   what, path, *role ? " (" : "", role, *role ? ")" : "", (intmax_t)st.st_size,
+                   GEN_INPUT_MAX);
+        return false;
+    }
+    if (access(path, R_OK) != 0) {
+        diag_error(&r->d, NULL, "cannot read '%s': %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* A clang argument naming a file to read before the header: -include F, -imacros F (also
+ * -includeF, --include=F, ...); NULL for any other. *used: whether the next one was taken. */
+static const char *forced_file(const char *a, const char *next, bool *used)
+{
+    static const char *const opts[] = {"-include", "-imacros", "--include", "--imacros"};
+    *used = false;
+    if (strncmp(a, "-include-p", 10) == 0) /* -include-pch: a precompiled header, clang's own */
+        return NULL;
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        size_t n = strlen(opts[i]);
+        if (strncmp(a, opts[i], n) != 0)
+            continue;
+        if (a[n] == '\0') {
+            *used = next != NULL;
+            return next;
+        }
+        if (opts[i][1] == '-')
+            return a[n] == '=' ? a + n + 1 : NULL;
+        return a + n;
+    }
+    return NULL;
+}
+
+/* The files -include and -imacros name, where they exist as given (else clang looks for
+ * them on the include path, and says so when it does not find them): as headers are. */
+static void check_forced_files(struct run *r)
+{
+    const struct driver_options *opt = r->opt;
+    for (size_t i = 0; i < opt->n_clang_args; i++) {
+        bool used;
+        const char *next = i + 1 < opt->n_clang_args ? opt->clang_args[i + 1] : NULL;
+        const char *file = forced_file(opt->clang_args[i], next, &used);
+        struct stat st;
+        if (file != NULL && (stat(file, &st) == 0 || errno != ENOENT))
+            clang_input_ok(r, file,
+                           strstr(opt->clang_args[i], "imacros") != NULL ? "named by -imacros"
+                                                                         : "named by -include");
+        if (used)
+            i++;
+    }
+}
+
+/*
+ * The text of schema file `path`, read to GEN_INPUT_MAX bytes (malloc'd, in *len), or NULL
+ * after an error. Named on the command line (`listed` false) it may be a regular file or a
+ * pipe; found by listing a folder, only a regular file: anything else there (a FIFO would
+ * block for ever, a device never end) is refused before it is opened, and opened without
+ * blocking so that nothing swapped in meanwhile can block either.
+ */
+static char *read_schema_file(struct run *r, const char *path, bool listed, size_t *len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        diag_error(&r->d, NULL, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    bool readable = S_ISREG(st.st_mode) || (!listed && S_ISFIFO(st.st_mode));
+    int fd = -1;
+    if (readable) {
+        fd = open(path, O_RDONLY | O_CLOEXEC | (listed ? O_NONBLOCK : 0));
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            diag_error(&r->d, NULL, "cannot read '%s': %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return NULL;
+        }
+        readable = S_ISREG(st.st_mode) || (!listed && S_ISFIFO(st.st_mode));
+    }
+    if (!readable) {
+        if (listed)
+            diag_error(&r->d, NULL,
+                       "%s is %s, in a --compat-with folder: only its regular files are read "
+                       "(move it away, or name it as a --compat-with FILE)",
+                       path, kind_of(st.st_mode));
+        else
+            diag_error(&r->d, NULL,
+                       "%s is %s: a --compat-with schema is read from a regular file or a pipe",
+                       path, kind_of(st.st_mode));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    /* Room for GEN_INPUT_MAX + 1 bytes at most: the byte past the limit is the proof. */
+    size_t cap = 4096, n = 0;
+    char *buf = xmalloc(cap);
+    int err = 0;
+    for (;;) {
+        if (n == cap) {
+            if (n > GEN_INPUT_MAX)
+                break;
+            cap = cap * 2 < GEN_INPUT_MAX + 1 ? cap * 2 : GEN_INPUT_MAX + 1;
+            buf = xrealloc(buf, cap);
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            err = errno;
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (err != 0 || n > GEN_INPUT_MAX) {
+        if (err != 0)
+            diag_error(&r->d, NULL, "cannot read '%s': %s", path, strerror(err));
+        else
+            diag_error(&r->d, NULL,
+                       "%s: the schema is longer than %zu bytes (the limit for schemas, the "
+                       "default limit of a container file's header)",
+                       path, GEN_INPUT_MAX);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
 /* ---- earlier schemas (--compat-with) ---------------------------------- */
 
-static void load_earlier_file(struct run *r, const char *path)
+static void load_earlier_file(struct run *r, const char *path, bool listed)
 {
+    size_t len;
+    char *text = read_schema_file(r, path, listed, &len);
+    if (text == NULL)
+        return;
     avrogen_schema *s = NULL;
     avrogen_diag why;
-    avrogen_status st = avrogen_schema_parse_file(path, NULL, &s, &why);
+    avrogen_status st = avrogen_schema_parse(text, len, NULL, &s, &why);
+    free(text);
     if (st != AVROGEN_OK) {
         if (st == AVROGEN_E_NOMEM)
             r->internal = 2;
@@ -188,7 +372,7 @@ static void load_earlier_dir(struct run *r, const char *dir)
     if (n != 0)
         qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n; i++) {
-        load_earlier_file(r, names[i]);
+        load_earlier_file(r, names[i], true);
         free(names[i]);
     }
     free(names);
@@ -204,7 +388,7 @@ static void load_earlier(struct run *r)
         else if (S_ISDIR(st.st_mode))
             load_earlier_dir(r, path);
         else
-            load_earlier_file(r, path);
+            load_earlier_file(r, path, false);
     }
 }
 
@@ -218,12 +402,8 @@ static void step(struct run *r, const char *header, const char *what)
 static void run_header(struct run *r, const char *header)
 {
     const struct driver_options *opt = r->opt;
-    FILE *f = fopen(header, "r");
-    if (!f) {
-        diag_error(&r->d, NULL, "cannot read '%s': %s", header, strerror(errno));
+    if (!clang_input_ok(r, header, ""))
         return;
-    }
-    fclose(f);
 
     struct cunit *u = NULL;
     unsigned errors = r->d.errors;
@@ -320,6 +500,7 @@ int driver_run(const struct driver_options *opt)
     r.d.before_line = opt->progress_clear;
     r.d.before_line_ctx = opt->progress_ctx;
     load_earlier(&r);
+    check_forced_files(&r);
     for (size_t i = 0; i < opt->n_headers && !r.d.errors && !r.internal; i++) {
         r.header_index = i;
         run_header(&r, opt->headers[i]);

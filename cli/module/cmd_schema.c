@@ -60,7 +60,7 @@ static int expand_response_file(struct arglist *l, const char *path)
         return cli_error("%s: the response file is longer than %zu bytes", path,
                          (size_t)CLI_TEXT_MAX);
     if (!text)
-        return cli_error("%s: %s", path, strerror(errno));
+        return cli_slurp_error(path, "a response file", errno);
     l->text[l->n_text++] = text;
     char *in = text;
     while (*in) {
