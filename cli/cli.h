@@ -151,6 +151,28 @@ int cli_schema_text(const char *arg, char **text, size_t *len, const char **labe
 /* ---- container files: cli/util.c ---- */
 
 struct avrogen_ocf_reader;
+struct avrogen_writer;
+/*
+ * Text on its way to standard output while mapped inputs are read (cat, head), for the
+ * SIGBUS handler of a file truncated under the reader: `w` holds `complete` bytes of whole
+ * records first (then part of the record being read), and `torn` says part of that record
+ * has gone out already. The handler writes the complete bytes, ends a torn line, then
+ * says which input was cut: the output ends with whole lines. Only for text written with
+ * write(2) on STDOUT_FILENO (stdio's buffer is out of a handler's reach). NULL: none.
+ */
+typedef struct cli_pending_text {
+    const struct avrogen_writer *w;
+    volatile size_t complete;
+    volatile bool torn;
+} cli_pending_text;
+void cli_watch_text(cli_pending_text *t);
+/*
+ * When an output fails (a write from a mapped input's pages fails with EFAULT, not
+ * SIGBUS, once the input is cut): true after "avrogen: error: IN: the file was truncated
+ * while being read (N bytes now, M when opened)" if a mapped input is now shorter than
+ * when it was opened; false, and nothing said, otherwise.
+ */
+bool cli_input_truncated(void);
 /* Open container file `path` ("-": stdin); 0, or EXIT_BAD_INPUT after "PATH: why". */
 int cli_open_reader(const char *path, struct avrogen_ocf_reader **r);
 /* r's sticky error as one "PATH: message" line (EXIT_BAD_INPUT), or 0 when it has none. */

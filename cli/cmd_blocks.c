@@ -105,19 +105,24 @@ static int finish_output(avrogen_ocf_writer *w, cli_out *out, int rc)
     memset(&d, 0, sizeof d);
     avrogen_status st = avrogen_ocf_writer_close(w, &d);
     if (rc == 0 && st != AVROGEN_OK)
-        rc = cli_error("%s: %s", out->path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
+        rc = cli_input_truncated() ? EXIT_BAD_INPUT
+                                   : cli_error("%s: %s", out->path,
+                                               d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
     if (rc == 0)
         return cli_out_commit(out);
     cli_out_abort(out);
     return rc;
 }
 
-/* The writer's error as a line naming the output. */
+/* The writer's error as a line naming the output, or the input when one was cut under the
+ * reader (copying from its pages then fails with EFAULT: "Bad address"). */
 static int writer_error(avrogen_ocf_writer *w, const cli_out *out)
 {
     avrogen_diag d;
     memset(&d, 0, sizeof d);
     avrogen_status st = avrogen_ocf_writer_error(w, &d);
+    if (cli_input_truncated())
+        return EXIT_BAD_INPUT;
     return cli_error("%s: %s", out->path, d.msg[0] != '\0' ? d.msg : avrogen_status_str(st));
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "avrogen/gencode.h"
 #include "avrogen/ocf.h"
@@ -23,17 +24,25 @@
 
 #include "cli.h"
 
-static avrogen_status write_stdout(void *ctx, const void *data, size_t len)
+/*
+ * cat's text goes to stdout with write(2), never through stdio's buffer, so that what
+ * has gone out is known: whole records, unless a record's text outgrew the sink's chunk
+ * (pending.torn). A file cut under the reader then ends the output with whole lines
+ * (cli_watch_text).
+ */
+static avrogen_status write_fd(const void *data, size_t len)
 {
-    (void)ctx;
-    return len == 0 || fwrite(data, 1, len, stdout) == len ? AVROGEN_OK : AVROGEN_E_IO;
-}
-
-/* cat's sink: stdout, noting that text went out (a damaged record cannot be taken back). */
-static avrogen_status write_noted(void *ctx, const void *data, size_t len)
-{
-    *(bool *)ctx = true;
-    return write_stdout(NULL, data, len);
+    const char *p = data;
+    while (len != 0) {
+        ssize_t k = write(STDOUT_FILENO, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return AVROGEN_E_IO;
+        p += k;
+        len -= (size_t)k;
+    }
+    return AVROGEN_OK;
 }
 
 /* ---- cat, head -------------------------------------------------------------------- */
@@ -54,9 +63,36 @@ struct cat {
     avrogen_arena arena;
     avrogen_writer out; /* JSON text on its way to stdout */
     avrogen_json_sink sink;
-    bool drained; /* the sink took text since the current record began */
+    bool drained;             /* the sink took text since the current record began */
+    cli_pending_text pending; /* what of out is whole records, for a file cut under us */
     cli_progress prog;
 };
+
+/* cat's sink: stdout, noting that text of the current record went out (a damaged record
+ * cannot be taken back then, only its line ended). */
+static avrogen_status write_noted(void *ctx, const void *data, size_t len)
+{
+    struct cat *c = ctx;
+    c->drained = true;
+    c->pending.torn = true;
+    c->pending.complete = 0;
+    return write_fd(data, len);
+}
+
+/* The whole records out holds go out once they fill half a chunk (a sink's chunk is 64 KiB):
+ * the sink then takes text only from a record longer than that. */
+#define CAT_FLUSH ((size_t)32 << 10)
+
+static avrogen_status flush_records(struct cat *c, size_t at_least)
+{
+    size_t len = avrogen_writer_len(&c->out);
+    if (len < at_least || len == 0)
+        return AVROGEN_OK;
+    avrogen_status st = write_fd(avrogen_writer_data(&c->out), len);
+    avrogen_writer_reset(&c->out);
+    c->pending.complete = 0;
+    return st;
+}
 
 static bool cat_done(const struct cat *c)
 {
@@ -99,6 +135,8 @@ static int cat_file(struct cat *c, const char *path)
         bool got;
         avrogen_status st;
         c->drained = false;
+        c->pending.complete = mark;
+        c->pending.torn = false;
         if (type == NULL) {
             st = avrogen_ocf_reader_next_json(r, &c->out, c->flags, &c->sink, &got);
         } else {
@@ -127,6 +165,12 @@ static int cat_file(struct cat *c, const char *path)
         }
         c->seen++;
         avrogen_write_raw(&c->out, "\n", 1);
+        c->pending.complete = avrogen_writer_len(&c->out);
+        c->pending.torn = false;
+        if (flush_records(c, CAT_FLUSH) != AVROGEN_OK) {
+            rc = cli_stdout_error();
+            break;
+        }
         c->printed++;
         cli_progress_tick(&c->prog, c->printed);
     }
@@ -191,7 +235,9 @@ static int run_cat(int argc, char **argv, bool head)
     avrogen_arena_set_budget(&c.arena, CLI_ARENA_BUDGET);
     avrogen_writer_init_growable(&c.out, NULL);
     c.out.max_depth = cli_max_depth(); /* the JSON of what was read */
-    c.sink = (avrogen_json_sink){write_noted, &c.drained, 0};
+    c.sink = (avrogen_json_sink){write_noted, &c, 0};
+    c.pending.w = &c.out;
+    cli_watch_text(&c.pending);
     cli_progress_init(&c.prog, "printed", true);
     for (int i = 0; i < n; i++)
         cli_progress_input(&c.prog, files[i]);
@@ -202,11 +248,9 @@ static int run_cat(int argc, char **argv, bool head)
         if (file_rc != 0 && rc == 0)
             rc = file_rc;
     }
-    if (write_stdout(NULL, avrogen_writer_data(&c.out), avrogen_writer_len(&c.out)) != AVROGEN_OK ||
-        fflush(stdout) != 0) {
-        if (rc == 0)
-            rc = cli_stdout_error();
-    }
+    if (flush_records(&c, 0) != AVROGEN_OK && rc == 0)
+        rc = cli_stdout_error();
+    cli_watch_text(NULL);
     avrogen_writer_fini(&c.out);
     avrogen_arena_fini(&c.arena);
     avrogen_schema_free(c.reader);

@@ -1101,6 +1101,41 @@ static void put_stderr(const char *s, size_t n)
     }
 }
 
+static void put_fd(int fd, const char *s, size_t n)
+{
+    while (n != 0) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return;
+        s += k;
+        n -= (size_t)k;
+    }
+}
+
+static cli_pending_text *pending_text; /* cat's, while it prints */
+static _Thread_local bool text_thread; /* on the thread that prints (opened the mapping) */
+
+void cli_watch_text(cli_pending_text *t)
+{
+    pending_text = t;
+    text_thread = t != NULL;
+}
+
+/* Decimal digits of v into buf (at least 21 bytes), async-signal-safe; their count. */
+static size_t put_decimal(char *buf, uint64_t v)
+{
+    char tmp[21];
+    size_t n = 0;
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
+}
+
 static void on_sigbus(int sig, siginfo_t *info, void *uctx)
 {
     (void)uctx;
@@ -1108,11 +1143,26 @@ static void on_sigbus(int sig, siginfo_t *info, void *uctx)
     for (size_t k = 0; k < mapped_count && k < MAPPED_SLOTS; k++) {
         const struct mapped_input *m = &mapped_inputs[(mapped_count - 1 - k) % MAPPED_SLOTS];
         if (info->si_code > 0 && at >= m->start && at - m->start < m->len) {
+            /* Whole lines on stdout: the records complete in cat's buffer go out and a line
+             * begun ends, from the thread that fills that buffer only (in a codec's worker
+             * the buffer may be moving: then it is dropped, and a begun line still ends). */
+            cli_pending_text *t = pending_text;
+            if (t != NULL) {
+                if (text_thread && t->complete != 0)
+                    put_fd(STDOUT_FILENO, (const char *)t->w->start, t->complete);
+                if (t->torn)
+                    put_fd(STDOUT_FILENO, "\n", 1);
+            }
             static const char head[] = "avrogen: error: ";
-            static const char tail[] = ": the file was truncated while being read\n";
+            static const char tail[] = ": the file was truncated while being read (at offset ";
+            char num[24];
+            size_t n = put_decimal(num, (uint64_t)(at - m->start));
+            num[n++] = ')';
+            num[n++] = '\n';
             put_stderr(head, sizeof head - 1);
             put_stderr(m->name, m->name_len);
             put_stderr(tail, sizeof tail - 1);
+            put_stderr(num, n);
             outfile_temp_remove();
             _exit(EXIT_BAD_INPUT);
         }
@@ -1147,4 +1197,22 @@ static void watch_mapping(const avrogen_ocf_reader *r, const char *path)
         m->name_len = sizeof m->name;
     memcpy(m->name, path, m->name_len);
     mapped_count++;
+}
+
+bool cli_input_truncated(void)
+{
+    for (size_t k = 0; k < mapped_count && k < MAPPED_SLOTS; k++) {
+        const struct mapped_input *m = &mapped_inputs[(mapped_count - 1 - k) % MAPPED_SLOTS];
+        char name[sizeof m->name + 1];
+        memcpy(name, m->name, m->name_len);
+        name[m->name_len] = '\0';
+        struct stat st;
+        if (stat(name, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < m->len) {
+            cli_error("%s: the file was truncated while being read (%jd bytes now, %zu when "
+                      "opened)",
+                      name, (intmax_t)st.st_size, m->len);
+            return true;
+        }
+    }
+    return false;
 }
