@@ -63,20 +63,107 @@ struct cat {
     avrogen_arena arena;
     avrogen_writer out; /* JSON text on its way to stdout */
     avrogen_json_sink sink;
-    bool drained;             /* the sink took text since the current record began */
     cli_pending_text pending; /* what of out is whole records, for a file cut under us */
+    int held_fd;              /* the record's text past the sink's chunk, or -1 */
+    uint64_t held;            /* bytes of it in held_fd */
+    int held_err;             /* why holding more failed (errno), 0: past CAT_TEXT_MAX, -1: none */
     cli_progress prog;
 };
 
-/* cat's sink: stdout, noting that text of the current record went out (a damaged record
- * cannot be taken back then, only its line ended). */
+/*
+ * The most JSON text one record may have: its text is held whole (the sink's chunk in
+ * memory, the rest in a temporary file) and printed only once the record has been read
+ * in full, so that no part of a record that then fails is ever printed. Twice the
+ * per-datum budget: a 64 MiB bytes value prints as 270 MB; an empty record of records of
+ * empty records (no bytes at all) printed 654 MB before its item budget stopped it.
+ */
+#define CAT_TEXT_MAX ((uint64_t)2 * CLI_ARENA_BUDGET)
+
+/* An unlinked temporary file in $TMPDIR (else /tmp), or -1 with errno. */
+static int temp_fd(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    if (dir == NULL || dir[0] == '\0')
+        dir = "/tmp";
+    if ((size_t)snprintf(path, sizeof path, "%s/avrogen-text-XXXXXX", dir) >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+/* Append len bytes to the held text of the record being read. */
+static avrogen_status hold(struct cat *c, const char *p, size_t len)
+{
+    if (len > CAT_TEXT_MAX - c->held) {
+        c->held_err = 0;
+        return AVROGEN_E_LIMIT;
+    }
+    if (c->held_fd < 0 && (c->held_fd = temp_fd()) < 0) {
+        c->held_err = errno;
+        return AVROGEN_E_IO;
+    }
+    c->held += len;
+    while (len != 0) {
+        ssize_t k = write(c->held_fd, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            c->held_err = k < 0 ? errno : ENOSPC;
+            return AVROGEN_E_IO;
+        }
+        p += k;
+        len -= (size_t)k;
+    }
+    return AVROGEN_OK;
+}
+
+/* The held text to stdout. */
+static avrogen_status release(struct cat *c)
+{
+    avrogen_status st = AVROGEN_OK;
+    static char buf[64 << 10];
+    for (uint64_t at = 0; st == AVROGEN_OK && at < c->held;) {
+        size_t want = c->held - at < sizeof buf ? (size_t)(c->held - at) : sizeof buf;
+        ssize_t k = pread(c->held_fd, buf, want, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return AVROGEN_E_IO;
+        c->pending.torn = true; /* part of the record is out */
+        st = write_fd(buf, (size_t)k);
+        at += (uint64_t)k;
+    }
+    return st;
+}
+
+/* Forget the held text (the record failed, or it went out). */
+static void drop_held(struct cat *c)
+{
+    if (c->held != 0 && (ftruncate(c->held_fd, 0) != 0 || lseek(c->held_fd, 0, SEEK_SET) != 0)) {
+        close(c->held_fd); /* a new one next time */
+        c->held_fd = -1;
+    }
+    c->held = 0;
+}
+
+/*
+ * cat's sink, called when out passes its chunk: the whole records at its front go to
+ * stdout, the text of the record being read is held (hold) until the record is whole.
+ */
 static avrogen_status write_noted(void *ctx, const void *data, size_t len)
 {
     struct cat *c = ctx;
-    c->drained = true;
-    c->pending.torn = true;
+    size_t whole = c->pending.complete < len ? c->pending.complete : len;
+    avrogen_status st = write_fd(data, whole);
     c->pending.complete = 0;
-    return write_fd(data, len);
+    if (st != AVROGEN_OK)
+        return st;
+    return hold(c, (const char *)data + whole, len - whole);
 }
 
 /* The whole records out holds go out once they fill half a chunk (a sink's chunk is 64 KiB):
@@ -131,12 +218,11 @@ static int cat_file(struct cat *c, const char *path)
         }
         /* In the file's own schema the JSON text comes straight from the bytes;
          * resolved records go through values of the reader schema. */
-        size_t mark = avrogen_writer_len(&c->out);
         bool got;
         avrogen_status st;
-        c->drained = false;
-        c->pending.complete = mark;
+        c->pending.complete = avrogen_writer_len(&c->out);
         c->pending.torn = false;
+        c->held_err = -1;
         if (type == NULL) {
             st = avrogen_ocf_reader_next_json(r, &c->out, c->flags, &c->sink, &got);
         } else {
@@ -148,22 +234,52 @@ static int cat_file(struct cat *c, const char *path)
         }
         if (st == AVROGEN_OK && !got)
             break;
+        avrogen_status why = c->out.err;
+        if (st != AVROGEN_OK) {
+            /* Nothing of a failed record is printed: its text goes, held or in out. The
+             * records before it go out, and out is ready for the next file's. */
+            drop_held(c);
+            c->out.p = c->out.start + c->pending.complete;
+            if (why != AVROGEN_E_IO && flush_records(c, 0) != AVROGEN_OK)
+                why = AVROGEN_E_IO;
+            avrogen_writer_reset(&c->out);
+            c->pending.complete = 0;
+        }
         if (st != AVROGEN_OK && avrogen_ocf_reader_error(r, NULL) != AVROGEN_OK) {
-            /* A damaged record: its partial text goes, unless some is out already. */
-            if (!c->drained)
-                c->out.p = c->out.start + mark;
-            else
-                avrogen_write_raw(&c->out, "\n", 1);
-            break;
+            if (why == AVROGEN_E_IO && c->held_err < 0)
+                rc = cli_stdout_error();
+            break; /* a damaged record: the reader's error, below */
         }
         if (st != AVROGEN_OK) {
-            rc = c->out.err == AVROGEN_E_IO
-                         ? cli_stdout_error()
-                         : cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen,
-                                     avrogen_status_str(c->out.err));
+            if (why == AVROGEN_E_LIMIT && c->held_err == 0)
+                rc = cli_error("%s: record %llu (in the block at offset %llu): its JSON text is "
+                               "longer than %llu bytes, the most a record may print; nothing of "
+                               "it is printed",
+                               path, (unsigned long long)c->seen,
+                               (unsigned long long)avrogen_ocf_reader_block_offset(r),
+                               (unsigned long long)CAT_TEXT_MAX);
+            else if (why == AVROGEN_E_IO && c->held_err > 0)
+                rc = cli_error("%s: record %llu: its JSON text, held in a temporary file until "
+                               "the record is whole, could not be written there ($TMPDIR, else "
+                               "/tmp): %s",
+                               path, (unsigned long long)c->seen, strerror(c->held_err));
+            else if (why == AVROGEN_E_IO)
+                rc = cli_stdout_error();
+            else
+                rc = cli_error("%s: record %llu: %s", path, (unsigned long long)c->seen,
+                               avrogen_status_str(why));
             break;
         }
         c->seen++;
+        if (c->held != 0) {
+            /* A record whose text passed the chunk: what was held first, then the rest. */
+            st = release(c);
+            drop_held(c);
+            if (st != AVROGEN_OK) {
+                rc = cli_stdout_error();
+                break;
+            }
+        }
         avrogen_write_raw(&c->out, "\n", 1);
         c->pending.complete = avrogen_writer_len(&c->out);
         c->pending.torn = false;
@@ -237,6 +353,7 @@ static int run_cat(int argc, char **argv, bool head)
     c.out.max_depth = cli_max_depth(); /* the JSON of what was read */
     c.sink = (avrogen_json_sink){write_noted, &c, 0};
     c.pending.w = &c.out;
+    c.held_fd = -1;
     cli_watch_text(&c.pending);
     cli_progress_init(&c.prog, "printed", true);
     for (int i = 0; i < n; i++)
@@ -251,6 +368,8 @@ static int run_cat(int argc, char **argv, bool head)
     if (flush_records(&c, 0) != AVROGEN_OK && rc == 0)
         rc = cli_stdout_error();
     cli_watch_text(NULL);
+    if (c.held_fd >= 0)
+        close(c.held_fd);
     avrogen_writer_fini(&c.out);
     avrogen_arena_fini(&c.arena);
     avrogen_schema_free(c.reader);

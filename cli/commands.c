@@ -240,8 +240,9 @@ const cli_command cli_commands[] = {
          "are picked first by --offset, then by --sample, and --limit counts what is printed.\n\n"
          "A damaged file prints its records up to the damage, then one error line with the "
          "file and the block's byte offset; the other files are printed, and the exit status "
-         "is 1. Memory stays bounded by a block, and a huge value's JSON text is written out "
-         "as it is made.",
+         "is 1. Memory stays bounded by a block. A record's JSON text is held until the "
+         "record is whole (past 64 KiB in a temporary file in $TMPDIR, else /tmp), so nothing "
+         "of a record that fails is printed; a record's text is at most 512 MiB.",
          cat_options,
          "avrogen cat orders.avro\navrogen cat --offset 1000 --limit 10 --pretty orders.avro\n"
          "avrogen cat --sample 0.01 --seed 7 day1.avro day2.avro\n"
