@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <avrogen/ocf.h>
 #include <ctype.h>
+#include <sys/stat.h>
 
 #include "registry_internal.h"
 
@@ -230,42 +232,107 @@ static char *trim(char *s)
     return s;
 }
 
+/* The longest properties file read: the limit the CLI puts on every file it reads whole
+ * (a schema, a response file), a container file's default header limit. */
+#define CONFIG_MAX ((size_t)AVROGEN_OCF_DEFAULT_MAX_HEADER)
+
+/* All of f, to CONFIG_MAX bytes, NUL-terminated (malloc'd); NULL with errno (EFBIG: longer). */
+static char *read_bounded(FILE *f, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        if (n == cap - 1) {
+            if (n > CONFIG_MAX) {
+                free(buf);
+                errno = EFBIG;
+                return NULL;
+            }
+            char *grown = realloc(buf, cap * 2);
+            if (grown == NULL)
+                break;
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                free(buf);
+                errno = EIO;
+                return NULL;
+            }
+            if (n > CONFIG_MAX) {
+                free(buf);
+                errno = EFBIG;
+                return NULL;
+            }
+            buf[n] = '\0';
+            *len = n;
+            return buf;
+        }
+    }
+    free(buf);
+    errno = ENOMEM;
+    return NULL;
+}
+
 avrogen_registry_status avrogen_registry_config_load(avrogen_registry_config *cfg, const char *path,
                                                      avrogen_registry_error *err)
 {
+    /* Only a regular file or a pipe, and no more than CONFIG_MAX of it: never a device such
+     * as /dev/zero, whose one endless line getline() grew without bound. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        return registry_fail(err, AVROGEN_REGISTRY_E_CONFIG,
+                             "%s: a properties file is read from a regular file or a pipe, and "
+                             "this is not one",
+                             path);
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return registry_fail(err, AVROGEN_REGISTRY_E_CONFIG, "%s: %s", path, strerror(errno));
-    avrogen_registry_status st = AVROGEN_REGISTRY_OK;
-    char *line = NULL;
-    size_t cap = 0;
+    size_t len = 0;
+    char *text = read_bounded(f, &len);
+    int read_err = errno;
+    fclose(f);
+    if (text == NULL && read_err == ENOMEM)
+        return registry_fail(err, AVROGEN_REGISTRY_E_NOMEM, "out of memory");
+    if (text == NULL && read_err == EFBIG)
+        return registry_fail(err, AVROGEN_REGISTRY_E_CONFIG,
+                             "%s: longer than %zu bytes, the most a properties file may hold", path,
+                             CONFIG_MAX);
+    if (text == NULL)
+        return registry_fail(err, AVROGEN_REGISTRY_E_CONFIG, "%s: read error", path);
+    avrogen_registry_status status = AVROGEN_REGISTRY_OK;
     long lineno = 0;
-    while (st == AVROGEN_REGISTRY_OK && getline(&line, &cap, f) >= 0) {
+    for (char *line = text, *next; status == AVROGEN_REGISTRY_OK && line < text + len;
+         line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        next = nl != NULL ? nl + 1 : text + len;
+        if (nl != NULL)
+            *nl = '\0';
         lineno++;
         char *s = trim(line);
         if (*s == '\0' || *s == '#' || *s == '!')
             continue;
         char *eq = strchr(s, '=');
         if (eq == NULL) {
-            st = registry_fail(err, AVROGEN_REGISTRY_E_CONFIG, "%s:%ld: no '=' in '%s'", path,
-                               lineno, s);
+            status = registry_fail(err, AVROGEN_REGISTRY_E_CONFIG, "%s:%ld: no '=' in '%s'", path,
+                                   lineno, s);
             break;
         }
         *eq = '\0';
         char *key = trim(s), *value = trim(eq + 1);
         avrogen_registry_error e;
-        st = avrogen_registry_config_set(cfg, key, value, &e);
-        if (st == AVROGEN_REGISTRY_E_CONFIG && strncmp(key, "schema.registry.", 16) != 0 &&
+        status = avrogen_registry_config_set(cfg, key, value, &e);
+        if (status == AVROGEN_REGISTRY_E_CONFIG && strncmp(key, "schema.registry.", 16) != 0 &&
             strncmp(e.message, "unknown key", 11) == 0)
-            st = AVROGEN_REGISTRY_OK; /* Kafka's own settings share the file */
-        else if (st != AVROGEN_REGISTRY_OK)
-            registry_fail(err, st, "%s:%ld: %s", path, lineno, e.message);
+            status = AVROGEN_REGISTRY_OK; /* Kafka's own settings share the file */
+        else if (status != AVROGEN_REGISTRY_OK)
+            registry_fail(err, status, "%s:%ld: %s", path, lineno, e.message);
     }
-    if (st == AVROGEN_REGISTRY_OK && ferror(f))
-        st = registry_fail(err, AVROGEN_REGISTRY_E_CONFIG, "%s: read error", path);
-    free(line);
-    fclose(f);
-    return st;
+    free(text);
+    return status;
 }
 
 avrogen_registry_status registry_split_urls(const char *list, char ***urls, size_t *n,

@@ -41,6 +41,8 @@ def main():
             f.write('{"type": "record", "name": "P", "fields": [{"name": "x", "type": "long"}]}')
         with open(os.path.join(d, "typo.properties"), "w") as f:
             f.write("bootstrap.servers=k:9092\nschema.registry.urll=http://x\n")
+        with open(os.path.join(d, "big.properties"), "wb") as f:
+            f.truncate(16 * 1024 * 1024 + 1)  # one line of NULs past the limit, sparse
         with open(os.path.join(d, "ok.properties"), "w") as f:
             f.write("# kcat\nbootstrap.servers=k:9092\nschema.registry.url=%s\n"
                     "request.timeout.ms=1500\nretries.wait.ms=200\n" % CLOSED)
@@ -65,6 +67,11 @@ def main():
              "request.timeout.ms: 'soon' is not a whole number"),
             (["subjects", "--url", CLOSED, "-X", "no.such.key=1"], "unknown key 'no.such.key'"),
             (["subjects", "--config", "missing.properties"], "missing.properties: No such file"),
+            # Read whole, so only a regular file or a pipe (getline grew on /dev/zero for ever).
+            (["subjects", "--config", "/dev/zero"],
+             "/dev/zero: a properties file is read from a regular file or a pipe"),
+            (["subjects", "--config", "big.properties"],
+             "big.properties: longer than 16777216 bytes"),
             (["subjects", "--config", "typo.properties"],
              "typo.properties:2: unknown key 'schema.registry.urll'"),
         ]
