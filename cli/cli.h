@@ -95,6 +95,13 @@ int cli_load_schema(const char *arg, struct avrogen_schema **out);
  * zero-byte items could ask for. */
 #define CLI_ARENA_BUDGET ((size_t)256 << 20)
 
+/*
+ * The most JSON text one datum may print (cat, head, tojson): twice the per-datum budget.
+ * A 64 MiB bytes value prints as 270 MB; values that take no bytes (empty records of empty
+ * records) could print gigabytes from a few bytes of input before the item budget ends them.
+ */
+#define CLI_DATUM_TEXT_MAX ((uint64_t)2 * CLI_ARENA_BUDGET)
+
 /* cli/util.c */
 /* Print "avrogen: error: <fmt>" and a newline to stderr; returns EXIT_BAD_INPUT. */
 int cli_error(const char *fmt, ...) AVROGEN_PRINTF(1, 2);

@@ -194,6 +194,25 @@ static int stream_fill(struct cli_window *s, const char *name, size_t want)
     return 0;
 }
 
+/*
+ * tojson holds a datum's text whole in memory (it is printed once the datum is decoded):
+ * its writer's buffer may grow to CLI_DATUM_TEXT_MAX, no further (an empty record of
+ * empty records, no bytes of input, took 835 MB for 740 MB of text). *ctx: refused.
+ */
+static void *text_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)old_size;
+    if (new_size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (new_size > CLI_DATUM_TEXT_MAX) {
+        *(bool *)ctx = true;
+        return NULL;
+    }
+    return realloc(ptr, new_size);
+}
+
 int cmd_tojson(int argc, char **argv)
 {
     struct data_args args;
@@ -232,7 +251,9 @@ int cmd_tojson(int argc, char **argv)
     avrogen_arena_init(&arena, NULL);
     avrogen_arena_set_budget(&arena, CLI_ARENA_BUDGET);
     avrogen_writer out;
-    avrogen_writer_init_growable(&out, NULL);
+    bool text_refused = false;
+    const avrogen_alloc text_budget = {text_alloc, &text_refused};
+    avrogen_writer_init_growable(&out, &text_budget);
     out.max_depth = cli_max_depth();                             /* the JSON of what was read */
     unsigned json_flags = args.pretty ? AVROGEN_JSON_PRETTY : 0; /* as cat --pretty */
     cli_progress prog;
@@ -282,8 +303,14 @@ int cmd_tojson(int argc, char **argv)
         in.pos += avrogen_reader_offset(&r);
         avrogen_writer_reset(&out);
         if (avrogen_value_to_json(&out, &v, json_flags) != AVROGEN_OK) {
-            rc = cli_error("%s: datum %zu: %s", args.input, index,
-                           out.err_msg != NULL ? out.err_msg : avrogen_status_str(out.err));
+            if (text_refused)
+                rc = cli_error("%s: datum %zu (at byte %" PRIu64 "): its JSON text is longer "
+                               "than %llu bytes, the most a datum may print; nothing of it is "
+                               "printed",
+                               args.input, index, at, (unsigned long long)CLI_DATUM_TEXT_MAX);
+            else
+                rc = cli_error("%s: datum %zu: %s", args.input, index,
+                               out.err_msg != NULL ? out.err_msg : avrogen_status_str(out.err));
             break;
         }
         avrogen_write_raw(&out, "\n", 1);

@@ -71,13 +71,11 @@ struct cat {
 };
 
 /*
- * The most JSON text one record may have: its text is held whole (the sink's chunk in
- * memory, the rest in a temporary file) and printed only once the record has been read
- * in full, so that no part of a record that then fails is ever printed. Twice the
- * per-datum budget: a 64 MiB bytes value prints as 270 MB; an empty record of records of
- * empty records (no bytes at all) printed 654 MB before its item budget stopped it.
+ * A record's text is held whole (the sink's chunk in memory, the rest in a temporary file)
+ * and printed only once the record has been read in full, so that no part of a record that
+ * then fails is ever printed; at most CLI_DATUM_TEXT_MAX of it.
  */
-#define CAT_TEXT_MAX ((uint64_t)2 * CLI_ARENA_BUDGET)
+#define CAT_TEXT_MAX CLI_DATUM_TEXT_MAX
 
 /* An unlinked temporary file in $TMPDIR (else /tmp), or -1 with errno. */
 static int temp_fd(void)

@@ -9,7 +9,8 @@ whole:
   empty records, 9 levels: no bytes at all) printed 654 MB of a record that then failed the
   item budget, leaving invalid JSON: now nothing of it, one error line;
 * 7 levels of the same (23 MB of JSON) print whole, one valid JSON line; with 300-byte
-  field names (630 MB) the record is refused, naming it and the limit, nothing printed;
+  field names (630 MB) the record is refused, naming it and the limit, nothing printed
+  (and by tojson, which holds a datum's text in memory, to the same limit);
 * a 1 MB string whose last bytes are not UTF-8 printed its first 64 KiB pieces and a
   newline: now nothing of it; the records of the files before and after print whole.
 """
@@ -114,6 +115,16 @@ def main():
           f"the error names the file, the record and the limit: {line}")
     check(whole_lines(p.stdout, "cat small long-names") == [1, 2],
           f"nothing of the long record: {len(p.stdout)} bytes")
+
+    # tojson holds a datum's text in memory: to the same limit (it took 835 MB for this one).
+    schema = os.path.join(tmp, "long-names.avsc")
+    with open(schema, "w") as f:
+        json.dump(fan_out(8, 7, "n" * 300), f)
+    p = run(["tojson", "--schema", schema, "/dev/null"])
+    line = clitest.one_error_line(p, "tojson of a datum of 630 MB of JSON")
+    check("datum 0 (at byte 0)" in line and "longer than 536870912 bytes" in line,
+          f"tojson names the datum and the limit: {line}")
+    check(p.stdout == b"", f"tojson printed nothing of it: {len(p.stdout)} bytes")
 
     # A long string that turns out not to be UTF-8 at its end: nothing of it.
     bad = os.path.join(tmp, "bad-utf8.avro")
