@@ -173,8 +173,9 @@ static const cli_option_doc no_options[] = {{NULL, NULL}};
 const cli_command cli_commands[] = {
         {"schema", cli_run_generator, "HEADER... [-o DIR] [--compat-with PATH] [-- CLANG_ARGS]",
          "the .avsc schemas derived from annotated C structs",
-         "Parse each HEADER with libclang, as the compiler would with CLANG_ARGS, and print the "
-         "Avro schema of every annotated record (AVRO_RECORD) it defines, or write one .avsc file "
+         "Parse each HEADER with libclang, as the compiler would with CLANG_ARGS (with no -std "
+         "among them, as plain cc does: gnu17), and print the Avro schema of every annotated "
+         "record (AVRO_RECORD) it defines, or write one .avsc file "
          "per record into DIR. Annotation mistakes are errors at the member, "
          "file:line:col: error: ..., and nothing is written.",
          cli_schema_options, "avrogen schema include/order.h -- -Iinclude -std=c11"},

@@ -290,9 +290,8 @@ static bool check_markers(struct builder *b)
                                                    : "a struct");
             ok = false;
         } else if (!d->complete) {
-            diag_error(b->d, &mk->loc,
-                       "%s: '%s' is incomplete here; include the header that defines it first",
-                       macro, mk->target_spelling);
+            diag_error(b->d, &mk->loc, "%s: '%s' is incomplete here; %s", macro,
+                       mk->target_spelling, incomplete_advice(b));
             ok = false;
         } else if (mk->kind == CMARKER_FIELD) {
             bool is_enum = d->kind == CDECL_ENUM;

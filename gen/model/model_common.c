@@ -237,3 +237,13 @@ int64_t model_branch_tag(const struct model_type *t, size_t i)
 {
     return t->branches[i].tags ? t->branches[i].tags[0] : (int64_t)i;
 }
+
+const char *incomplete_advice(const struct builder *b)
+{
+    if (b->u->strict_iso)
+        return "include the header that defines it first; if it is included, a strict ISO "
+               "dialect (-std=c11, -ansi) hides it: the C library declares POSIX and GNU types "
+               "only under feature macros, so pass -D_POSIX_C_SOURCE=200809L or -D_GNU_SOURCE "
+               "after '--' (or the -std=gnu17 that is the default)";
+    return "include the header that defines it first";
+}

@@ -93,6 +93,9 @@ bool is_view(const struct ctype *t, const char *name);
 bool is_const_storage(const struct ctype *t);
 char *type_for_message(const struct ctype *t);
 char *decl_name(const struct cdecl *d);
+/* What to do about a type incomplete where it is used: include its header,
+ * or, when the unit was parsed as strict ISO C, the feature macros to pass. */
+const char *incomplete_advice(const struct builder *b);
 /* Add `name` as item i of n to *list, "'a', 'b' and 'c'" (malloc'd; NULL to start). */
 void name_list_add(char **list, size_t i, size_t n, const char *name);
 void sibling_fini(struct sibling *sib);

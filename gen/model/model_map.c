@@ -39,9 +39,9 @@ static void error_unannotated(const struct site *s, const struct ctype *t)
     bool is_enum = decl->kind == CDECL_ENUM;
     if (!decl->complete) {
         diag_error(b->d, &at,
-                   "%s '%s' has type '%s', which is incomplete here; include the header that "
-                   "defines it, or AVRO_SKIP the member",
-                   s->what, s->member->name, t->spelling);
+                   "%s '%s' has type '%s', which is incomplete here; %s, or AVRO_SKIP the "
+                   "member",
+                   s->what, s->member->name, t->spelling, incomplete_advice(b));
         return;
     }
     if (decl->in_system_header) {

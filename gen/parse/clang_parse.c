@@ -921,6 +921,49 @@ static bool has_prefix_arg(const char *const *args, size_t n, const char *prefix
     return false;
 }
 
+/* A -std=, --std or -ansi among the caller's arguments. */
+static bool has_dialect_arg(const char *const *args, size_t n)
+{
+    return has_prefix_arg(args, n, "-std=") || has_prefix_arg(args, n, "--std") ||
+           has_prefix_arg(args, n, "-ansi");
+}
+
+/* Whether the caller's arguments ask for strict ISO C (-std=c11, -std=iso9899:2011,
+ * -ansi: __STRICT_ANSI__, under which glibc defines no POSIX or GNU feature
+ * macro) and define none of the feature macros themselves. */
+static bool strict_iso_args(const char *const *args, size_t n)
+{
+    bool strict = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *a = args[i];
+        if (strncmp(a, "--std=", 6) == 0)
+            a++;
+        if (strcmp(a, "-ansi") == 0 || strncmp(a, "-std=c", 6) == 0 ||
+            strncmp(a, "-std=iso", 8) == 0)
+            strict = true;
+        else if (strncmp(a, "-std=", 5) == 0)
+            strict = false; /* the last -std wins, as in cc */
+    }
+    static const char *const features[] = {"_GNU_SOURCE",   "_DEFAULT_SOURCE", "_POSIX_C_SOURCE",
+                                           "_XOPEN_SOURCE", "_BSD_SOURCE",     "_SVID_SOURCE",
+                                           "_POSIX_SOURCE"};
+    for (size_t i = 0; strict && i < n; i++) {
+        const char *a = args[i];
+        if (strcmp(a, "-D") == 0 && i + 1 < n)
+            a = args[++i];
+        else if (strncmp(a, "-D", 2) == 0)
+            a += 2;
+        else
+            continue;
+        for (size_t f = 0; f < sizeof features / sizeof *features; f++) {
+            size_t len = strlen(features[f]);
+            if (strncmp(a, features[f], len) == 0 && (a[len] == '\0' || a[len] == '='))
+                strict = false;
+        }
+    }
+    return strict;
+}
+
 /* The language a -x argument asks for ("-x c++", "-xc++"), or NULL at none. */
 static const char *language_arg(const char *const *args, size_t n_args, size_t *i)
 {
@@ -968,8 +1011,11 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
     int argc = 0;
     if (!has_prefix_arg(args, n_args, "-x"))
         argv[argc++] = "-xc";
-    if (!has_prefix_arg(args, n_args, "-std=") && !has_prefix_arg(args, n_args, "--std"))
-        argv[argc++] = "-std=c11";
+    /* The dialect plain `cc` compiles with (docs/DESIGN.md, Annotations: The
+     * dialect): glibc's headers lay out struct stat and declare struct
+     * addrinfo by the feature macros a dialect implies. */
+    if (!has_dialect_arg(args, n_args))
+        argv[argc++] = "-std=" AVROGEN_DEFAULT_DIALECT;
     for (size_t i = 0; i < n_args; i++)
         argv[argc++] = args[i];
     argv[argc++] = "-DAVROGEN_PARSING=1";
@@ -1009,6 +1055,7 @@ int clang_parse(const char *header, const char *const *args, size_t n_args, stru
 
     struct cunit *u = xcalloc(1, sizeof *u);
     u->header = xstrdup(header);
+    u->strict_iso = strict_iso_args(args, n_args);
     struct ctx c = {.tu = tu, .u = u, .main_file = clang_getFile(tu, header), .d = d};
     unsigned n_diags = clang_getNumDiagnostics(tu);
     unsigned errors_before = d->errors;

@@ -140,11 +140,18 @@ struct cunit {
     size_t n_deps;
     struct cconstant *constants; /* every enumerator, in source order */
     size_t n_constants;
+    bool strict_iso; /* parsed as strict ISO C (-std=c11, -ansi) with no feature
+                        macro given: the C library's headers hide POSIX and GNU
+                        declarations, so an incomplete type may be one of them */
 };
+
+/* The dialect a header is parsed with when the arguments name none: the
+ * default of plain `cc` (gcc 8 to 14, clang 11 and later). */
+#define AVROGEN_DEFAULT_DIALECT "gnu17"
 
 /*
  * Parse `header` as C with libclang and the extra `args` (the caller's flags
- * after `--`; -xc, -std=c11 and -DAVROGEN_PARSING=1 are added unless given).
+ * after `--`; -xc, -std=gnu17 and -DAVROGEN_PARSING=1 are added unless given).
  * Clang's own diagnostics go to `d` (severity Error or worse counts as an
  * error). Returns 0 and a cunit in *out (free with cunit_free), 1 if clang
  * reported errors or the file could not be parsed, 2 when out of memory.

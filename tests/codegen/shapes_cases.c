@@ -7,6 +7,7 @@
 
 #include "cg_anon.avro.h"
 #include "cg_shapes.avro.h"
+#include "cg_sysdefault.avro.h"
 #include "cg_system.avro.h"
 #include "cg_vendor.avro.h"
 
@@ -27,6 +28,8 @@ CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(wide_money, struct wide_money)
 CG_ADAPTERS(vendor_event, struct vendor_event)
 CG_ADAPTERS(vendor_reading, struct vendor_reading)
+CG_ADAPTERS(stat, struct stat)
+CG_ADAPTERS(addrinfo, struct addrinfo)
 
 static void fill_flow(void *p)
 {
@@ -285,6 +288,43 @@ static void fill_iphdr(void *p)
     v->daddr = 0xffffffffu;
 }
 
+/* glibc's struct stat in cc's dialect (cg_sysdefault.h): its times are timespecs. */
+static void fill_stat(void *p)
+{
+    struct stat *v = p;
+    v->st_dev = 2049;
+    v->st_ino = 1234567;
+    v->st_nlink = 1;
+    v->st_mode = S_IFREG | 0644;
+    v->st_uid = 1000;
+    v->st_gid = 4294967294u;
+    v->st_rdev = 0;
+    v->st_size = 8589934592;
+    v->st_blksize = 4096;
+    v->st_blocks = 16777216;
+    v->st_atim = (struct timespec){1700000000, 123456789};
+    v->st_mtim = (struct timespec){-1, 999999999};
+    v->st_ctim = (struct timespec){0, 0};
+}
+
+/* struct addrinfo, which <netdb.h> declares only outside strict ISO C: a list of two. */
+static struct addrinfo ai_second = {.ai_family = AF_INET6,
+                                    .ai_socktype = SOCK_DGRAM,
+                                    .ai_protocol = IPPROTO_UDP,
+                                    .ai_addrlen = 28};
+
+static void fill_addrinfo(void *p)
+{
+    struct addrinfo *v = p;
+    v->ai_flags = AI_CANONNAME;
+    v->ai_family = AF_INET;
+    v->ai_socktype = SOCK_STREAM;
+    v->ai_protocol = IPPROTO_TCP;
+    v->ai_addrlen = 16;
+    v->ai_canonname = "example.org";
+    v->ai_next = &ai_second;
+}
+
 /* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
  * nullable names, three levels of arrays, a capacity array of arrays, a map of
  * matrices and interop.avsc's union branch of an array of bytes. */
@@ -450,6 +490,17 @@ const shape_answer shape_answers[] = {
          "{\"ihl\": 5, \"version\": 4, \"tos\": 0, \"tot_len\": 1500, \"id\": 54321, "
          "\"frag_off\": 0, \"ttl\": 64, \"protocol\": 6, \"check\": 65535, "
          "\"saddr\": 16777343, \"daddr\": 4294967295}"},
+        {"file status", CG_CASE(stat), fill_stat,
+         "{\"st_dev\": 2049, \"st_ino\": 1234567, \"st_nlink\": 1, \"st_mode\": 33188, "
+         "\"st_uid\": 1000, \"st_gid\": 4294967294, \"st_rdev\": 0, "
+         "\"st_size\": 8589934592, \"st_blksize\": 4096, \"st_blocks\": 16777216, "
+         "\"st_atim\": 1700000000123456789, \"st_mtim\": -1, \"st_ctim\": 0}"},
+        {"address info", CG_CASE(addrinfo), fill_addrinfo,
+         "{\"ai_flags\": 2, \"ai_family\": 2, \"ai_socktype\": 1, \"ai_protocol\": 6, "
+         "\"ai_addrlen\": 16, \"ai_canonname\": {\"string\": \"example.org\"}, "
+         "\"ai_next\": {\"cg.sysdefault.AddrInfo\": {\"ai_flags\": 0, \"ai_family\": 10, "
+         "\"ai_socktype\": 2, \"ai_protocol\": 17, \"ai_addrlen\": 28, "
+         "\"ai_canonname\": null, \"ai_next\": null}}}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
         {"wide decimals", CG_CASE(wide_money), fill_wide_money,
          "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "

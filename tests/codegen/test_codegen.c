@@ -36,6 +36,7 @@
 #include "cg_prims.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
+#include "cg_sysdefault.avro.h"
 #include "cg_system.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_util.h"
@@ -82,6 +83,8 @@ CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(wide_money, struct wide_money)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
+CG_ADAPTERS(stat, struct stat)
+CG_ADAPTERS(addrinfo, struct addrinfo)
 
 static const cg_case cases[] = {
         CG_CASE(prims),      CG_CASE(logicals),      CG_CASE(texts),         CG_CASE(maybe_texts),
@@ -94,7 +97,7 @@ static const cg_case cases[] = {
         CG_CASE(iphdr),      CG_CASE(session),       CG_CASE(session_mid),   CG_CASE(input_ev),
         CG_CASE(gps_fix),    CG_CASE(nic_queues),    CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
         CG_CASE(mp_object),  CG_CASE(ev_value),      CG_CASE(packed_status), CG_CASE(hd_grid),
-        CG_CASE(wide_money), CG_CASE(tails),
+        CG_CASE(wide_money), CG_CASE(tails),         CG_CASE(stat),          CG_CASE(addrinfo),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

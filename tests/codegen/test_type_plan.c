@@ -42,6 +42,7 @@
 #include "cg_prims.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_strings.avro.h"
+#include "cg_sysdefault.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_util.h"
 #include "testutil.h"
@@ -95,6 +96,8 @@ CG_ADAPTERS(rich, struct rich)
 CG_ADAPTERS(ev_long_default, struct ev_long_default)
 CG_ADAPTERS(ev_short_default, struct ev_short_default)
 CG_ADAPTERS(ev_twice, struct ev_twice)
+CG_ADAPTERS(stat, struct stat)
+CG_ADAPTERS(addrinfo, struct addrinfo)
 
 CG_ADAPTERS(prims_w, struct prims_w)
 CG_ADAPTERS(maybe_texts_w, struct maybe_texts_w)
@@ -158,6 +161,8 @@ static const cg_case readers[] = {
         CG_CASE(packed_status),
         CG_CASE(hd_grid),
         CG_CASE(wide_money),
+        CG_CASE(stat),
+        CG_CASE(addrinfo),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 
