@@ -244,6 +244,64 @@ static void note_extern_member(struct builder *b, const struct cdecl *d, const s
     free(type);
 }
 
+static bool share_storage(const struct cmember *a, const struct cmember *c)
+{
+    return (a->anon_outer.id && a->anon_outer.id == c->anon_outer.id &&
+            a->anon_outer.alt != c->anon_outer.alt) ||
+           (a->anon_inner.id && a->anon_inner.id == c->anon_inner.id &&
+            a->anon_inner.alt != c->anon_inner.alt);
+}
+
+/* The members of an anonymous union are the struct's (C11 6.7.2.1p13) and
+ * share their storage: a record holds those of one alternative at most, the
+ * others AVRO_SKIP (glibc's struct rusage: ru_maxrss, not __ru_maxrss_word).
+ * Reports each union once. */
+static bool check_anonymous_unions(struct builder *b, const struct cdecl *d,
+                                   const struct model_record *r)
+{
+    bool ok = true;
+    for (size_t i = 0; i < d->n_members; i++) {
+        const struct cmember *m = &d->members[i];
+        if (!m->anon_inner.id || r->fields[i].role == MODEL_FIELD_SKIP)
+            continue;
+        size_t j = 0;
+        while (j < i &&
+               (r->fields[j].role == MODEL_FIELD_SKIP || !share_storage(&d->members[j], m)))
+            j++;
+        if (j == i)
+            continue;
+        bool reported = false;
+        for (size_t k = 0; k < i && !reported; k++) /* an earlier pair of this union */
+            for (size_t l = 0; l < k && !reported; l++)
+                reported = r->fields[k].role != MODEL_FIELD_SKIP &&
+                           r->fields[l].role != MODEL_FIELD_SKIP &&
+                           share_storage(&d->members[l], &d->members[k]) &&
+                           d->members[k].anon_outer.id == m->anon_outer.id;
+        ok = false;
+        if (reported)
+            continue;
+        const struct cmember *first = &d->members[j];
+        char *type = decl_name(d);
+        diag_error(b->d, &m->anon_loc,
+                   "members '%s' and '%s' of an anonymous union in '%s' share their storage, "
+                   "and a record holds one of them; AVRO_SKIP all of the union's members but one",
+                   first->name, m->name, type);
+        const struct cannot *head = b->info[d->order].head;
+        if (head && strcmp(head->kind, "extern_record") == 0)
+            diag_note(b->d, &head->loc,
+                      "'%s' is annotated out of line here; to keep '%s', write there "
+                      "AVRO_EXTERN_FIELD(%s, %s, AVRO_SKIP)",
+                      type, first->name, type, m->name);
+        else
+            diag_note(b->d, &m->loc,
+                      "to keep '%s', annotate '%s' AVRO_SKIP; to keep both, give the union a "
+                      "member name and AVRO_UNION(tag_member)",
+                      first->name, m->name);
+        free(type);
+    }
+    return ok;
+}
+
 bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *r)
 {
     bool ok = true;
@@ -321,5 +379,7 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
         member_annots_fini(&ma);
     }
     roles_fini(&roles);
+    if (!check_anonymous_unions(b, d, r))
+        ok = false;
     return ok && b->d->errors == errors;
 }

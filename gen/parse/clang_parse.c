@@ -361,18 +361,22 @@ static struct ctype *convert_type(struct ctx *c, CXType t)
 struct member_visit {
     struct ctx *c;
     struct cdecl *d;
-    uint64_t base; /* offset of the anonymous struct whose members are being listed */
+    uint64_t base; /* offset of the anonymous struct or union whose members are being listed */
+    struct canon_union outer, inner; /* the anonymous unions the members are in, if any */
+    struct model_loc union_loc;      /* the innermost one's member */
+    unsigned *n_unions;              /* anonymous unions of d so far */
+    unsigned *alt;                   /* NULL, or the innermost union's next alternative */
 };
 
-/* A C11 anonymous struct member (`struct { int a; };`, no member name). */
-static bool is_anonymous_struct_member(CXCursor field)
+/* A C11 anonymous struct or union member (`struct { int a; };`, no member
+ * name), of that kind (CXCursor_StructDecl, CXCursor_UnionDecl). */
+static bool is_anonymous_member(CXCursor field, enum CXCursorKind kind)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(field));
     if (t.kind != CXType_Record)
         return false;
     CXCursor decl = clang_getTypeDeclaration(t);
-    return clang_getCursorKind(decl) == CXCursor_StructDecl &&
-           clang_Cursor_isAnonymousRecordDecl(decl);
+    return clang_getCursorKind(decl) == kind && clang_Cursor_isAnonymousRecordDecl(decl);
 }
 
 static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
@@ -384,11 +388,46 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
     /* C11 6.7.2.1p13: "The members of an anonymous structure ... are
      * considered to be members of the containing structure". Not in a union:
      * there the anonymous struct is one alternative, which needs a name. */
-    if (d->kind == CDECL_STRUCT && is_anonymous_struct_member(cur)) {
-        struct member_visit inner = {mv->c, d, offset};
+    if (d->kind == CDECL_STRUCT && is_anonymous_member(cur, CXCursor_StructDecl)) {
+        /* One alternative of the union it may be in, all its members. */
+        struct member_visit inner = *mv;
+        inner.base = offset;
+        if (mv->alt) {
+            inner.inner.alt = (*mv->alt)++;
+            if (inner.outer.id == inner.inner.id)
+                inner.outer.alt = inner.inner.alt;
+            inner.alt = NULL;
+        }
         clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(cur)), visit_field,
                                &inner);
         return CXVisit_Continue;
+    }
+    /* Likewise an anonymous union's: members of the struct (6.7.2.1p13) that
+     * share their storage, told apart by the union and alternative they are in
+     * (the model lets one alternative through). */
+    if (d->kind == CDECL_STRUCT && is_anonymous_member(cur, CXCursor_UnionDecl)) {
+        struct member_visit inner = *mv;
+        inner.base = offset;
+        if (mv->alt) {
+            inner.inner.alt = (*mv->alt)++;
+            if (inner.outer.id == inner.inner.id)
+                inner.outer.alt = inner.inner.alt;
+        }
+        unsigned alt = 0;
+        inner.inner = (struct canon_union){++*mv->n_unions, 0};
+        if (!inner.outer.id)
+            inner.outer = inner.inner;
+        inner.union_loc = cursor_loc(mv->c, cur);
+        inner.alt = &alt;
+        clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(cur)), visit_field,
+                               &inner);
+        return CXVisit_Continue;
+    }
+    struct canon_union in_inner = mv->inner, in_outer = mv->outer;
+    if (mv->alt) {
+        in_inner.alt = (*mv->alt)++;
+        if (in_outer.id == in_inner.id)
+            in_outer.alt = in_inner.alt;
     }
     if (clang_Cursor_isBitField(cur)) {
         CXString name = clang_getCursorSpelling(cur);
@@ -407,6 +446,11 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
     m->doc = cursor_doc(cur);
     annotations(mv->c, cur, &m->annots, &m->n_annots);
     m->type = convert_type(mv->c, clang_getCursorType(cur));
+    if (in_inner.id) {
+        m->anon_outer = in_outer;
+        m->anon_inner = in_inner;
+        m->anon_loc = mv->union_loc;
+    }
     return CXVisit_Continue;
 }
 
@@ -494,7 +538,8 @@ static struct cdecl *get_decl(struct ctx *c, CXCursor cur)
 
     if (!d->complete)
         return d;
-    struct member_visit mv = {c, d, 0};
+    unsigned n_unions = 0;
+    struct member_visit mv = {.c = c, .d = d, .n_unions = &n_unions};
     if (d->kind == CDECL_ENUM) {
         CXType it = clang_getEnumDeclIntegerType(cur);
         d->enum_signed = is_signed_integer(it);

@@ -60,8 +60,16 @@ struct ctype {
     struct cdecl *decl; /* STRUCT, UNION, ENUM: its declaration (never NULL) */
 };
 
+/* An anonymous union of a struct (numbered from 1 in it) and the alternative
+ * of it a member is in (its position among the union's members, an anonymous
+ * struct's members sharing one). */
+struct canon_union {
+    unsigned id; /* 0: in none */
+    unsigned alt;
+};
+
 struct cmember {
-    char *name; /* "" for an anonymous struct/union member */
+    char *name; /* "" for an anonymous struct/union member in a union */
     struct ctype *type;
     bool is_bitfield;
     unsigned bit_width; /* a bit-field's width */
@@ -70,6 +78,12 @@ struct cmember {
     struct cannot *annots;
     size_t n_annots;
     struct model_loc loc; /* the member's name */
+    /* Listed from an anonymous union of the struct (C11 6.7.2.1p13: its
+     * members are the struct's), as anonymous struct members are: the
+     * outermost and innermost such unions it is in, and the innermost's
+     * member (its `union {`). */
+    struct canon_union anon_outer, anon_inner;
+    struct model_loc anon_loc;
 };
 
 struct cenumerator {

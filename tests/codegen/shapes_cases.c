@@ -2,6 +2,7 @@
 /* Known answers for headers/cg_shapes.h (shapes_cases.h). */
 #include "shapes_cases.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ CG_ADAPTERS(vendor_event, struct vendor_event)
 CG_ADAPTERS(vendor_reading, struct vendor_reading)
 CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
+CG_ADAPTERS(rusage, struct rusage)
 
 static void fill_flow(void *p)
 {
@@ -325,6 +327,28 @@ static void fill_addrinfo(void *p)
     v->ai_next = &ai_second;
 }
 
+/* struct rusage: the longs of its anonymous unions, by their C names. */
+static void fill_rusage(void *p)
+{
+    struct rusage *v = p;
+    v->ru_utime = (struct timeval){12, 345678};
+    v->ru_stime = (struct timeval){0, 1};
+    v->ru_maxrss = 20480;
+    v->ru_ixrss = 0;
+    v->ru_idrss = -1;
+    v->ru_isrss = LONG_MAX;
+    v->ru_minflt = 1234;
+    v->ru_majflt = 5;
+    v->ru_nswap = 0;
+    v->ru_inblock = 8;
+    v->ru_oublock = 16;
+    v->ru_msgsnd = 0;
+    v->ru_msgrcv = 0;
+    v->ru_nsignals = 2;
+    v->ru_nvcsw = 99;
+    v->ru_nivcsw = LONG_MIN;
+}
+
 /* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
  * nullable names, three levels of arrays, a capacity array of arrays, a map of
  * matrices and interop.avsc's union branch of an array of bytes. */
@@ -501,6 +525,12 @@ const shape_answer shape_answers[] = {
          "\"ai_next\": {\"cg.sysdefault.AddrInfo\": {\"ai_flags\": 0, \"ai_family\": 10, "
          "\"ai_socktype\": 2, \"ai_protocol\": 17, \"ai_addrlen\": 28, "
          "\"ai_canonname\": null, \"ai_next\": null}}}"},
+        {"resource usage", CG_CASE(rusage), fill_rusage,
+         "{\"ru_utime\": 12345678, \"ru_stime\": 1, \"ru_maxrss\": 20480, \"ru_ixrss\": 0, "
+         "\"ru_idrss\": -1, \"ru_isrss\": 9223372036854775807, \"ru_minflt\": 1234, "
+         "\"ru_majflt\": 5, \"ru_nswap\": 0, \"ru_inblock\": 8, \"ru_oublock\": 16, "
+         "\"ru_msgsnd\": 0, \"ru_msgrcv\": 0, \"ru_nsignals\": 2, \"ru_nvcsw\": 99, "
+         "\"ru_nivcsw\": -9223372036854775808}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
         {"wide decimals", CG_CASE(wide_money), fill_wide_money,
          "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "

@@ -12,10 +12,12 @@
 #include <string.h>
 
 #include <check.h>
+#include <sys/stat.h>
 
 #include "avrogen/resolve.h"
 
 #include "cg_shapes.avro.h"
+#include "cg_sysdefault.avro.h"
 #include "cg_util.h"
 #include "cg_vendor.avro.h"
 #include "shapes_cases.h"
@@ -775,6 +777,77 @@ START_TEST(test_bitfield_boundary)
 }
 END_TEST
 
+/* ---- system structs as the C library fills them (cg_sysdefault.h) ----------------- */
+
+/* The bytes of v encoded by the generated encoder, decoded into out by the
+ * generated decoder and by the type plan of the record's own schema (out2). */
+static void system_round_trip(const avrogen_type *t,
+                              avrogen_status (*enc)(avrogen_writer *, const void *), const void *v,
+                              void *out, void *out2)
+{
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(enc(&w, v), AVROGEN_OK);
+    avrogen_reader r;
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    ck_assert_int_eq(t->decode(&r, out, &arena), AVROGEN_OK);
+    ck_assert_uint_eq(avrogen_reader_offset(&r), avrogen_writer_len(&w));
+    avrogen_schema *s = NULL;
+    avrogen_diag d;
+    const char *text = avrogen_type_schema(t);
+    ck_assert_int_eq(avrogen_schema_parse(text, strlen(text), NULL, &s, &d), AVROGEN_OK);
+    avrogen_type_plan *plan = NULL;
+    ck_assert_int_eq(avrogen_type_plan_new(avrogen_schema_root(s), t, NULL, &plan, &d), AVROGEN_OK);
+    avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
+    ck_assert_int_eq(avrogen_type_plan_decode(plan, &r, out2, &arena), AVROGEN_OK);
+    avrogen_type_plan_free(plan);
+    avrogen_schema_free(s);
+    avrogen_writer_fini(&w);
+}
+
+static avrogen_status rusage_encode_any(avrogen_writer *w, const void *v)
+{
+    return rusage_avro_encode(w, (const struct rusage *)v);
+}
+
+static avrogen_status stat_encode_any(avrogen_writer *w, const void *v)
+{
+    return stat_avro_encode(w, (const struct stat *)v);
+}
+
+/* getrusage()'s struct, every byte of it (two timevals, fourteen longs: the
+ * anonymous unions' views skipped share the longs' bytes). */
+START_TEST(test_rusage_live)
+{
+    struct rusage v, back, via_plan;
+    ck_assert_int_eq(getrusage(RUSAGE_SELF, &v), 0);
+    ck_assert_uint_eq(sizeof v, 2 * sizeof(struct timeval) + 14 * sizeof(long));
+    system_round_trip(&rusage_avro_type, rusage_encode_any, &v, &back, &via_plan);
+    ck_assert_mem_eq(&back, &v, sizeof v);
+    ck_assert_mem_eq(&via_plan, &v, sizeof v);
+}
+END_TEST
+
+/* stat()'s struct of this test's own executable, as plain cc lays it out. */
+START_TEST(test_stat_live)
+{
+    struct stat v, back, via_plan;
+    ck_assert_int_eq(stat("/proc/self/exe", &v), 0);
+    system_round_trip(&stat_avro_type, stat_encode_any, &v, &back, &via_plan);
+    const struct stat *got[] = {&back, &via_plan};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_uint_eq(got[i]->st_dev, v.st_dev);
+        ck_assert_uint_eq(got[i]->st_ino, v.st_ino);
+        ck_assert_uint_eq(got[i]->st_mode, v.st_mode);
+        ck_assert_uint_eq(got[i]->st_nlink, v.st_nlink);
+        ck_assert_int_eq(got[i]->st_size, v.st_size);
+        ck_assert_int_eq(got[i]->st_mtim.tv_sec, v.st_mtim.tv_sec);
+        ck_assert_int_eq(got[i]->st_mtim.tv_nsec, v.st_mtim.tv_nsec);
+        ck_assert_int_eq(got[i]->st_ctim.tv_nsec, v.st_ctim.tv_nsec);
+    }
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -810,6 +883,12 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_tag_values);
     tcase_add_test(tc, test_tag_value_messages);
     tcase_add_test(tc, test_vendor_tags);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("system structs");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_rusage_live);
+    tcase_add_test(tc, test_stat_live);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bit-fields");

@@ -98,6 +98,7 @@ CG_ADAPTERS(ev_short_default, struct ev_short_default)
 CG_ADAPTERS(ev_twice, struct ev_twice)
 CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
+CG_ADAPTERS(rusage, struct rusage)
 
 CG_ADAPTERS(prims_w, struct prims_w)
 CG_ADAPTERS(maybe_texts_w, struct maybe_texts_w)
@@ -163,6 +164,7 @@ static const cg_case readers[] = {
         CG_CASE(wide_money),
         CG_CASE(stat),
         CG_CASE(addrinfo),
+        CG_CASE(rusage),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

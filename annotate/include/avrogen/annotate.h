@@ -67,7 +67,11 @@
  *        struct row *rows AVRO_ARRAY(n_rows);   // array of arrays of doubles
  *        union { bool b; double d; struct row list; } u AVRO_UNION(kind);
  *    (`struct maybe { char *value AVRO_NULLABLE; }` items: ["null","string"].)
- *  - A C11 anonymous struct member's fields are the record's fields. A member
+ *  - A C11 anonymous struct member's fields are the record's fields. So are an
+ *    anonymous union's, which share their storage: all but one of them (or of
+ *    its anonymous structs) are AVRO_SKIP, and the record holds that one,
+ *    named as C names it (glibc's struct rusage: AVRO_EXTERN_FIELD(struct
+ *    rusage, __ru_maxrss_word, AVRO_SKIP) leaves the long ru_maxrss). A member
  *    whose struct type has no tag (`struct { int32_t sec, usec; } tv;`) makes
  *    that type a record named <Record>_<member>; AVRO_RECORD(...) on it is
  *    optional.

@@ -5,11 +5,17 @@
  * times are st_atim/st_mtim/st_ctim timespecs only outside strict ISO C, and
  * struct addrinfo, which <netdb.h> declares only outside it. The code is
  * compiled as plain `cc` compiles it (no -std; tests/codegen/CMakeLists.txt).
- * The members skipped are x86-64's padding. */
+ * The members of struct stat skipped are x86-64's padding.
+ *
+ * And shapes glibc uses everywhere (issue 23): struct rusage, whose fourteen
+ * counters are each an anonymous union of a long and its __*_word view; with
+ * the views skipped by their own names, the record is the two timevals and
+ * fourteen longs, named as C names them. */
 #ifndef CG_SYSDEFAULT_H
 #define CG_SYSDEFAULT_H
 
 #include <netdb.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <avrogen/annotate.h>
@@ -22,5 +28,21 @@ AVRO_EXTERN_RECORD(struct addrinfo, name = "AddrInfo", namespace = "cg.sysdefaul
 AVRO_EXTERN_FIELD(struct addrinfo, ai_addr, AVRO_SKIP); /* ai_addrlen bytes: issue 23 item 5 */
 AVRO_EXTERN_FIELD(struct addrinfo, ai_canonname, AVRO_NULLABLE);
 AVRO_EXTERN_FIELD(struct addrinfo, ai_next, AVRO_NULLABLE);
+
+AVRO_EXTERN_RECORD(struct rusage, name = "ResourceUsage", namespace = "cg.sysdefault");
+AVRO_EXTERN_FIELD(struct rusage, __ru_maxrss_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_ixrss_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_idrss_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_isrss_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_minflt_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_majflt_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_nswap_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_inblock_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_oublock_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_msgsnd_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_msgrcv_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_nsignals_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_nvcsw_word, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct rusage, __ru_nivcsw_word, AVRO_SKIP);
 
 #endif /* CG_SYSDEFAULT_H */

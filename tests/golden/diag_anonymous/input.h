@@ -1,4 +1,5 @@
-/* Anonymous members where generated code could not reach or name them, and
+/* Anonymous members where generated code could not reach or name them (an
+ * anonymous union whose members are all kept: they share their storage), and
  * errors inside an untagged member type, reported in the same run. */
 #include <stdint.h>
 
