@@ -1726,7 +1726,7 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
 static void read_field(struct gen *g, const struct model_field *f, const struct site *vs)
 {
     ec_set_member(g, vs->rec, f->c_name);
-    char *lv = xasprintf("v->%s", f->c_name);
+    char *lv = xasprintf("v->%s", model_field_path(f));
     read_value(g, f->type, lv, vs, false);
     free(lv);
 }
@@ -1891,7 +1891,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
         if (f->role != MODEL_FIELD_VALUE)
             continue;
         ec_set_member(g, rec, f->c_name);
-        char *lv = xasprintf("v->%s", f->c_name);
+        char *lv = xasprintf("v->%s", model_field_path(f));
         c += size_value(g, f->type, lv, &vs);
         free(lv);
     }
@@ -1943,7 +1943,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
             continue;
         types[n] = f->type;
         names[n] = f->c_name;
-        lvs[n++] = xasprintf("v->%s", f->c_name);
+        lvs[n++] = xasprintf("v->%s", model_field_path(f));
     }
     write_members(g, types, (const char *const *)lvs, names, n, &vs);
     if (cyclic)

@@ -488,8 +488,9 @@ static void record_tables(struct gen *g, struct tables *tb, const struct model_r
             const struct model_field *f = &rec->fields[i];
             if (f->role != MODEL_FIELD_VALUE)
                 continue;
-            struct slot s = {f->type, f->avro_name,      rec->c_type, f->c_name,
-                             false,   MODEL_SCALAR_NONE, NULL,        NULL};
+            struct slot s = {
+                    f->type, f->avro_name,      rec->c_type, f->c_path ? f->c_path : f->c_name,
+                    false,   MODEL_SCALAR_NONE, NULL,        NULL};
             slot_init(g, tb, rec, &s);
         }
         textbuf_puts(&tb->init, "        },\n");

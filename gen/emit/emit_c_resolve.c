@@ -842,7 +842,7 @@ static char *default_helper(struct ctx *c, const struct model_record *rec,
     ec_line(g, "r->max_depth = outer->max_depth;");
     ec_line(g, "r->items_left = outer->items_left;");
     struct site vs = {"v", rec};
-    char *lv = xasprintf("v->%s", f->c_name);
+    char *lv = xasprintf("v->%s", model_field_path(f));
     ec_emit_read_value(g, f->type, lv, &vs, false);
     free(lv);
     ec_line(g, "outer->items_left = r->items_left;");
@@ -883,7 +883,7 @@ static void emit_default(struct ctx *c, const struct model_record *rec, const st
         return;
     }
     const struct model_type *t = f->type;
-    char *lv = xasprintf("v->%s", f->c_name);
+    char *lv = xasprintf("v->%s", model_field_path(f));
     char *literal = scalar_literal(t, &val);
     if (literal != NULL) {
         ec_line(g, "%s = %s;", lv, literal);
@@ -1483,7 +1483,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
                     ec_line(g, "(void)avrogen_reader_reread(r, %s);", at);
                 ec_scope_open(g);
             }
-            char *lv = xasprintf("v->%s", mf->c_name);
+            char *lv = xasprintf("v->%s", model_field_path(mf));
             ec_set_member(g, rec, mf->c_name);
             resolve(c, wf->type, rf->type, mf->type, lv, &vs, false);
             free(lv);

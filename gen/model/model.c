@@ -479,6 +479,7 @@ static void free_record(struct model_record *r)
     for (size_t i = 0; i < r->n_fields; i++) {
         struct model_field *f = &r->fields[i];
         free(f->c_name);
+        free(f->c_path);
         free(f->c_type);
         free_type(f->type);
         free(f->avro_name);
@@ -534,4 +535,9 @@ void model_free(struct model *m)
     free(m->deps);
     free(m->header);
     free(m);
+}
+
+const char *model_field_path(const struct model_field *f)
+{
+    return f->c_path ? f->c_path : f->c_name;
 }

@@ -259,6 +259,9 @@ enum model_field_role {
 
 struct model_field {
     char *c_name;      /* the C member name */
+    char *c_path;      /* NULL, or the member's value as a designator from the
+                          record when it is not c_name: "data.u64" for a union
+                          read as one of its members (model_field_path) */
     char *c_type;      /* its C type as declared */
     uint64_t c_offset; /* bytes, as clang laid it out (informational:
                           generated code uses offsetof) */
@@ -280,6 +283,9 @@ struct model_field {
     bool has_order;     /* AVRO_FIELD(order = ...) given */
     avrogen_order order;
 };
+
+/* The designator of f's value in its record: c_path, else c_name. */
+const char *model_field_path(const struct model_field *f);
 
 struct model_record {
     struct model_name name;

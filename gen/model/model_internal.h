@@ -23,7 +23,8 @@ struct decl_info {
     struct model_record *record;
     struct model_enum *enumeration;
     bool nested; /* an untagged struct type of a member: nested_record's to make */
-    bool tagged; /* a union some AVRO_UNION member maps (map_tagged_union) */
+    bool tagged; /* a union some AVRO_UNION member maps (map_tagged_union), or
+                    one read as its one member not skipped (map_union_as_member) */
 };
 
 struct builder {
@@ -188,6 +189,9 @@ void roles_fini(struct roles *r);
  * (b->entries): not itself, not past AVROGEN_MODEL_MAX_NESTED; else reported. */
 bool may_nest(const struct site *s, const struct ctype *t, const char *what);
 struct model_type *map_map(const struct site *s, const struct ctype *t);
+struct model_type *map_union_as_member(struct builder *b, const struct cdecl *owner, size_t idx,
+                                       struct member_annots *ma, const char *fixed_base,
+                                       const char *space, struct model_field *f, bool *done);
 struct model_type *map_member(struct builder *b, const struct cdecl *owner, size_t idx,
                               struct member_annots *ma, const char *what, const char *fixed_base,
                               const char *space, struct sibling *sib);

@@ -286,7 +286,8 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
         if (top)
             diag_error(b->d, &at,
                        "%s '%s' is a C union; annotate it AVRO_UNION(tag_field), naming the "
-                       "member that says which union member is set",
+                       "member that says which union member is set, or AVRO_SKIP all of its "
+                       "members but the one it is to be read as",
                        s->what, s->member->name);
         else
             diag_error(b->d, &at,

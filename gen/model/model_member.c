@@ -476,3 +476,97 @@ out:
     sibling_fini(sib);
     return t;
 }
+
+/*
+ * A member of union type without AVRO_UNION (epoll's `union epoll_data data`,
+ * in6_addr's `__in6_u`) whose union has one member not AVRO_SKIP, on the
+ * union type or by path (issue 23): the member is that one, through as many
+ * such unions as nest, read and written where C has it (f->c_path
+ * "data.u64"). *done says whether it was such a member; when it is not,
+ * map_member() maps it (and reports a union without a tag).
+ */
+struct model_type *map_union_as_member(struct builder *b, const struct cdecl *owner, size_t idx,
+                                       struct member_annots *ma, const char *fixed_base,
+                                       const char *space, struct model_field *f, bool *done)
+{
+    const struct cmember *m = &owner->members[idx];
+    *done = false;
+    if (m->type->kind != CTYPE_UNION || ma->uni || ma->fixed_name || m->is_bitfield ||
+        !m->type->decl->complete)
+        return NULL;
+    const struct cdecl *cur = owner;
+    size_t at = idx;
+    char *path = xstrdup(m->name);
+    uint64_t offset = m->offset;
+    while (cur->members[at].type->kind == CTYPE_UNION && cur->members[at].type->decl->complete) {
+        const struct cdecl *u = cur->members[at].type->decl;
+        size_t kept = 0, n_kept = 0;
+        for (size_t i = 0; i < u->n_members; i++) {
+            struct member_annots uma;
+            member_annots_init(b, &uma, u, &u->members[i], true);
+            if (!uma.skip) {
+                kept = i;
+                n_kept++;
+            }
+            bool uni = uma.uni != NULL;
+            member_annots_fini(&uma);
+            if (cur != owner && uni)
+                n_kept = 2; /* a tagged union inside: its tag would have to be a sibling */
+        }
+        if (n_kept != 1 || !u->members[kept].name[0])
+            break;
+        b->info[u->order].tagged = true;
+        char *longer = xasprintf("%s.%s", path, u->members[kept].name);
+        free(path);
+        path = longer;
+        offset += u->members[kept].offset;
+        cur = u;
+        at = kept;
+    }
+    if (cur == owner) {
+        free(path);
+        return NULL;
+    }
+    *done = true;
+    const struct cmember *km = &cur->members[at];
+    const struct cannot *shape = ma->nullable  ? ma->nullable
+                                 : ma->array   ? ma->array
+                                 : ma->map     ? ma->map
+                                 : ma->string  ? ma->string
+                                 : ma->bytes   ? ma->bytes
+                                 : ma->padded  ? ma->padded
+                                 : ma->logical ? ma->logical
+                                 : ma->decimal ? ma->decimal
+                                               : ma->tag;
+    struct model_type *t = NULL;
+    char *type = decl_name(cur);
+    if (shape) {
+        diag_error(b->d, &shape->loc,
+                   "%s does not apply to member '%s', a union read as its member '%s' (the "
+                   "others are AVRO_SKIP); annotate that member of '%s' instead",
+                   annot_macro(shape->kind), m->name, path, type);
+        free(type);
+        free(path);
+        return NULL;
+    }
+    struct member_annots kma;
+    member_annots_init(b, &kma, cur, km, false);
+    if (km->is_bitfield || counted_by(&kma) || kma.uni) {
+        diag_error(b->d, &km->loc,
+                   "member '%s' is read as its union's member '%s' (the others are AVRO_SKIP), "
+                   "which cannot be a bit-field, counted by a sibling or a tagged union; keep "
+                   "another member of '%s'",
+                   m->name, path, type);
+    } else {
+        struct sibling none = {NULL, NULL, MODEL_SCALAR_NONE};
+        t = map_member(b, cur, at, &kma, "field", fixed_base, space, &none);
+    }
+    member_annots_fini(&kma);
+    free(type);
+    f->c_path = path;
+    free(f->c_type);
+    f->c_type = xstrdup(km->type->spelling);
+    f->c_offset = offset;
+    f->c_size = km->type->size;
+    return t;
+}

@@ -357,7 +357,10 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
             f->doc = m->doc ? xstrdup(m->doc) : NULL;
             char *base = xasprintf("%s_%s", r->name.name, m->name);
             unsigned before = b->d->errors;
-            f->type = map_member(b, d, i, &ma, "field", base, r->name.space, &sib[i]);
+            bool as_member;
+            f->type = map_union_as_member(b, d, i, &ma, base, r->name.space, f, &as_member);
+            if (!as_member)
+                f->type = map_member(b, d, i, &ma, "field", base, r->name.space, &sib[i]);
             free(base);
             if (!f->type)
                 ok = false;

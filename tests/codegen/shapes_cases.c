@@ -32,6 +32,7 @@ CG_ADAPTERS(vendor_reading, struct vendor_reading)
 CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
+CG_ADAPTERS(epoll_event, struct epoll_event)
 
 static void fill_flow(void *p)
 {
@@ -349,6 +350,14 @@ static void fill_rusage(void *p)
     v->ru_nivcsw = LONG_MIN;
 }
 
+/* struct epoll_event: data is its union's u64, the other views skipped. */
+static void fill_epoll(void *p)
+{
+    struct epoll_event *v = p;
+    v->events = EPOLLIN | EPOLLET;
+    v->data.u64 = UINT64_C(0x7fffffff00000001);
+}
+
 /* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
  * nullable names, three levels of arrays, a capacity array of arrays, a map of
  * matrices and interop.avsc's union branch of an array of bytes. */
@@ -531,6 +540,8 @@ const shape_answer shape_answers[] = {
          "\"ru_majflt\": 5, \"ru_nswap\": 0, \"ru_inblock\": 8, \"ru_oublock\": 16, "
          "\"ru_msgsnd\": 0, \"ru_msgrcv\": 0, \"ru_nsignals\": 2, \"ru_nvcsw\": 99, "
          "\"ru_nivcsw\": -9223372036854775808}"},
+        {"epoll event", CG_CASE(epoll_event), fill_epoll,
+         "{\"events\": 2147483649, \"data\": 9223372032559808513}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
         {"wide decimals", CG_CASE(wide_money), fill_wide_money,
          "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "

@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include <check.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "avrogen/resolve.h"
 
@@ -828,6 +831,32 @@ START_TEST(test_rusage_live)
 }
 END_TEST
 
+static avrogen_status epoll_encode_any(avrogen_writer *w, const void *v)
+{
+    return epoll_event_avro_encode(w, (const struct epoll_event *)v);
+}
+
+/* The struct epoll_event the kernel fills for a ready eventfd: its data is
+ * the u64 registered, read and written where C has it (the struct is packed:
+ * data.u64 is at offset 4), every byte back. */
+START_TEST(test_epoll_live)
+{
+    int ep = epoll_create1(0), ev = eventfd(1, 0);
+    ck_assert_int_ge(ep, 0);
+    ck_assert_int_ge(ev, 0);
+    struct epoll_event reg = {.events = EPOLLIN, .data.u64 = UINT64_C(0x0123456789abcdef)};
+    ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, ev, &reg), 0);
+    struct epoll_event v, back, via_plan;
+    ck_assert_int_eq(epoll_wait(ep, &v, 1, 1000), 1);
+    ck_assert_uint_eq(v.data.u64, UINT64_C(0x0123456789abcdef));
+    system_round_trip(&epoll_event_avro_type, epoll_encode_any, &v, &back, &via_plan);
+    ck_assert_mem_eq(&back, &v, sizeof v);
+    ck_assert_mem_eq(&via_plan, &v, sizeof v);
+    close(ev);
+    close(ep);
+}
+END_TEST
+
 /* stat()'s struct of this test's own executable, as plain cc lays it out. */
 START_TEST(test_stat_live)
 {
@@ -889,6 +918,7 @@ static Suite *shapes_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_rusage_live);
     tcase_add_test(tc, test_stat_live);
+    tcase_add_test(tc, test_epoll_live);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bit-fields");

@@ -99,6 +99,7 @@ CG_ADAPTERS(ev_twice, struct ev_twice)
 CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
+CG_ADAPTERS(epoll_event, struct epoll_event)
 
 CG_ADAPTERS(prims_w, struct prims_w)
 CG_ADAPTERS(maybe_texts_w, struct maybe_texts_w)
@@ -165,6 +166,7 @@ static const cg_case readers[] = {
         CG_CASE(stat),
         CG_CASE(addrinfo),
         CG_CASE(rusage),
+        CG_CASE(epoll_event),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

@@ -72,6 +72,9 @@
  *    its anonymous structs) are AVRO_SKIP, and the record holds that one,
  *    named as C names it (glibc's struct rusage: AVRO_EXTERN_FIELD(struct
  *    rusage, __ru_maxrss_word, AVRO_SKIP) leaves the long ru_maxrss). A member
+ *    of union type without AVRO_UNION whose union has one member not
+ *    AVRO_SKIP (on the union type or by path) is that member: epoll's
+ *    `union epoll_data data` with ptr, fd and u32 skipped is its u64. A member
  *    whose struct type has no tag (`struct { int32_t sec, usec; } tv;`) makes
  *    that type a record named <Record>_<member>; AVRO_RECORD(...) on it is
  *    optional.

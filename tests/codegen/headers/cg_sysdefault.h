@@ -10,11 +10,14 @@
  * And shapes glibc uses everywhere (issue 23): struct rusage, whose fourteen
  * counters are each an anonymous union of a long and its __*_word view; with
  * the views skipped by their own names, the record is the two timevals and
- * fourteen longs, named as C names them. */
+ * fourteen longs, named as C names them; struct epoll_event (packed on
+ * x86-64), whose data is an untagged union epoll_data: with ptr, fd and u32
+ * skipped (on the union type, or by a path from the record), it is its u64. */
 #ifndef CG_SYSDEFAULT_H
 #define CG_SYSDEFAULT_H
 
 #include <netdb.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -44,5 +47,10 @@ AVRO_EXTERN_FIELD(struct rusage, __ru_msgrcv_word, AVRO_SKIP);
 AVRO_EXTERN_FIELD(struct rusage, __ru_nsignals_word, AVRO_SKIP);
 AVRO_EXTERN_FIELD(struct rusage, __ru_nvcsw_word, AVRO_SKIP);
 AVRO_EXTERN_FIELD(struct rusage, __ru_nivcsw_word, AVRO_SKIP);
+
+AVRO_EXTERN_RECORD(struct epoll_event, name = "EpollEvent", namespace = "cg.sysdefault");
+AVRO_EXTERN_FIELD(union epoll_data, ptr, AVRO_SKIP);
+AVRO_EXTERN_FIELD(union epoll_data, fd, AVRO_SKIP);
+AVRO_EXTERN_FIELD(struct epoll_event, data.u32, AVRO_SKIP);
 
 #endif /* CG_SYSDEFAULT_H */
