@@ -202,7 +202,7 @@ static void emit_layout_checks(struct gen *g, const struct model_record *rec)
                 f->c_offset, f->c_size);
         /* The same bytes could hold another element type: lock that too. */
         if (f->role == MODEL_FIELD_VALUE && f->type->storage == MODEL_STORAGE_C_ARRAY &&
-            f->type->c_len != 0)
+            f->type->c_len != 0 && !f->type->c_object)
             ec_line(g, "AVROGEN_LAYOUT(%s, %s[0], %" PRIu64 ", %" PRIu64 ");", ct,
                     model_field_path(f), f->c_offset, f->c_size / f->type->c_len);
     }

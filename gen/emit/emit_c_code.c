@@ -618,7 +618,7 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         break;
     case MODEL_STORAGE_C_ARRAY:
         if (t->kind == AVROGEN_KIND_FIXED) {
-            ec_line(g, "avrogen_write_raw(w, %s, sizeof %s);", v, v);
+            ec_line(g, "avrogen_write_raw(w, %s%s, sizeof %s);", t->c_object ? "&" : "", v, v);
         } else if (t->c_len != 0) {
             char *n = xasprintf("%" PRIu64, t->c_len);
             ec_line(g, "avrogen_write_block_count(w, %s);", n);
@@ -918,9 +918,9 @@ static void run_leaf_write(struct gen *g, const struct model_type *t, const char
         break;
     case MODEL_STORAGE_C_ARRAY:
         if (put)
-            ec_line(g, "p = avrogen_put_raw(p, %s, sizeof %s);", v, v);
+            ec_line(g, "p = avrogen_put_raw(p, %s%s, sizeof %s);", t->c_object ? "&" : "", v, v);
         else
-            ec_line(g, "avrogen_write_raw(w, %s, sizeof %s);", v, v);
+            ec_line(g, "avrogen_write_raw(w, %s%s, sizeof %s);", t->c_object ? "&" : "", v, v);
         break;
     case MODEL_STORAGE_TIME:
         if (put)
@@ -1641,7 +1641,7 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         break;
     case MODEL_STORAGE_C_ARRAY:
         if (t->kind == AVROGEN_KIND_FIXED)
-            ec_line(g, "avrogen_read_fixed(r, %s, sizeof %s);", v, v);
+            ec_line(g, "avrogen_read_fixed(r, %s%s, sizeof %s);", t->c_object ? "&" : "", v, v);
         else
             read_c_array(g, t, lv);
         break;

@@ -414,7 +414,7 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     /* A void * of bytes has no item to take the size of: they are bytes. */
     bool void_bytes = t->storage == MODEL_STORAGE_PTR_COUNT && t->kind == AVROGEN_KIND_BYTES &&
                       strstr(t->c_type, "void") != NULL;
-    items[k++] = void_bytes ? xstrdup("1")
+    items[k++] = void_bytes || t->c_object ? xstrdup("1")
                  : has_elem ? xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s[0])", container, s->path)
                             : xstrdup("0");
     const char *aux = counted                              ? t->count_c_name

@@ -199,6 +199,9 @@ struct model_type {
     char *c_type;             /* spelling of this location's C type as clang prints it
                                  ("int64_t", "struct line *", "char[16]", "avrogen_str") */
     uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY, CAP_ARRAY, PADDED: the N of T[N] */
+    bool c_object;            /* C_ARRAY fixed: the bytes of an object of c_len bytes (a
+                                 struct, union or array of another type, AVRO_FIXED_NAME on
+                                 it), not a uint8_t[N]: code takes its address */
     bool u64_checked;         /* SCALAR U64 long: values above INT64_MAX are refused
                                  (false: AVRO_FIELD(type = "long"), the same bits) */
 

@@ -187,6 +187,29 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
         return NULL;
     }
 
+    /* AVRO_FIXED_NAME on a member of struct or union type (struct in6_addr, a
+     * MAC address, a UUID struct; an array's items, as uint8_t[3][4] is an
+     * array of fixed) or an array of other scalars (uint32_t[4]): its bytes
+     * as stored, fixed(sizeof), copied with memcpy (issue 23). */
+    const struct ctype *inner = t;
+    while (inner->kind == CTYPE_ARRAY)
+        inner = inner->elem;
+    bool scalars = t->kind == CTYPE_ARRAY && inner->kind != CTYPE_STRUCT &&
+                   inner->kind != CTYPE_UNION && !(inner->kind == CTYPE_INT && inner->is_char);
+    if (lf && lf->fixed_name && !lf->fixed_used && t->size != 0 &&
+        (t->kind == CTYPE_STRUCT || t->kind == CTYPE_UNION || (top && scalars))) {
+        n = new_type(AVROGEN_KIND_FIXED, MODEL_STORAGE_C_ARRAY, t);
+        n->scalar = MODEL_SCALAR_U8;
+        n->c_len = t->size;
+        n->c_object = true;
+        n->fixed = get_fixed(s, lf, t->size);
+        if (!n->fixed) {
+            free_type(n);
+            return NULL;
+        }
+        apply_leaf(s, lf, n, t);
+        return n;
+    }
     switch (t->kind) {
     case CTYPE_BOOL:
         n = new_type(AVROGEN_KIND_BOOLEAN, MODEL_STORAGE_SCALAR, t);

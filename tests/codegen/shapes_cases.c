@@ -33,6 +33,7 @@ CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
 CG_ADAPTERS(epoll_event, struct epoll_event)
+CG_ADAPTERS(sockaddr_in6, struct sockaddr_in6)
 
 static void fill_flow(void *p)
 {
@@ -358,6 +359,19 @@ static void fill_epoll(void *p)
     v->data.u64 = UINT64_C(0x7fffffff00000001);
 }
 
+/* struct sockaddr_in6 for [2001:db8::1]:443 on interface 3: sin6_addr is a
+ * fixed of its 16 bytes as stored, port and flow label as stored too. */
+static void fill_sockaddr_in6(void *p)
+{
+    static const uint8_t addr[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 0x01};
+    struct sockaddr_in6 *v = p;
+    v->sin6_family = AF_INET6;
+    v->sin6_port = 0xbb01; /* htons(443) on a little-endian machine */
+    v->sin6_flowinfo = 0;
+    memcpy(&v->sin6_addr, addr, sizeof addr);
+    v->sin6_scope_id = 3;
+}
+
 /* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
  * nullable names, three levels of arrays, a capacity array of arrays, a map of
  * matrices and interop.avsc's union branch of an array of bytes. */
@@ -542,6 +556,10 @@ const shape_answer shape_answers[] = {
          "\"ru_nivcsw\": -9223372036854775808}"},
         {"epoll event", CG_CASE(epoll_event), fill_epoll,
          "{\"events\": 2147483649, \"data\": 9223372032559808513}"},
+        {"ipv6 socket address", CG_CASE(sockaddr_in6), fill_sockaddr_in6,
+         "{\"sin6_family\": 10, \"sin6_port\": 47873, \"sin6_flowinfo\": 0, "
+         "\"sin6_addr\": \" \\u0001\\r\\u00b8\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"
+         "\\u0000\\u0000\\u0000\\u0000\\u0000\\u0001\", \"sin6_scope_id\": 3}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
         {"wide decimals", CG_CASE(wide_money), fill_wide_money,
          "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "

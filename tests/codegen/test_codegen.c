@@ -87,6 +87,7 @@ CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
 CG_ADAPTERS(epoll_event, struct epoll_event)
+CG_ADAPTERS(sockaddr_in6, struct sockaddr_in6)
 
 static const cg_case cases[] = {
         CG_CASE(prims),      CG_CASE(logicals),      CG_CASE(texts),         CG_CASE(maybe_texts),
@@ -100,7 +101,7 @@ static const cg_case cases[] = {
         CG_CASE(gps_fix),    CG_CASE(nic_queues),    CG_CASE(mqtt_msg),      CG_CASE(utmp_entry),
         CG_CASE(mp_object),  CG_CASE(ev_value),      CG_CASE(packed_status), CG_CASE(hd_grid),
         CG_CASE(wide_money), CG_CASE(tails),         CG_CASE(stat),          CG_CASE(addrinfo),
-        CG_CASE(rusage),     CG_CASE(epoll_event),
+        CG_CASE(rusage),     CG_CASE(epoll_event),   CG_CASE(sockaddr_in6),
 };
 #define N_CASES ((int)(sizeof cases / sizeof *cases))
 

@@ -100,6 +100,7 @@ CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
 CG_ADAPTERS(epoll_event, struct epoll_event)
+CG_ADAPTERS(sockaddr_in6, struct sockaddr_in6)
 
 CG_ADAPTERS(prims_w, struct prims_w)
 CG_ADAPTERS(maybe_texts_w, struct maybe_texts_w)
@@ -167,6 +168,7 @@ static const cg_case readers[] = {
         CG_CASE(addrinfo),
         CG_CASE(rusage),
         CG_CASE(epoll_event),
+        CG_CASE(sockaddr_in6),
 };
 #define N_READERS ((int)(sizeof readers / sizeof *readers))
 

@@ -53,7 +53,10 @@
  *    digits; on avrogen_bytes any precision, the view holding the unscaled
  *    value's big-endian two's-complement bytes as they are on the wire.
  *    AVRO_FIXED_NAME(Name, doc = "...", aliases = ["..."], namespace = "")
- *    names a uint8_t[N] fixed and gives it a doc, aliases or the null namespace.
+ *    names a uint8_t[N] fixed and gives it a doc, aliases or the null namespace;
+ *    on a member of struct, union or array type (struct in6_addr, a MAC
+ *    address struct) it makes the member fixed(sizeof member), its bytes as
+ *    stored, with no annotation on the member's type.
  *  - struct timespec / struct timeval are long timestamp-nanos / -micros;
  *    AVRO_LOGICAL(timestamp-millis) etc. picks the unit (also on a time_t,
  *    otherwise a plain long of seconds). An instant the unit cannot hold in

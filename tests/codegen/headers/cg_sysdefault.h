@@ -12,11 +12,14 @@
  * the views skipped by their own names, the record is the two timevals and
  * fourteen longs, named as C names them; struct epoll_event (packed on
  * x86-64), whose data is an untagged union epoll_data: with ptr, fd and u32
- * skipped (on the union type, or by a path from the record), it is its u64. */
+ * skipped (on the union type, or by a path from the record), it is its u64;
+ * struct sockaddr_in6, whose sin6_addr (struct in6_addr, a union of three
+ * views of 16 bytes) is a fixed of its bytes as stored. */
 #ifndef CG_SYSDEFAULT_H
 #define CG_SYSDEFAULT_H
 
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -52,5 +55,8 @@ AVRO_EXTERN_RECORD(struct epoll_event, name = "EpollEvent", namespace = "cg.sysd
 AVRO_EXTERN_FIELD(union epoll_data, ptr, AVRO_SKIP);
 AVRO_EXTERN_FIELD(union epoll_data, fd, AVRO_SKIP);
 AVRO_EXTERN_FIELD(struct epoll_event, data.u32, AVRO_SKIP);
+
+AVRO_EXTERN_RECORD(struct sockaddr_in6, name = "SocketAddressV6", namespace = "cg.sysdefault");
+AVRO_EXTERN_FIELD(struct sockaddr_in6, sin6_addr, AVRO_FIXED_NAME(IPv6Address));
 
 #endif /* CG_SYSDEFAULT_H */
