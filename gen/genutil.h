@@ -17,6 +17,10 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Edit distance with adjacent transpositions (optimal string alignment), or
+ * `cap` + 1 once it is certain to exceed `cap`; strings past 63 bytes are
+ * `cap` + 1 away from any other. */
+size_t edit_distance(const char *a, const char *b, size_t cap);
 /* A malloc'd printf. */
 char *xasprintf(const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)

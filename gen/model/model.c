@@ -270,6 +270,29 @@ static bool resolve_member_path(struct builder *b, struct cmarker *mk)
     return true;
 }
 
+/* The member or enumerator of d whose name is nearest `name`: one slip in a
+ * name of three to six letters, two past six (as for annotation macros);
+ * NULL if none or two are as near. */
+static const char *closest_name(const struct cdecl *d, const char *name)
+{
+    if (strlen(name) < 3)
+        return NULL; /* 'z' for 'x' is a guess, not a slip */
+    size_t cap = strlen(name) > 6 ? 2 : 1, best = cap + 1;
+    const char *found = NULL;
+    size_t n = d->kind == CDECL_ENUM ? d->n_enumerators : d->n_members;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = d->kind == CDECL_ENUM ? d->enumerators[i].name : d->members[i].name;
+        size_t dist = c[0] ? edit_distance(name, c, cap) : cap + 1;
+        if (dist < best) {
+            best = dist;
+            found = c;
+        } else if (dist == best && dist <= cap) {
+            found = NULL; /* a tie: no single suggestion */
+        }
+    }
+    return best <= cap ? found : NULL;
+}
+
 static bool check_markers(struct builder *b)
 {
     bool ok = true;
@@ -301,9 +324,12 @@ static bool check_markers(struct builder *b)
                           : !find_member(d, mk->member, NULL)) {
                 if (!is_path) {
                     char *names = member_list(d);
-                    diag_error(b->d, &mk->loc, "%s: '%s' has no %s '%s'; it has %s", macro,
+                    const char *near = closest_name(d, mk->member);
+                    char *hint = near ? xasprintf("did you mean '%s'? ", near) : xstrdup("");
+                    diag_error(b->d, &mk->loc, "%s: '%s' has no %s '%s'; %sit has %s", macro,
                                mk->target_spelling, is_enum ? "enumerator" : "member", mk->member,
-                               names);
+                               hint, names);
+                    free(hint);
                     free(names);
                 }
                 ok = false;

@@ -78,6 +78,29 @@ static void note_count_candidate(const struct site *s)
 }
 
 /* A pointer member, not nullable: string, or count-sized bytes / array / map. */
+/* The integer member beside `name` in d that reads as its length in bytes
+ * (name_len, name_size, name_length, n_name, len, length, size, ...), or NULL. */
+static const char *length_beside(const struct cdecl *d, const char *name)
+{
+    static const char *const forms[] = {"%s_len", "%s_size", "%s_length", "%slen",   "%ssize",
+                                        "%s_sz",  "n_%s",    "%s_n",      "%s_bytes"};
+    static const char *const plain[] = {"len", "length", "size", "nbytes", "n_bytes"};
+    const char *found = NULL;
+    for (size_t f = 0; f < sizeof forms / sizeof *forms && !found; f++) {
+        char *want = xasprintf(forms[f], name);
+        const struct cmember *m = find_member(d, want, NULL);
+        if (m && m->type->kind == CTYPE_INT && !m->is_bitfield)
+            found = m->name;
+        free(want);
+    }
+    for (size_t f = 0; f < sizeof plain / sizeof *plain && !found; f++) {
+        const struct cmember *m = find_member(d, plain[f], NULL);
+        if (m && m->type->kind == CTYPE_INT && !m->is_bitfield)
+            found = m->name;
+    }
+    return found;
+}
+
 static struct model_type *map_pointer(const struct site *s, const struct ctype *t, struct leaf *lf,
                                       bool top)
 {
@@ -124,10 +147,31 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
         return n;
     }
     if (e->kind == CTYPE_VOID) {
-        diag_error(b->d, &at,
-                   "%s '%s' is a 'void *', which cannot be serialized; AVRO_SKIP it, or use "
-                   "avrogen_bytes or 'uint8_t *' with AVRO_ARRAY(count_field)",
-                   s->what, s->member->name);
+        const char *len = top ? length_beside(s->owner, s->member->name) : NULL;
+        char *type = decl_name(s->owner);
+        if (len && s->owner->in_system_header)
+            diag_error(b->d, &at,
+                       "%s '%s' is a 'void *', which cannot be serialized; for the '%s' bytes "
+                       "it points at write AVRO_EXTERN_FIELD(%s, %s, AVRO_BYTES(%s)) in your "
+                       "header, or AVRO_EXTERN_FIELD(%s, %s, AVRO_SKIP)",
+                       s->what, s->member->name, len, type, s->member->name, len, type,
+                       s->member->name);
+        else if (len)
+            diag_error(b->d, &at,
+                       "%s '%s' is a 'void *', which cannot be serialized; annotate it "
+                       "AVRO_BYTES(%s) for the '%s' bytes it points at, or AVRO_SKIP it",
+                       s->what, s->member->name, len, len);
+        else if (s->owner->in_system_header)
+            diag_error(b->d, &at,
+                       "%s '%s' is a 'void *', which cannot be serialized; AVRO_SKIP it "
+                       "(AVRO_EXTERN_FIELD(%s, %s, AVRO_SKIP) in your header)",
+                       s->what, s->member->name, type, s->member->name);
+        else
+            diag_error(b->d, &at,
+                       "%s '%s' is a 'void *', which cannot be serialized; AVRO_SKIP it, or use "
+                       "avrogen_bytes or 'uint8_t *' with AVRO_ARRAY(count_field)",
+                       s->what, s->member->name);
+        free(type);
         return NULL;
     }
     if (!top) {

@@ -65,34 +65,6 @@ const char *annot_macro_kind(const char *ident, bool *takes_args)
     return NULL;
 }
 
-/* Edit distance with adjacent transpositions (optimal string alignment),
- * or `cap` + 1 once it is certain to exceed `cap`. */
-static size_t edit_distance(const char *a, const char *b, size_t cap)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if ((na > nb ? na - nb : nb - na) > cap || na > 63 || nb > 63)
-        return cap + 1;
-    size_t d[64][64];
-    for (size_t i = 0; i <= na; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= nb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        for (size_t j = 1; j <= nb; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    }
-    return d[na][nb];
-}
-
 const char *annot_suggest_macro(const char *ident)
 {
     if (strncmp(ident, "AVRO_", 5) != 0 || annot_macro_kind(ident, NULL))
