@@ -142,7 +142,9 @@ bool report_unused_leaf(const struct site *s, const struct leaf *lf);
  * map_tagged_union()) are called by the dispatcher alone, a bit-field
  * (model_bitfield.c) by map_member(), which has its width. None calls
  * another: a contained type goes back through map_value(), a nested
- * struct's members back through map_member().
+ * struct's members back through map_member(). map_union_as_member(), which
+ * fill_record() tries first on a member of union type, maps the one member
+ * of the union kept through map_member() too.
  */
 
 /* model_map.c */
