@@ -21,6 +21,7 @@
 #include "avrogen/value.h"
 
 #include "cli.h"
+#include "repair.h"
 
 /* User metadata entries in key order, entries of one key in file order. */
 struct meta_ref {
@@ -130,40 +131,6 @@ static int writer_error(avrogen_ocf_writer *w, const cli_out *out)
 static int put_datum(avrogen_ocf_writer *w, const cli_out *out, avrogen_bytes d)
 {
     return avrogen_ocf_writer_write(w, d.ptr, d.len) == AVROGEN_OK ? 0 : writer_error(w, out);
-}
-
-/*
- * Check the `n` datums of a block next_block returned against the file's
- * schema: delimited by skipping (decode false) or decoded in full, UTF-8
- * included (decode true, into `a`), with no byte left over. True when sound;
- * otherwise `why` says what and where.
- */
-static bool block_is_sound(avrogen_ocf_reader *r, avrogen_reader *block, uint64_t n, bool decode,
-                           avrogen_arena *a, char *why, size_t cap)
-{
-    const avrogen_node *root = avrogen_schema_root(avrogen_ocf_reader_schema(r));
-    uint64_t at = avrogen_ocf_reader_block_offset(r);
-    for (uint64_t i = 0; i < n; i++) {
-        avrogen_value v;
-        avrogen_reader_begin_datum(block);
-        avrogen_arena_reset(a);
-        avrogen_status st = decode ? avrogen_value_read(block, root, &v, a, AVROGEN_VALUE_ZEROCOPY)
-                                   : avrogen_skip(block, root);
-        if (st != AVROGEN_OK) {
-            snprintf(why, cap,
-                     "block at offset %" PRIu64 ", object %" PRIu64
-                     " (byte %zu of the decompressed block): %s",
-                     at, i, block->err_offset,
-                     block->err_msg != NULL ? block->err_msg : avrogen_status_str(st));
-            return false;
-        }
-    }
-    if (avrogen_reader_remaining(block) != 0) {
-        snprintf(why, cap, "block at offset %" PRIu64 " has %zu bytes after its last object", at,
-                 avrogen_reader_remaining(block));
-        return false;
-    }
-    return true;
 }
 
 /* ---- concat -------------------------------------------------------------------- */
@@ -310,7 +277,7 @@ static int append_file(avrogen_ocf_reader *r, const char *path, avrogen_ocf_writ
         /* Copied as stored, not recompressed; still, nothing broken is passed on. */
         char why[256];
         avrogen_bytes payload;
-        if (!block_is_sound(r, &block, n, false, a, why, sizeof why))
+        if (!cli_block_is_sound(r, &block, n, false, a, why, sizeof why))
             return cli_error("%s: %s", path, why);
         if (!avrogen_ocf_reader_block_payload(r, &payload))
             return cli_reader_error(r, path);
@@ -478,6 +445,29 @@ int cmd_recodec(int argc, char **argv)
 
 /* ---- repair ------------------------------------------------------------------------ */
 
+/* Where repair's report goes, and the progress line to clear before each line of it. */
+struct repair_report {
+    FILE *f;
+    cli_progress *prog;
+};
+
+static void report_dropped(void *ctx, uint64_t from, uint64_t to, uint64_t claim, const char *why)
+{
+    struct repair_report *rep = ctx;
+    cli_progress_done(rep->prog);
+    if (claim != 0)
+        fprintf(rep->f, "dropped bytes %" PRIu64 "-%" PRIu64 " (%" PRIu64 " records claimed): %s\n",
+                from, to, claim, why);
+    else
+        fprintf(rep->f, "dropped bytes %" PRIu64 "-%" PRIu64 " (records unknown): %s\n", from, to,
+                why);
+}
+
+static void report_kept(void *ctx, uint64_t records)
+{
+    cli_progress_tick(((struct repair_report *)ctx)->prog, records);
+}
+
 int cmd_repair(int argc, char **argv)
 {
     const char *depth = NULL;
@@ -510,63 +500,24 @@ int cmd_repair(int argc, char **argv)
     cli_progress_input(&prog, ops[0]);
     cli_progress_source(&prog, cli_reader_position, r);
     /* The report goes to stdout, unless the repaired file does. */
-    FILE *report = strcmp(ops[1], "-") == 0 ? stderr : stdout;
-    uint64_t kept_blocks = 0, kept = 0, lost_blocks = 0, lost = 0, lost_bytes = 0;
-    bool unknown = false; /* a damaged header hid how many records were lost */
-    for (;;) {
-        uint64_t count, from, to;
-        avrogen_reader block;
-        char why[512];
-        avrogen_diag d;
-        memset(&d, 0, sizeof d);
-        if (avrogen_ocf_reader_next_block(r, &count, &block) == AVROGEN_OK) {
-            if (count == 0)
-                break;
-            /* Every datum decoded, UTF-8 included, before the block is copied as stored. */
-            avrogen_bytes payload;
-            if (block_is_sound(r, &block, count, true, &arena, why, sizeof why) &&
-                avrogen_ocf_reader_block_payload(r, &payload)) {
-                if (avrogen_ocf_writer_write_block(w, count, payload.ptr, payload.len) !=
-                    AVROGEN_OK) {
-                    rc = writer_error(w, &out);
-                    break;
-                }
-                kept_blocks++;
-                kept += count;
-                cli_progress_tick(&prog, kept);
-                continue;
-            }
-            from = avrogen_ocf_reader_block_offset(r);
-            to = avrogen_ocf_reader_position(r);
-        } else {
-            avrogen_ocf_reader_error(r, &d);
-            snprintf(why, sizeof why, "%s", d.msg);
-            count = avrogen_ocf_reader_block_count(r);
-            if (avrogen_ocf_reader_resync(r, &from, &to) != AVROGEN_OK) {
-                rc = cli_reader_error(r, ops[0]);
-                break;
-            }
-            unknown = unknown || count == 0;
-        }
-        cli_progress_done(&prog);
-        lost_blocks++;
-        lost += count;
-        lost_bytes += to - from;
-        if (count != 0)
-            fprintf(report, "dropped bytes %" PRIu64 "-%" PRIu64 " (%" PRIu64 " records): %s\n",
-                    from, to, count, why);
-        else
-            fprintf(report, "dropped bytes %" PRIu64 "-%" PRIu64 " (records unknown): %s\n", from,
-                    to, why);
-    }
+    struct repair_report rep = {strcmp(ops[1], "-") == 0 ? stderr : stdout, &prog};
+    const repair_hooks hooks = {report_dropped, report_kept, &rep};
+    repair_tally t;
+    repair_end end = repair_blocks(r, w, &arena, &hooks, &t);
     cli_progress_done(&prog);
+    if (end == REPAIR_READ_FAILED && (rc = cli_reader_error(r, ops[0])) == 0)
+        rc = cli_error("%s: reading stopped at offset %" PRIu64, ops[0],
+                       avrogen_ocf_reader_position(r));
+    else if (end == REPAIR_WRITE_FAILED)
+        rc = writer_error(w, &out);
+    /* The counts of damaged blocks are what their headers claim, and may lie. */
     if (rc == 0)
-        fprintf(report,
+        fprintf(rep.f,
                 "kept %" PRIu64 " blocks (%" PRIu64 " records); dropped %" PRIu64
-                " damaged block%s (%s%" PRIu64 " records, %" PRIu64 " bytes)\n",
-                kept_blocks, kept, lost_blocks, lost_blocks == 1 ? "" : "s",
-                unknown ? "at least " : "", lost, lost_bytes);
-    if (fflush(report) != 0 && rc == 0)
+                " damaged block%s (%s%" PRIu64 " records claimed, %" PRIu64 " bytes)\n",
+                t.kept_blocks, t.kept, t.lost_blocks, t.lost_blocks == 1 ? "" : "s",
+                t.lost_at_least ? "at least " : "", t.lost, t.lost_bytes);
+    if (fflush(rep.f) != 0 && rc == 0)
         rc = cli_error("writing the report: %s", strerror(errno));
     rc = finish_output(w, &out, rc);
     avrogen_arena_fini(&arena);

@@ -306,12 +306,15 @@ const cli_command cli_commands[] = {
          "Copy every intact block of IN into OUT, as stored, and report what was dropped. A "
          "block is intact when its framing holds (count, size, sync marker), its payload "
          "decompresses and every datum in it decodes (UTF-8 included). After a damaged block "
-         "reading resumes right after it when its sync marker matched, after a damaged marker "
-         "when a well-framed block follows, and otherwise at the next copy of the sync marker "
+         "every later position is tried in turn, and reading resumes at the first where a block "
+         "frames and decodes (its codec's checks passing) or frames right after a copy of the "
+         "sync marker; so junk, a stray marker or a few bytes between two blocks lose neither "
          "(spec: Object Container Files).\n\n"
          "The report, on standard output (standard error when OUT is -), has one line per "
-         "dropped range, dropped bytes FROM-TO (N records): WHY, and a summary: kept B blocks "
-         "(R records); dropped D damaged blocks (N records, X bytes). A header that cannot be "
+         "dropped range, dropped bytes FROM-TO (N records claimed): WHY, and a summary: kept B "
+         "blocks (R records); dropped D damaged blocks (N records claimed, X bytes). The "
+         "counts of damaged blocks are what their headers claim; at least N when a header was "
+         "unreadable or the claims add up past 2^64-1. A header that cannot be "
          "read is an error: without the schema and sync marker nothing can be recovered.",
          repair_options, "avrogen repair damaged.avro recovered.avro"},
         {"validate", cmd_validate, "[--schema S] [--max-depth N] FILE...",

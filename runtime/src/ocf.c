@@ -154,7 +154,7 @@ struct avrogen_ocf_reader {
     const uint8_t *raw; /* its payload as stored (compressed), while in the window; or NULL */
     size_t raw_len;
     uint64_t block_end;   /* stream offset after its sync marker once checked, else 0 */
-    uint64_t bad_sync_at; /* stream offset of its sync marker when that did not match, else 0 */
+    bool framing;         /* its header is read and its marker not yet: fill keeps its bytes */
     uint64_t block_claim; /* the object count its header gives, once read, else 0 */
     bool fatal;           /* err is no damage to the data: resync cannot help */
     avrogen_reader cur;   /* next_datum's block */
@@ -209,11 +209,19 @@ static size_t fill(avrogen_ocf_reader *r, size_t want)
     size_t avail = r->in_len - r->in_pos;
     if (avail >= want || r->f == NULL || r->eof || r->err != AVROGEN_OK)
         return avail;
-    if (!r->pinned && r->in_pos != 0) {
-        memmove(r->buf, r->buf + r->in_pos, avail);
-        r->in_base += r->in_pos;
-        r->in_len = avail;
-        r->in_pos = 0;
+    /*
+     * Bytes before the position are dropped, but for what resync may scan
+     * again: the block being framed, from its first byte, and the marker
+     * copy that may end just before the position.
+     */
+    size_t keep = r->in_pos >= SYNC_SIZE ? r->in_pos - SYNC_SIZE : 0;
+    if (r->framing && r->block_offset >= r->in_base && r->block_offset - r->in_base < keep)
+        keep = (size_t)(r->block_offset - r->in_base);
+    if (!r->pinned && keep != 0) {
+        memmove(r->buf, r->buf + keep, r->in_len - keep);
+        r->in_base += keep;
+        r->in_len -= keep;
+        r->in_pos -= keep;
     }
     size_t need;
     if (!avrogen_size_add(r->in_pos, want, &need)) {
@@ -778,8 +786,9 @@ static bool block_header(avrogen_ocf_reader *r, int64_t *count, int64_t *size, b
     drop_mapped(r, r->block_offset);
     r->raw = NULL;
     r->raw_len = 0;
-    r->block_end = r->bad_sync_at = 0;
+    r->block_end = 0;
     r->block_claim = 0;
+    r->framing = true;
     *end = false;
     if (r->err != AVROGEN_OK)
         return false;
@@ -973,12 +982,11 @@ static avrogen_status read_block(avrogen_ocf_reader *r, uint64_t *count, avrogen
         if (!need(r, sz + SYNC_SIZE, at, "a block"))
             return r->err;
         const uint8_t *payload = r->in + r->in_pos;
-        if (!check_sync(r, payload + sz, at)) {
-            r->bad_sync_at = rpos(r) + sz;
+        if (!check_sync(r, payload + sz, at))
             return r->err;
-        }
         r->in_pos += sz + SYNC_SIZE;
         r->block_end = rpos(r);
+        r->framing = false;
         r->raw = payload;
         r->raw_len = sz;
 
@@ -1480,12 +1488,11 @@ static bool block_sync(avrogen_ocf_reader *r, uint64_t at)
 {
     if (!need(r, SYNC_SIZE, at, "a block"))
         return false;
-    if (!check_sync(r, r->in + r->in_pos, at)) {
-        r->bad_sync_at = rpos(r);
+    if (!check_sync(r, r->in + r->in_pos, at))
         return false;
-    }
     r->in_pos += SYNC_SIZE;
     r->block_end = rpos(r);
+    r->framing = false;
     return true;
 }
 
@@ -1618,63 +1625,117 @@ uint64_t avrogen_ocf_reader_block_count(const avrogen_ocf_reader *r)
 }
 
 /*
- * Whether a block starts `dist` bytes past the current position: its header
- * parses within the reader's limits and the sync marker follows its payload,
- * or the input ends exactly there. Consumes nothing.
+ * Make `want` bytes past the current position available for resync's scan,
+ * asking a stream for twice as many when it must be read, so that the scan,
+ * which moves a byte at a time and asks as far as a block can reach, moves
+ * the window seldom; returns how many are.
  */
-static bool block_starts_at(avrogen_ocf_reader *r, size_t dist)
+static size_t scan_window(avrogen_ocf_reader *r, size_t want)
 {
-    size_t avail = fill(r, dist + 20);
-    if (avail == dist)
-        return r->err == AVROGEN_OK; /* the end of the file */
-    if (avail < dist)
-        return false;
-    const uint8_t *p = r->in + r->in_pos + dist;
-    int64_t v[2];
-    size_t at = 0;
-    for (int k = 0; k < 2; k++) {
-        uint64_t u = 0;
-        size_t i = 0;
-        for (;; i++) {
-            if (i == 9 || dist + at + i >= avail)
-                return false;
-            u |= (uint64_t)(p[at + i] & 0x7f) << (7 * i);
-            if (p[at + i] < 0x80)
-                break;
-        }
-        v[k] = avrogen_zigzag_decode(u);
-        at += i + 1;
-    }
-    if (v[0] < 0 || (uint64_t)v[0] > r->max_count || v[1] < 0 || (uint64_t)v[1] > r->max_block)
-        return false;
-    size_t end = dist + at + (size_t)v[1];
-    if (fill(r, end + SYNC_SIZE) < end + SYNC_SIZE)
-        return false;
-    return memcmp(r->in + r->in_pos + end, r->sync, SYNC_SIZE) == 0;
+    size_t avail = r->in_len - r->in_pos;
+    if (avail >= want || r->f == NULL)
+        return avail;
+    size_t more;
+    if (!avrogen_size_add(want, want > READ_MIN_CAP ? want : READ_MIN_CAP, &more))
+        more = want;
+    return fill(r, more);
 }
 
-/* Move to just after the next copy of the sync marker, or to the end of the input. */
-static void scan_for_sync(avrogen_ocf_reader *r)
+/*
+ * The block at the current position, by its framing alone: its header reads
+ * within the reader's limits and a copy of the sync marker follows its
+ * payload, all within the input. Its count, header length and payload size in
+ * *count, *hdr and *size. Consumes nothing.
+ */
+static bool frames_here(avrogen_ocf_reader *r, int64_t *count, size_t *hdr, size_t *size)
 {
-    for (;;) {
-        size_t avail = fill(r, READ_MIN_CAP);
-        const uint8_t *p = r->in + r->in_pos;
-        for (size_t i = 0; i + SYNC_SIZE <= avail; i++) {
-            const uint8_t *hit = memchr(p + i, r->sync[0], avail - SYNC_SIZE + 1 - i);
-            if (hit == NULL)
-                break;
-            i = (size_t)(hit - p);
-            if (memcmp(hit, r->sync, SYNC_SIZE) == 0) {
-                r->in_pos += i + SYNC_SIZE;
-                return;
-            }
-        }
-        if (avail < READ_MIN_CAP || r->err != AVROGEN_OK) {
-            r->in_pos += avail;
-            return;
-        }
-        r->in_pos += avail - (SYNC_SIZE - 1);
+    size_t avail = scan_window(r, 20);
+    const uint8_t *p = r->in + r->in_pos;
+    size_t at = 0;
+    int64_t v[2];
+    for (int k = 0; k < 2; k++)
+        if (!peek_long(p, avail, &at, &v[k]))
+            return false;
+    if (v[0] < 0 || v[1] < 0 || (uint64_t)v[1] > r->max_block)
+        return false;
+    size_t end = at + (size_t)v[1];
+    if (scan_window(r, end + SYNC_SIZE) < end + SYNC_SIZE)
+        return false;
+    p = r->in + r->in_pos; /* the window may have moved */
+    if (memcmp(p + end, r->sync, SYNC_SIZE) != 0)
+        return false;
+    *count = v[0];
+    *hdr = at;
+    *size = (size_t)v[1];
+    return true;
+}
+
+/*
+ * Whether the block framed at the current position decodes: its payload
+ * decompresses (the codec's own checks pass) and its datums, delimited by
+ * the generic skip with the file's schema, are exactly its count, with no
+ * byte left over. What read_block and next_datum would find, without the
+ * error; uses r->out.
+ */
+static bool sound_here(avrogen_ocf_reader *r, int64_t count, size_t hdr, size_t size)
+{
+    const uint8_t *data = r->in + r->in_pos + hdr;
+    size_t len = size;
+    if ((uint64_t)count > r->max_count)
+        return false;
+    if (r->codec.id != AVROGEN_CODEC_NULL) {
+        if (avrogen_codec_decompress(&r->codec, data, size, &r->out, r->max_block) != AVROGEN_OK)
+            return false;
+        data = r->out.data != NULL ? r->out.data : empty_block;
+        len = r->out.len;
     }
+    if (!r->datum_may_be_empty && (uint64_t)count > len)
+        return false;
+    avrogen_reader block;
+    datums_init(r, &block, data, len);
+    const avrogen_node *root = avrogen_schema_root(r->schema);
+    for (int64_t i = 0; i < count; i++) {
+        avrogen_reader_begin_datum(&block);
+        if (avrogen_skip(&block, root) != AVROGEN_OK)
+            return false;
+    }
+    return avrogen_reader_remaining(&block) == 0;
+}
+
+/*
+ * Move to where reading should go on after damage at stream offset `from`:
+ * the first position past it where a block frames and either decodes or
+ * directly follows a copy of the sync marker (a block of the file, damaged or
+ * not), or the end of the input. On a stream the scan starts no earlier than
+ * the window does.
+ */
+static void scan_for_block(avrogen_ocf_reader *r, uint64_t from)
+{
+    if (from + 1 > r->in_base && from + 1 - r->in_base <= r->in_len)
+        r->in_pos = (size_t)(from + 1 - r->in_base);
+    else if (from + 1 <= r->in_base)
+        r->in_pos = 0;
+    for (;; r->in_pos++) {
+        if (scan_window(r, 1) == 0 || r->err != AVROGEN_OK)
+            return; /* the end of the input, or an error that is no damage */
+        int64_t count;
+        size_t hdr, size;
+        if (!frames_here(r, &count, &hdr, &size))
+            continue;
+        bool anchored = r->in_pos >= SYNC_SIZE &&
+                        memcmp(r->in + r->in_pos - SYNC_SIZE, r->sync, SYNC_SIZE) == 0;
+        if (anchored || sound_here(r, count, hdr, size))
+            return;
+    }
+}
+
+avrogen_status avrogen_ocf_reader_reject_block(avrogen_ocf_reader *r, const char *why)
+{
+    if (r->err != AVROGEN_OK || r->block_end == 0)
+        return r->err;
+    r->in_block = false;
+    r->datums_left = 0;
+    return rfail(r, AVROGEN_E_INVALID, r->block_offset, "%s", why);
 }
 
 avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r, uint64_t *from, uint64_t *to)
@@ -1693,17 +1754,16 @@ avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r, uint64_t *from, 
     r->in_block = false;
     r->datums_left = 0;
     datums_init(r, &r->cur, NULL, 0);
-    if (r->block_end != 0) {
-        /* The block's framing held (its marker matched): the next block follows it. */
-    } else if (r->bad_sync_at >= rpos(r) && r->bad_sync_at - rpos(r) <= r->max_block &&
-               block_starts_at(r, (size_t)(r->bad_sync_at - rpos(r)) + SYNC_SIZE)) {
-        /* Only the marker is damaged: the next block is where it said. */
-        r->in_pos += (size_t)(r->bad_sync_at - rpos(r)) + SYNC_SIZE;
-    } else {
-        scan_for_sync(r);
-    }
     r->raw = NULL;
-    r->block_end = r->bad_sync_at = 0;
+    r->block_end = 0;
+    r->framing = false;
+    /*
+     * Every position after the damaged block's first byte is a candidate: a
+     * header parse that failed has consumed bytes that may hold a copy of the
+     * marker, and a block framed over intact ones (junk whose "size" reaches
+     * a later marker) hides them; so the scan goes byte by byte from there.
+     */
+    scan_for_block(r, start);
     if (from != NULL)
         *from = start;
     if (to != NULL)

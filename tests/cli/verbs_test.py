@@ -477,10 +477,10 @@ def test_repair_validate(files, tmp):
             n_lost = sum(blocks[b][1] for b in lost)
             end = blocks[k][2] if kind != "cut" else os.path.getsize(bad)
             check(report and report[0].startswith(f"dropped bytes {blocks[k][0]}-{end} "
-                                                  f"({blocks[k][1]} records): "),
+                                                  f"({blocks[k][1]} records claimed): "),
                   f"repair {what} reports the range: {report}")
             check(report and report[-1] == f"kept {len(blocks) - len(lost)} blocks ({len(keep)} "
-                  f"records); dropped 1 damaged block ({blocks[k][1]} records, "
+                  f"records); dropped 1 damaged block ({blocks[k][1]} records claimed, "
                   f"{end - blocks[k][0]} bytes)", f"repair {what}: the summary: {report[-1:]}")
             check(n_lost == len(datums) - len(keep), f"repair {what} lost what it says")
             p = run(["validate", out])
@@ -497,7 +497,7 @@ def test_repair_validate(files, tmp):
     out = os.path.join(tmp, "repaired.avro")
     p = run(["repair", good, out])
     check(p.returncode == 0 and python_read(out) == files["ours-zstandard"][1] and
-          p.stdout.decode().endswith("dropped 0 damaged blocks (0 records, 0 bytes)\n"),
+          p.stdout.decode().endswith("dropped 0 damaged blocks (0 records claimed, 0 bytes)\n"),
           f"repair of a sound file: {p.stdout!r}")
     check(payloads(out) == payloads(good), "repair copies intact blocks as stored")
 

@@ -551,18 +551,20 @@ AVROGEN_API bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r,
  * file offsets of the bytes given up: from the damaged block's first byte to
  * where reading resumes.
  *
- *   - The block's framing held (its sync marker matched) but its payload
- *     would not decompress, its count did not fit, or a datum in it was bad:
- *     reading resumes right after its sync marker.
- *   - Its sync marker did not match, but a block whose own marker matches
- *     starts right after it (or the file ends there): only the marker was
- *     damaged, and reading resumes there.
- *   - Otherwise (a damaged header or size, a truncated block) the file is
- *     scanned forward for the next copy of the sync marker, and reading
- *     resumes after it; at the end of the file when there is none.
+ * Every position after the damaged block's first byte is a candidate, in
+ * order: reading resumes at the first where a block frames (its header reads
+ * within r's limits and a copy of the sync marker follows its payload) and
+ * either decodes (its payload decompresses, the codec's own checks passing,
+ * and its datums, delimited by the generic skip, are exactly its count) or
+ * directly follows a copy of the sync marker (a block of the file, damaged or
+ * not, which reading it will tell); at the end of the input when there is
+ * none. So a stray copy of the marker, a few bytes, or junk before an intact
+ * block lose nothing of it, and neither does junk whose "header" frames over
+ * intact blocks. The scan reads at most about twice the largest block r takes
+ * ahead; on a stream passed over by framing (skip_block, skip) it starts where
+ * the reader is.
  *
- * The scan and the look-ahead hold at most two blocks in memory. Returns
- * AVROGEN_OK (with *from == *to) when r has no error, AVROGEN_OK after
+ * Returns AVROGEN_OK (with *from == *to) when r has no error, AVROGEN_OK after
  * recovering, or r's error, still sticky, when it is no damage in the file:
  * E_IO, E_NOMEM, and schemas that cannot be resolved (next_value, next_as).
  *
@@ -580,6 +582,24 @@ AVROGEN_API bool avrogen_ocf_reader_block_payload(const avrogen_ocf_reader *r,
  *         }
  *     }
  */
+/*
+ * The block next_block last returned is damaged after all (the caller found
+ * in it what it cannot take, a string that is not UTF-8, say): make that r's
+ * error, E_INVALID with the message `why` at the block's offset, so that
+ * avrogen_ocf_reader_resync scans for the next block from the block's first
+ * byte. Returns r's error; does nothing (AVROGEN_OK) when r has no block
+ * whose framing held, and keeps an error r already has.
+ *
+ *     uint64_t n, from, to;
+ *     avrogen_reader block;
+ *     if (avrogen_ocf_reader_next_block(r, &n, &block) == AVROGEN_OK && n != 0 &&
+ *         !block_ok(&block, n) && avrogen_ocf_reader_reject_block(r, "bad datum") != AVROGEN_OK &&
+ *         avrogen_ocf_reader_resync(r, &from, &to) == AVROGEN_OK)
+ *         report_dropped(from, to);
+ */
+AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_reject_block(avrogen_ocf_reader *r,
+                                                                             const char *why);
+
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_ocf_reader_resync(avrogen_ocf_reader *r,
                                                                        uint64_t *from,
                                                                        uint64_t *to);

@@ -8,6 +8,7 @@
 extern "C" {
 #endif
 void use_block(avrogen_reader *b, uint64_t n);
+bool block_ok(avrogen_reader *b, uint64_t n);
 void report_dropped(uint64_t from, uint64_t to);
 extern const char *schema;
 extern avrogen_diag d;
