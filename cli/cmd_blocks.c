@@ -463,8 +463,9 @@ static void report_dropped(void *ctx, uint64_t from, uint64_t to, uint64_t claim
                 why);
 }
 
-static void report_kept(void *ctx, uint64_t records)
+static void report_kept(void *ctx, uint64_t at, uint64_t records)
 {
+    (void)at;
     cli_progress_tick(((struct repair_report *)ctx)->prog, records);
 }
 

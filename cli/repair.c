@@ -75,7 +75,7 @@ repair_end repair_blocks(avrogen_ocf_reader *r, avrogen_ocf_writer *w, avrogen_a
                 t->kept_blocks++;
                 t->kept += count; /* decoded, one by one: no sum of claims */
                 if (h != NULL && h->kept != NULL)
-                    h->kept(h->ctx, t->kept);
+                    h->kept(h->ctx, avrogen_ocf_reader_block_offset(r), t->kept);
                 continue;
             }
             /* The reader found nothing wrong; the block is damaged all the same. */

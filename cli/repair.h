@@ -40,7 +40,8 @@ typedef struct repair_hooks {
      * its fault. NULL: not told.
      */
     void (*dropped)(void *ctx, uint64_t from, uint64_t to, uint64_t claim, const char *why);
-    void (*kept)(void *ctx, uint64_t records); /* after each block copied (may be NULL) */
+    /* The block at file offset `at` copied: `records` kept so far. NULL: not told. */
+    void (*kept)(void *ctx, uint64_t at, uint64_t records);
     void *ctx;
 } repair_hooks;
 
