@@ -137,8 +137,8 @@ static int put_datum(avrogen_ocf_writer *w, const cli_out *out, avrogen_bytes d)
 
 /*
  * Where two schemas first differ, for concat's refusal: both trees walked in
- * step over what the data depends on (kinds, names, fields in order, symbols,
- * sizes, items, branches, logical types). "PATH: X in A, Y in B" into buf, and
+ * step over what the data depends on (kinds, names, fields in order and their
+ * sort order, symbols, sizes, items, branches, logical types). "PATH: X in A, Y in B" into buf, and
  * true, at the first difference. PATH reads like Event.lines[].sku, with map
  * values as {} and union branches as <i>. A named type already being compared
  * is not entered again (recursive types).
@@ -174,6 +174,13 @@ static const char *logical(const avrogen_node *n, char *buf, size_t cap)
     return buf;
 }
 
+static const char *order_name(avrogen_order o)
+{
+    return o == AVROGEN_ORDER_DESCENDING ? "descending"
+           : o == AVROGEN_ORDER_IGNORE   ? "ignore"
+                                         : "ascending";
+}
+
 static bool walk(struct diff *d, const avrogen_node *a, const avrogen_node *b, const char *path)
 {
     char x[64], y[64], sub[512];
@@ -202,6 +209,11 @@ static bool walk(struct diff *d, const avrogen_node *a, const avrogen_node *b, c
                 found = differ(d, path, x, a->fields[i].name, b->fields[i].name);
             } else {
                 found = walk(d, a->fields[i].type, b->fields[i].type, sub);
+                /* The Parsing Canonical Form drops it, but it orders the data (spec §Sort Order).
+                 */
+                if (!found && a->fields[i].order != b->fields[i].order)
+                    found = differ(d, sub, "order ", order_name(a->fields[i].order),
+                                   order_name(b->fields[i].order));
             }
         }
         if (!found && a->n_fields != b->n_fields)

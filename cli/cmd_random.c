@@ -46,6 +46,7 @@ typedef struct gen {
     size_t cap; /* a power of two */
     size_t n;
     const avrogen_node **order; /* the records, children before parents */
+    char why[200];              /* why make failed, when no option can change it; or "" */
 } gen;
 
 static uint64_t next(gen *g)
@@ -346,8 +347,14 @@ static avrogen_status make_bytes(gen *g, avrogen_value *v, const avrogen_node *t
         int digits = t->precision;
         if (t->kind == AVROGEN_KIND_FIXED && fixed_digits(len) < digits)
             digits = fixed_digits(len);
-        if (len > sizeof buf)
+        if (len > sizeof buf) {
+            snprintf(g->why, sizeof g->why,
+                     "decimal%s%s takes %zu bytes, and random makes decimals of at most %zu "
+                     "bytes (precision %d): the schema asks more than random can make",
+                     avrogen_node_is_named(t) ? " " : "", avrogen_node_is_named(t) ? t->name : "",
+                     len, sizeof buf, fixed_digits(sizeof buf));
             return AVROGEN_E_LIMIT;
+        }
         some_decimal(g, buf, len, digits);
         /* Bytes take the shortest form: drop sign-only leading bytes. */
         size_t skip = 0;
@@ -630,6 +637,13 @@ int cmd_random(int argc, char **argv)
                        label);
         goto out_free;
     }
+    if (root->min_size > CLI_ARENA_BUDGET) {
+        /* A fixed of 2^31-1 bytes, say: no option makes a record smaller than that. */
+        rc = cli_error("%s: the smallest record of this schema takes %zu bytes, more than the "
+                       "%zu MiB random makes a record in: the schema asks too much",
+                       label, root->min_size, CLI_ARENA_BUDGET >> 20);
+        goto out_free;
+    }
     if (format == DATUMS && count > 1 && cli_datum_is_empty(root)) {
         rc = cli_usage("random: datums of this schema take zero bytes: a datum file holds one "
                        "(--count 1, or --format container)");
@@ -655,8 +669,17 @@ int cmd_random(int argc, char **argv)
         avrogen_arena_reset(&arena);
         avrogen_status st = make(&g, &v, root, 0);
         if (st != AVROGEN_OK) {
-            rc = cli_error("record %" PRIu64 ": %s (lower --max-length)", i,
-                           avrogen_status_str(st));
+            /* Only strings, bytes, arrays and maps grow with --max-length. */
+            if (g.why[0] != '\0')
+                rc = cli_error("record %" PRIu64 ": %s", i, g.why);
+            else if (max_len != 0)
+                rc = cli_error("record %" PRIu64 ": %s: larger than the %zu MiB random makes a "
+                               "record in (lower --max-length)",
+                               i, avrogen_status_str(st), CLI_ARENA_BUDGET >> 20);
+            else
+                rc = cli_error("record %" PRIu64 ": %s: larger than the %zu MiB random makes a "
+                               "record in, with --max-length 0: the schema asks too much",
+                               i, avrogen_status_str(st), CLI_ARENA_BUDGET >> 20);
             break;
         }
         if (format == CONTAINER) {

@@ -292,7 +292,8 @@ const cli_command cli_commands[] = {
          "with the output's codec are copied as they are stored, not recompressed (each is "
          "decompressed and its datums walked first, so nothing broken is passed on); the "
          "others are recompressed.\n\n"
-         "Every IN must have the same schema: the same types, names, fields, symbols, sizes and "
+         "Every IN must have the same schema: the same types, names, fields (and their sort "
+         "order), symbols, sizes and "
          "logical types (docs, defaults and aliases may differ). Otherwise concat stops with an "
          "error naming the first difference (Event.score: double in a.avro, float in b.avro) "
          "and writes nothing.",
