@@ -12,6 +12,7 @@
  * Parsing Canonical Form drops them too.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,79 @@ static void warn_dropped(void *ctx, const char *path, const char *what)
             w->label, path, what);
 }
 
+/*
+ * The file names `avrogen generate` derives from the header: <stem>.avro.h
+ * and <stem>.avro.c, and <fullname>.avsc for every record (a namespace is in
+ * it whole). One longer than a file name may be (NAME_MAX, less the suffix
+ * of the temporary name it is written through) would fail there,
+ * after this header was written; so it fails here, naming the schema, the
+ * record and the file. 0, or EXIT_BAD_INPUT after an error line for each.
+ */
+/* generate writes each file as "<name>.tmp.<pid>" first (gen/outputs.c); a pid is at most 2^22. */
+#define NAME_LIMIT (NAME_MAX - (int)(sizeof ".tmp.4194304" - 1))
+
+struct names {
+    const char *label;
+    const avrogen_node **seen; /* records visited */
+    size_t n_seen;
+    int rc;
+};
+
+static void name_fits(struct names *c, const char *what, const char *file, const char *how)
+{
+    size_t len = strlen(file);
+    if (len <= NAME_LIMIT)
+        return;
+    cli_error("%s: %s: `avrogen generate` of its header would write '%s', a file name of %zu "
+              "bytes, more than the %d it may have (NAME_MAX, %d, less its temporary name's "
+              "suffix): shorten %s",
+              c->label, what, file, len, NAME_LIMIT, NAME_MAX, how);
+    c->rc = EXIT_BAD_INPUT;
+}
+
+static void record_names(struct names *c, const avrogen_node *n)
+{
+    switch (n->kind) {
+    case AVROGEN_KIND_RECORD:
+        for (size_t i = 0; i < c->n_seen; i++)
+            if (c->seen[i] == n)
+                return;
+        c->seen = xappend(c->seen, c->n_seen, sizeof *c->seen);
+        c->seen[c->n_seen++] = n;
+        char *file = xasprintf("%s.avsc", n->fullname);
+        char *what = xasprintf("record '%s'", n->fullname);
+        name_fits(c, what, file, "its namespace or name");
+        free(what);
+        free(file);
+        for (size_t i = 0; i < n->n_fields; i++)
+            record_names(c, n->fields[i].type);
+        break;
+    case AVROGEN_KIND_ARRAY:
+    case AVROGEN_KIND_MAP:
+        record_names(c, n->items);
+        break;
+    case AVROGEN_KIND_UNION:
+        for (size_t i = 0; i < n->n_branches; i++)
+            record_names(c, n->branches[i]);
+        break;
+    default:
+        break;
+    }
+}
+
+static int names_fit(const char *label, const char *stem, const avrogen_node *root)
+{
+    struct names c = {label, NULL, 0, 0};
+    char *file = xasprintf("%s.avro.c", stem);
+    char *what = xasprintf("header '%s.h'", stem);
+    name_fits(&c, what, file, "the schema file's name (or the record's, from standard input)");
+    free(what);
+    free(file);
+    record_names(&c, root);
+    free(c.seen);
+    return c.rc;
+}
+
 /* mkdir -p. */
 static int make_dirs(const char *dir)
 {
@@ -140,6 +214,12 @@ static int one(const struct input *in, const char *out_dir, bool views, struct g
     char *stem = stem_of(in, label);
     if (!stem)
         stem = xstrdup(root->kind == AVROGEN_KIND_RECORD ? root->name : "schema");
+    if ((rc = names_fit(label, stem, root)) != 0) {
+        fprintf(stderr, "avrogen: error: %s: no header written\n", label);
+        free(stem);
+        avrogen_schema_free(s);
+        return rc;
+    }
     char *guard = guard_of(stem);
     char *name = xasprintf("%s.h", stem);
     const char *source = strrchr(label, '/') ? strrchr(label, '/') + 1 : label;

@@ -9,6 +9,11 @@ usage: refusals_test.py AVROGEN
   asks too much and names the limit, and suggests no option; where
   --max-length does help (an array of 100 MB fixeds), it says so, and
   --max-length 0 then succeeds; a decimal wider than random makes says so.
+* header refuses a schema whose namespace (or name) makes a file name that
+  `avrogen generate` of its header would write longer than NAME_MAX (255)
+  less the suffix of the temporary name generate writes it through: exit 1,
+  naming the schema file, the record and the file; nothing written. At
+  exactly the limit, header and then generate succeed.
 * concat refuses inputs whose record fields differ only in their `order`
   attribute (the Parsing Canonical Form drops it): exit 1, one error line
   naming both files and the field, and no output file; the same order is
@@ -62,6 +67,44 @@ def test_random(tmp):
           "--max-length" not in line, f"random, a wide decimal: {line}")
 
 
+def test_header_names(tmp):
+    def schema(ns):
+        return json.dumps({"type": "record", "name": "Rec", "namespace": ns, "fields": [
+            {"name": "a", "type": "int"},
+            {"name": "b", "type": {"type": "record", "name": "Sub", "fields": [
+                {"name": "x", "type": "long"}]}}]})
+
+    probe = run(["header", schema("t")])
+    if probe.returncode != 0 and b"generator" in probe.stderr:
+        print("refusals_test: header: this build has no generator; not tested")
+        return
+    # "<ns>.Rec.avsc" of 243 bytes fits (generate writes "<name>.tmp.<pid>" first, NAME_MAX
+    # 255); one more does not ("<ns>.Sub.avsc" alike).
+    for ns_len, fits in ((234, True), (235, False)):
+        ns = "n" + "x" * (ns_len - 1)
+        path = os.path.join(tmp, f"ns{ns_len}.avsc")
+        with open(path, "w") as f:
+            f.write(schema(ns))
+        out = os.path.join(tmp, f"header{ns_len}")
+        p = run(["header", path, "-o", out])
+        if fits:
+            check(p.returncode == 0, f"header, a file name of 243 bytes: {p.stderr!r}")
+            gen = os.path.join(tmp, f"gen{ns_len}")
+            p = run(["generate", os.path.join(out, f"ns{ns_len}.h"), "-o", gen])
+            check(p.returncode == 0 and os.path.exists(os.path.join(gen, f"{ns}.Rec.avsc")),
+                  f"generate of that header: {p.stderr!r}")
+            continue
+        lines = p.stderr.decode().splitlines()
+        check(p.returncode == 1 and len(lines) == 3, f"header, too long a name: {lines}")
+        for name, line in zip(("Rec", "Sub"), lines):
+            check(line.startswith(f"avrogen: error: {path}: record '{ns}.{name}': `avrogen "
+                                  f"generate` of its header would write '{ns}.{name}.avsc', a "
+                                  f"file name of 244 bytes, more than the 243 it may have (NAME_MAX, 255") and
+                  "shorten its namespace or name" in line, f"header names it: {line}")
+        check(lines[-1:] == [f"avrogen: error: {path}: no header written"], f"{lines[-1:]}")
+        check(not os.path.exists(out), "header, too long a name: nothing written")
+
+
 def test_concat_order(tmp):
     def record(order):
         field = {"name": "id", "type": "long"}
@@ -94,6 +137,7 @@ def main():
     clitest.AVROGEN = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         test_random(tmp)
+        test_header_names(tmp)
         test_concat_order(tmp)
     return clitest.summary("refusals_test")
 
