@@ -732,6 +732,30 @@ static void hint_declaration(struct ctx *c, CXCursor cur)
     free(name);
 }
 
+/*
+ * Annotations on a typedef, a variable or a function (`what`) annotate
+ * nothing: clang keeps them on that declaration, where no avrogen rule looks.
+ * A warning at each, saying where they belong.
+ */
+static void warn_misplaced(struct ctx *c, CXCursor cur, const char *what)
+{
+    struct cannot *all;
+    size_t n;
+    annotations(c, cur, &all, &n);
+    char *name = n != 0 ? take_string(clang_getCursorSpelling(cur)) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        diag_warning(c->d, &all[i].loc,
+                     "%s on %s '%s' is ignored: annotations apply to struct, union and enum "
+                     "declarations (AVRO_RECORD, AVRO_ENUM between the keyword and the tag) "
+                     "and their members",
+                     annot_macro(all[i].kind), what, name);
+        free(all[i].kind);
+        free(all[i].text);
+    }
+    free(name);
+    free(all);
+}
+
 /* ---- the translation-unit walk --------------------------------------- */
 
 /* The tag declaration a typedef names directly (not through a pointer), or a null cursor. */
@@ -802,6 +826,8 @@ static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
             c->markers[c->n_markers++] = cur;
             return CXChildVisit_Continue;
         } else {
+            if (!in_system_header(cur))
+                warn_misplaced(c, cur, "typedef");
             CXCursor target = typedef_target(cur);
             if (!clang_Cursor_isNull(target) && !find_entry(c->typedefs, c->n_typedefs, target)) {
                 c->typedefs = xappend(c->typedefs, c->n_typedefs, sizeof *c->typedefs);
@@ -815,8 +841,11 @@ static enum CXChildVisitResult walk(CXCursor cur, CXCursor parent, void *data)
         return CXChildVisit_Recurse;
     case CXCursor_FunctionDecl:
     case CXCursor_VarDecl:
-        if (!in_system_header(cur) && clang_getCursorKind(parent) == CXCursor_TranslationUnit)
+        if (!in_system_header(cur) && clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
             hint_declaration(c, cur);
+            warn_misplaced(c, cur,
+                           clang_getCursorKind(cur) == CXCursor_VarDecl ? "variable" : "function");
+        }
         return CXChildVisit_Continue;
     default:
         return CXChildVisit_Continue;
