@@ -15,7 +15,7 @@ zstandard); seeded random trials put damage between two of their blocks
   (e) junk, a copy of the marker and a block header whose size reaches exactly
       to the next block's marker: a "block" that frames over the intact one.
 
-Each trial runs repair and checks that the output holds every block of the
+Each trial runs repair (every fifth reading standard input) and checks that the output holds every block of the
 original, in order, byte for byte as stored (so nothing was lost or altered),
 that `avrogen cat` of it prints what it prints of the original, and that the
 report drops exactly the damage's bytes. Then: damaged blocks claiming
@@ -120,7 +120,12 @@ def trials(tmp, files):
         with open(bad, "wb") as f:
             f.write(data[:at] + bad_bytes + data[at:])
         out = os.path.join(tmp, "fixed.avro")
-        p = run(["repair", bad, out])
+        if t % 5 == 4:  # a stream: the scan reads ahead and goes back within the window
+            what += " (from standard input)"
+            with open(bad, "rb") as f:
+                p = run(["repair", "-", out], stdin=f.read())
+        else:
+            p = run(["repair", bad, out])
         if not check(p.returncode == 0, f"{what}: repair: {p.stderr!r}"):
             continue
         fixed = open(out, "rb").read()
