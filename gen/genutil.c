@@ -205,3 +205,94 @@ size_t edit_distance(const char *a, const char *b, size_t cap)
     }
     return d[na][nb];
 }
+
+static size_t str_slot(const char *s, size_t n, size_t cap)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+    return (size_t)(h ^ (h >> 32)) & (cap - 1);
+}
+
+static bool key_is(const char *key, const char *s, size_t n)
+{
+    return strncmp(key, s, n) == 0 && key[n] == '\0';
+}
+
+static void strmap_grow(struct strmap *m)
+{
+    size_t cap = m->cap != 0 ? m->cap * 2 : 64;
+    const char **keys = xcalloc(cap, sizeof *keys);
+    size_t *values = xcalloc(cap, sizeof *values);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i] == NULL)
+            continue;
+        size_t j = str_slot(m->keys[i], strlen(m->keys[i]), cap);
+        while (keys[j] != NULL)
+            j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        values[j] = m->values[i];
+    }
+    free(m->keys);
+    free(m->values);
+    m->keys = keys;
+    m->values = values;
+    m->cap = cap;
+}
+
+/* The slot holding key, or the free slot where it goes. */
+static size_t strmap_find(const struct strmap *m, const char *key, size_t n)
+{
+    size_t j = str_slot(key, n, m->cap);
+    while (m->keys[j] != NULL && !key_is(m->keys[j], key, n))
+        j = (j + 1) & (m->cap - 1);
+    return j;
+}
+
+bool strmap_add(struct strmap *m, const char *key, size_t value, size_t *first)
+{
+    if (m->count + 1 > m->cap / 2)
+        strmap_grow(m);
+    size_t j = strmap_find(m, key, strlen(key));
+    if (m->keys[j] != NULL) {
+        if (first)
+            *first = m->values[j];
+        return false;
+    }
+    m->keys[j] = key;
+    m->values[j] = value;
+    m->count++;
+    return true;
+}
+
+void strmap_put(struct strmap *m, const char *key, size_t value)
+{
+    if (!strmap_add(m, key, value, NULL))
+        m->values[strmap_find(m, key, strlen(key))] = value;
+}
+
+bool strmap_getn(const struct strmap *m, const char *key, size_t n, size_t *value)
+{
+    if (m->cap == 0)
+        return false;
+    size_t j = strmap_find(m, key, n);
+    if (m->keys[j] == NULL)
+        return false;
+    if (value)
+        *value = m->values[j];
+    return true;
+}
+
+bool strmap_get(const struct strmap *m, const char *key, size_t *value)
+{
+    return strmap_getn(m, key, strlen(key), value);
+}
+
+void strmap_free(struct strmap *m)
+{
+    free(m->keys);
+    free(m->values);
+    m->keys = NULL;
+    m->values = NULL;
+    m->cap = m->count = 0;
+}

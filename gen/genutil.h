@@ -76,4 +76,33 @@ bool ptrmap_get2(const struct ptrmap *m, const void *a, const void *b, size_t *v
 void ptrmap_clear(struct ptrmap *m);
 void ptrmap_free(struct ptrmap *m);
 
+/*
+ * A map from strings to sizes, the same table keyed by text: the member of a
+ * struct with a given name, a symbol of an enum, an identifier already taken.
+ * Keys are borrowed, not copied: each must outlive the map, unchanged. Lookups
+ * that scanned an array per member made a struct of 100,000 members take
+ * minutes.
+ *
+ *     struct strmap names = {0};
+ *     strmap_put(&names, m->name, i);
+ *     size_t first;
+ *     if (strmap_get(&names, other, &first)) ...
+ *     strmap_free(&names);
+ */
+struct strmap {
+    const char **keys; /* NULL marks a free slot */
+    size_t *values;
+    size_t cap; /* 0 or a power of two */
+    size_t count;
+};
+
+/* Set key's value (key not NULL); replaces an earlier one. */
+void strmap_put(struct strmap *m, const char *key, size_t value);
+/* Put key with value unless it is there: false, and *first its value, if it was. */
+bool strmap_add(struct strmap *m, const char *key, size_t value, size_t *first);
+/* True and *value set when key is in the map; key[0, n) for strmap_getn. */
+bool strmap_get(const struct strmap *m, const char *key, size_t *value);
+bool strmap_getn(const struct strmap *m, const char *key, size_t n, size_t *value);
+void strmap_free(struct strmap *m);
+
 #endif /* AVROGEN_GEN_GENUTIL_H */

@@ -381,7 +381,8 @@ static bool check_union_markers(struct builder *b)
 int model_build(struct cunit *u, struct diag *d, struct model **out)
 {
     struct model *m = xcalloc(1, sizeof *m);
-    struct builder b = {u, d, m, xcalloc(u->n_decls ? u->n_decls : 1, sizeof *b.info), NULL, 0};
+    struct builder b = {
+            .u = u, .d = d, .m = m, .info = xcalloc(u->n_decls ? u->n_decls : 1, sizeof *b.info)};
     unsigned errors = d->errors;
     diag_hold(d);
     bool ok = check_markers(&b);
@@ -464,6 +465,8 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
     free(decls);
     free(b.info);
     free(b.entries);
+    strmap_free(&b.named);
+    strmap_free(&b.fixeds);
     diag_release(d, release_cmp, u);
 
     if (!ok || d->errors != errors) {

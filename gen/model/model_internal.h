@@ -34,6 +34,8 @@ struct builder {
     struct decl_info *info;
     const struct cdecl **entries; /* map entry and holder structs being mapped, innermost last */
     size_t n_entries;
+    struct strmap named;  /* full name of a record, enum or fixed -> its model_loc (uintptr_t) */
+    struct strmap fixeds; /* full name of a fixed -> its index in m->fixeds */
 };
 
 /* Every annotation on one member, sorted by kind. */

@@ -167,21 +167,12 @@ void apply_leaf(const struct site *s, struct leaf *lf, struct model_type *n, con
 bool name_taken(struct builder *b, const char *fullname, const struct model_loc *at,
                 const void *self)
 {
-    struct model *m = b->m;
-    const struct model_loc *other = NULL;
-    for (size_t i = 0; i < m->n_records && !other; i++)
-        if (m->records[i] != self && strcmp(m->records[i]->name.fullname, fullname) == 0)
-            other = &m->records[i]->loc;
-    for (size_t i = 0; i < m->n_enums && !other; i++)
-        if (m->enums[i] != self && strcmp(m->enums[i]->name.fullname, fullname) == 0)
-            other = &m->enums[i]->loc;
-    for (size_t i = 0; i < m->n_fixeds && !other; i++)
-        if (m->fixeds[i] != self && strcmp(m->fixeds[i]->name.fullname, fullname) == 0)
-            other = &m->fixeds[i]->loc;
-    if (!other)
+    (void)self; /* each type comes here once, when it is made */
+    size_t other;
+    if (strmap_add(&b->named, fullname, (size_t)(uintptr_t)at, &other))
         return false;
     diag_error(b->d, at, "Avro name '%s' is already used by another type", fullname);
-    diag_note(b->d, other, "'%s' is defined here", fullname);
+    diag_note(b->d, (const struct model_loc *)(uintptr_t)other, "'%s' is defined here", fullname);
     return true;
 }
 
@@ -269,34 +260,34 @@ struct model_fixed *get_fixed(const struct site *s, struct leaf *lf, uint64_t si
         return NULL;
     }
     struct model *m = b->m;
-    for (size_t i = 0; i < m->n_fixeds; i++) {
+    size_t i;
+    if (strmap_get(&b->fixeds, nm.fullname, &i)) {
         struct model_fixed *f = m->fixeds[i];
-        if (strcmp(f->name.fullname, nm.fullname) == 0) {
-            struct model_loc at = member_loc(s);
-            if (f->size != size) {
-                diag_error(b->d, &at, "fixed '%s' has size %llu here but %llu elsewhere",
-                           nm.fullname, (unsigned long long)size, (unsigned long long)f->size);
-                diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
-            } else if (options &&
-                       ((nm.doc == NULL) != (f->name.doc == NULL) ||
-                        (nm.doc && strcmp(nm.doc, f->name.doc) != 0) ||
-                        !strings_equal((const char *const *)nm.aliases, nm.n_aliases,
-                                       (const char *const *)f->name.aliases, f->name.n_aliases))) {
-                diag_error(b->d, &at,
-                           "fixed '%s' has another doc or other aliases here than where it is "
-                           "first used; give them once",
-                           nm.fullname);
-                diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
-            }
-            free_name(&nm);
-            return f;
+        struct model_loc at = member_loc(s);
+        if (f->size != size) {
+            diag_error(b->d, &at, "fixed '%s' has size %llu here but %llu elsewhere", nm.fullname,
+                       (unsigned long long)size, (unsigned long long)f->size);
+            diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
+        } else if (options &&
+                   ((nm.doc == NULL) != (f->name.doc == NULL) ||
+                    (nm.doc && strcmp(nm.doc, f->name.doc) != 0) ||
+                    !strings_equal((const char *const *)nm.aliases, nm.n_aliases,
+                                   (const char *const *)f->name.aliases, f->name.n_aliases))) {
+            diag_error(b->d, &at,
+                       "fixed '%s' has another doc or other aliases here than where it is "
+                       "first used; give them once",
+                       nm.fullname);
+            diag_note(b->d, &f->loc, "'%s' first used here", nm.fullname);
         }
+        free_name(&nm);
+        return f;
     }
     struct model_fixed *f = xcalloc(1, sizeof *f);
     f->name = nm;
     f->size = size;
     f->loc = member_loc(s);
     name_taken(b, f->name.fullname, &f->loc, f);
+    strmap_put(&b->fixeds, f->name.fullname, m->n_fixeds);
     m->fixeds = xappend(m->fixeds, m->n_fixeds, sizeof *m->fixeds);
     m->fixeds[m->n_fixeds++] = f;
     return f;

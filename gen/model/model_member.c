@@ -152,8 +152,9 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
  * on member `self` of `owner`) and claim it: its role in r, its name and type
  * in *sib. *sib stays empty after reporting why it cannot serve.
  */
-static void claim_sibling(struct builder *b, const struct cdecl *owner, size_t self,
-                          const struct cannot *a, struct roles *r, struct sibling *sib)
+static void claim_sibling(struct builder *b, const struct cdecl *owner,
+                          const struct strmap *members, size_t self, const struct cannot *a,
+                          struct roles *r, struct sibling *sib)
 {
     bool is_tag = strcmp(a->kind, "union") == 0;
     char *name = annot_parse_identifier(a, b->d);
@@ -162,7 +163,7 @@ static void claim_sibling(struct builder *b, const struct cdecl *owner, size_t s
     const char *macro = annot_macro(a->kind);
     const char *self_name = owner->members[self].name;
     size_t idx;
-    const struct cmember *named = find_member(owner, name, &idx);
+    const struct cmember *named = strmap_get(members, name, &idx) ? &owner->members[idx] : NULL;
     if (!named) {
         char *owner_name = decl_name(owner);
         diag_error(b->d, &a->loc, "%s(%s): '%s' has no member '%s'", macro, name, owner_name, name);
@@ -228,9 +229,11 @@ out_fail:
 void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
                   struct sibling *sib)
 {
+    struct strmap members = {0}; /* name -> index of the first member so named */
     for (size_t i = 0; i < owner->n_members; i++) {
         r->role[i] = MODEL_FIELD_VALUE;
         sib[i] = (struct sibling){NULL, NULL, MODEL_SCALAR_NONE};
+        strmap_add(&members, owner->members[i].name, i, NULL);
     }
     for (size_t i = 0; i < owner->n_members; i++) {
         const struct cmember *m = &owner->members[i];
@@ -247,10 +250,11 @@ void assign_roles(struct builder *b, const struct cdecl *owner, struct roles *r,
                        "and AVRO_UNION",
                        m->name);
         } else if (a && !ma.skip) {
-            claim_sibling(b, owner, i, a, r, &sib[i]);
+            claim_sibling(b, owner, &members, i, a, r, &sib[i]);
         }
         member_annots_fini(&ma);
     }
+    strmap_free(&members);
 }
 
 void roles_claim(struct builder *b, const struct cdecl *owner, struct roles *r)

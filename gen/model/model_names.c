@@ -33,22 +33,25 @@ static char *upper_dup(const char *s)
     return u;
 }
 
-/* Whether `name` starts with `prefix` followed by `infix`. */
-static bool starts_with2(const char *name, const char *prefix, const char *infix)
-{
-    size_t n = strlen(prefix);
-    return strncmp(name, prefix, n) == 0 && strncmp(name + n, infix, strlen(infix)) == 0;
-}
+/* The prefixes of the model, each to its first owner: a name is looked up at
+ * every place it holds the infix, so each check is linear in the name, not in
+ * the number of types. */
+struct prefixes {
+    struct strmap lower; /* P -> owner index, for P_avro_... */
+    struct strmap upper; /* upper-cased P of a type with macros -> owner index, P_AVRO_... */
+};
 
 /* The owner whose generated names `name` is spelled like, or NULL: P_avro_...
  * unless `macros_only`, and P_AVRO_... of a type that defines macros. */
-static const struct owner *generated_like(const struct owner *o, size_t n, const char *name,
-                                          bool macros_only)
+static const struct owner *generated_like(const struct owner *o, const struct prefixes *px,
+                                          const char *name, bool macros_only)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (!macros_only && starts_with2(name, o[i].prefix, "_avro_"))
+    size_t i;
+    for (const char *at = name + 1; *at; at++) {
+        if (!macros_only && strncmp(at, "_avro_", 6) == 0 &&
+            strmap_getn(&px->lower, name, (size_t)(at - name), &i))
             return &o[i];
-        if (o[i].macros && starts_with2(name, o[i].upper, "_AVRO_"))
+        if (strncmp(at, "_AVRO_", 6) == 0 && strmap_getn(&px->upper, name, (size_t)(at - name), &i))
             return &o[i];
     }
     return NULL;
@@ -81,39 +84,43 @@ bool check_generated_names(struct builder *b)
     }
 
     bool ok = true;
+    struct prefixes px = {{0}, {0}};
     for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < i; k++) {
-            bool same = strcmp(o[i].prefix, o[k].prefix) == 0;
-            if (!same && !(o[i].macros && o[k].macros && strcmp(o[i].upper, o[k].upper) == 0))
-                continue;
-            if (same)
-                diag_error(b->d, o[i].loc,
-                           "%s and %s both take the prefix '%s' for their generated names "
-                           "(%s_avro_encode, ...): give one of them c_prefix = ...",
-                           o[k].c_type, o[i].c_type, o[i].prefix, o[i].prefix);
-            else
-                diag_error(b->d, o[i].loc,
-                           "%s and %s would both define the macro %s_AVRO_FINGERPRINT (their "
-                           "prefixes '%s' and '%s' differ only in case): give one of them "
-                           "c_prefix = ...",
-                           o[k].c_type, o[i].c_type, o[i].upper, o[k].prefix, o[i].prefix);
-            diag_note(b->d, o[k].loc, "%s is declared here", o[k].c_type);
-            ok = false;
-            break;
+        size_t k = 0, first;
+        bool same = !strmap_add(&px.lower, o[i].prefix, i, &k);
+        bool clash = same;
+        if (o[i].macros && !strmap_add(&px.upper, o[i].upper, i, &first) && !clash) {
+            k = first;
+            clash = true;
         }
+        if (!clash)
+            continue;
+        if (same)
+            diag_error(b->d, o[i].loc,
+                       "%s and %s both take the prefix '%s' for their generated names "
+                       "(%s_avro_encode, ...): give one of them c_prefix = ...",
+                       o[k].c_type, o[i].c_type, o[i].prefix, o[i].prefix);
+        else
+            diag_error(b->d, o[i].loc,
+                       "%s and %s would both define the macro %s_AVRO_FINGERPRINT (their "
+                       "prefixes '%s' and '%s' differ only in case): give one of them "
+                       "c_prefix = ...",
+                       o[k].c_type, o[i].c_type, o[i].upper, o[k].prefix, o[i].prefix);
+        diag_note(b->d, o[k].loc, "%s is declared here", o[k].c_type);
+        ok = false;
     }
 
     const struct owner *hit;
     for (size_t i = 0; i < m->n_records; i++) {
         const struct model_record *r = m->records[i];
-        if (r->c_typedef && (hit = generated_like(o, n, r->c_typedef, false)) != NULL) {
+        if (r->c_typedef && (hit = generated_like(o, &px, r->c_typedef, false)) != NULL) {
             report_spelling(b, &r->loc, "typedef", r->c_typedef, hit);
             ok = false;
         }
         /* A member is reached as v->name: only a macro can take it. */
         for (size_t f = 0; f < r->n_fields; f++) {
             const struct model_field *fd = &r->fields[f];
-            if (fd->c_name[0] && (hit = generated_like(o, n, fd->c_name, true)) != NULL) {
+            if (fd->c_name[0] && (hit = generated_like(o, &px, fd->c_name, true)) != NULL) {
                 report_spelling(b, &fd->loc, "member", fd->c_name, hit);
                 ok = false;
             }
@@ -121,18 +128,20 @@ bool check_generated_names(struct builder *b)
     }
     for (size_t i = 0; i < m->n_enums; i++) {
         const struct model_enum *e = m->enums[i];
-        if (e->c_typedef && (hit = generated_like(o, n, e->c_typedef, false)) != NULL) {
+        if (e->c_typedef && (hit = generated_like(o, &px, e->c_typedef, false)) != NULL) {
             report_spelling(b, &e->loc, "typedef", e->c_typedef, hit);
             ok = false;
         }
         for (size_t s = 0; s < e->n_symbols; s++) {
             const struct model_symbol *sym = &e->symbols[s];
-            if ((hit = generated_like(o, n, sym->c_name, false)) != NULL) {
+            if ((hit = generated_like(o, &px, sym->c_name, false)) != NULL) {
                 report_spelling(b, &sym->loc, "enumerator", sym->c_name, hit);
                 ok = false;
             }
         }
     }
+    strmap_free(&px.lower);
+    strmap_free(&px.upper);
     for (size_t i = 0; i < n; i++)
         free(o[i].upper);
     free(o);

@@ -315,6 +315,7 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
 
     r->fields = xcalloc(n ? n : 1, sizeof *r->fields);
     r->n_fields = n;
+    struct strmap names = {0}; /* Avro field name -> its member's index */
     for (size_t i = 0; i < n; i++) {
         const struct cmember *m = &d->members[i];
         struct model_field *f = &r->fields[i];
@@ -369,14 +370,13 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
             if (!field_options(b, f, &ma))
                 ok = false;
             f->avro_index = r->n_avro_fields++;
-            for (size_t j = 0; j < i; j++) {
-                if (r->fields[j].avro_name && strcmp(r->fields[j].avro_name, f->avro_name) == 0) {
-                    diag_error(b->d, &m->loc, "field name '%s' is used twice in record '%s'",
-                               f->avro_name, r->name.fullname);
-                    diag_note(b->d, &r->fields[j].loc, "first used by member '%s'",
-                              r->fields[j].c_name);
-                    ok = false;
-                }
+            size_t j;
+            if (!strmap_add(&names, f->avro_name, i, &j)) {
+                diag_error(b->d, &m->loc, "field name '%s' is used twice in record '%s'",
+                           f->avro_name, r->name.fullname);
+                diag_note(b->d, &r->fields[j].loc, "first used by member '%s'",
+                          r->fields[j].c_name);
+                ok = false;
             }
         }
         member_annots_fini(&ma);
@@ -384,5 +384,6 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
     roles_fini(&roles);
     if (!check_anonymous_unions(b, d, r))
         ok = false;
+    strmap_free(&names);
     return ok && b->d->errors == errors;
 }

@@ -366,7 +366,113 @@ struct member_visit {
     struct model_loc union_loc;      /* the innermost one's member */
     unsigned *n_unions;              /* anonymous unions of d so far */
     unsigned *alt;                   /* NULL, or the innermost union's next alternative */
+    uint64_t *offsets; /* every field's byte offset, in visiting order, or NULL: ask clang */
+    size_t next;       /* the index in offsets of the field visited next */
 };
+
+/*
+ * Field offsets without asking libclang per field. clang_Cursor_getOffsetOfField
+ * first validates the whole record (every field, recursively), so one call per
+ * member is quadratic: a struct of 100,000 members took minutes. In a run of
+ * ordinary members the C layout rule is simple (each member at the next multiple
+ * of its type's alignment after the one before, C11 6.7.2.1p15 and the psABI),
+ * so one pass computes them all; clang is still asked for a bit-field and for
+ * the member after one, whose places the rule does not give. The pass gives up
+ * (NULL: ask clang for every member) when anything could move a member from
+ * where the rule puts it: an attribute on the record or on a member (packed,
+ * aligned, ...), or a record whose size or alignment is not the one the rule
+ * gives (#pragma pack, -fpack-struct). The layout lock in the generated .c
+ * (AVROGEN_LAYOUT) checks every offset against the compiler's anyway.
+ */
+struct layout_pass {
+    uint64_t *offsets;
+    size_t n;
+    uint64_t end;   /* bits: where the last member ends */
+    uint64_t align; /* bytes: the largest member alignment */
+    bool exact;     /* no reason seen to doubt the rule */
+    bool after_bitfield;
+};
+
+static enum CXChildVisitResult find_attribute(CXCursor cur, CXCursor parent, void *data)
+{
+    bool *found = data;
+    (void)parent;
+    enum CXCursorKind kind = clang_getCursorKind(cur);
+    if (clang_isAttribute(kind) && kind != CXCursor_AnnotateAttr) {
+        *found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+static bool has_layout_attribute(CXCursor cur)
+{
+    bool found = false;
+    clang_visitChildren(cur, find_attribute, &found);
+    return found;
+}
+
+static enum CXVisitorResult layout_field(CXCursor cur, CXClientData data)
+{
+    struct layout_pass *lp = data;
+    /* The declared type, not the canonical one: a typedef's alignment attribute
+     * is not part of the canonical type. */
+    CXType t = clang_getCursorType(cur);
+    bool flexible = clang_getCanonicalType(t).kind == CXType_IncompleteArray;
+    if (flexible && t.kind != CXType_IncompleteArray)
+        t = clang_getCanonicalType(t);
+    long long size = flexible ? 0 : clang_Type_getSizeOf(t);
+    long long align = clang_Type_getAlignOf(flexible ? clang_getArrayElementType(t) : t);
+    if (size < 0 || align <= 0 || (align & (align - 1)) != 0 || has_layout_attribute(cur)) {
+        lp->exact = false;
+        return CXVisit_Break;
+    }
+    uint64_t bits;
+    bool bitfield = clang_Cursor_isBitField(cur) != 0;
+    if (bitfield || lp->after_bitfield) {
+        long long at = clang_Cursor_getOffsetOfField(cur);
+        if (at < 0) {
+            lp->exact = false;
+            return CXVisit_Break;
+        }
+        bits = (uint64_t)at;
+    } else {
+        uint64_t a = (uint64_t)align, bytes = (lp->end + 7) / 8;
+        bits = (bytes + a - 1) / a * a * 8;
+    }
+    lp->after_bitfield = bitfield;
+    if (bitfield) {
+        int width = clang_getFieldDeclBitWidth(cur);
+        lp->end = bits + (width > 0 ? (uint64_t)width : 0);
+    } else {
+        lp->end = bits + (uint64_t)size * 8;
+    }
+    /* An unnamed bit-field gives the record no alignment (psABI); a mismatch
+     * below only sends the record to the slow path. */
+    if (!bitfield || !clang_Cursor_isAnonymous(cur))
+        lp->align = (uint64_t)align > lp->align ? (uint64_t)align : lp->align;
+    lp->offsets = xappend(lp->offsets, lp->n, sizeof *lp->offsets);
+    lp->offsets[lp->n++] = bits / 8;
+    return CXVisit_Continue;
+}
+
+/* The byte offset of each field of the struct `decl` of type t, in the order
+ * clang_Type_visitFields visits them, or NULL when the rule may not hold. */
+static uint64_t *field_offsets(CXCursor decl, CXType t)
+{
+    long long size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
+    if (size < 0 || align <= 0 || has_layout_attribute(decl))
+        return NULL;
+    struct layout_pass lp = {NULL, 0, 0, 1, true, false};
+    clang_Type_visitFields(t, layout_field, &lp);
+    uint64_t a = lp.align, bytes = (lp.end + 7) / 8;
+    if (!lp.exact || lp.align != (uint64_t)align || (bytes + a - 1) / a * a != (uint64_t)size) {
+        free(lp.offsets);
+        return NULL;
+    }
+    return lp.offsets;
+}
+
 
 /* A C11 anonymous struct or union member (`struct { int a; };`, no member
  * name), of that kind (CXCursor_StructDecl, CXCursor_UnionDecl). */
@@ -383,8 +489,13 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
 {
     struct member_visit *mv = data;
     struct cdecl *d = mv->d;
-    long long bits = clang_Cursor_getOffsetOfField(cur);
-    uint64_t offset = mv->base + (bits > 0 ? (uint64_t)bits / 8 : 0);
+    uint64_t offset = mv->base;
+    if (mv->offsets) {
+        offset += mv->offsets[mv->next++];
+    } else if (d->kind == CDECL_STRUCT) { /* a union's members are all at 0 (C11 6.7.2.1p16) */
+        long long bits = clang_Cursor_getOffsetOfField(cur);
+        offset += bits > 0 ? (uint64_t)bits / 8 : 0;
+    }
     /* C11 6.7.2.1p13: "The members of an anonymous structure ... are
      * considered to be members of the containing structure". Not in a union:
      * there the anonymous struct is one alternative, which needs a name. */
@@ -398,8 +509,11 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
                 inner.outer.alt = inner.inner.alt;
             inner.alt = NULL;
         }
-        clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(cur)), visit_field,
-                               &inner);
+        CXType t = clang_getCanonicalType(clang_getCursorType(cur));
+        inner.offsets = field_offsets(clang_getTypeDeclaration(t), t);
+        inner.next = 0;
+        clang_Type_visitFields(t, visit_field, &inner);
+        free(inner.offsets);
         return CXVisit_Continue;
     }
     /* Likewise an anonymous union's: members of the struct (6.7.2.1p13) that
@@ -419,6 +533,8 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
             inner.outer = inner.inner;
         inner.union_loc = cursor_loc(mv->c, cur);
         inner.alt = &alt;
+        inner.offsets = NULL; /* all at 0 (C11 6.7.2.1p16) */
+        inner.next = 0;
         clang_Type_visitFields(clang_getCanonicalType(clang_getCursorType(cur)), visit_field,
                                &inner);
         return CXVisit_Continue;
@@ -547,7 +663,10 @@ static struct cdecl *get_decl(struct ctx *c, CXCursor cur)
         d->enum_size = isize > 0 ? (uint64_t)isize : 0;
         clang_visitChildren(cur, visit_enumerator, &mv);
     } else {
+        if (d->kind == CDECL_STRUCT)
+            mv.offsets = field_offsets(cur, type);
         clang_Type_visitFields(type, visit_field, &mv);
+        free(mv.offsets);
     }
     return d;
 }
