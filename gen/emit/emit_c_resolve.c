@@ -1210,11 +1210,12 @@ static const char *enum_fn(struct ctx *c, const avrogen_node *w, const avrogen_n
             xasprintf("%s as written in %s: symbols mapped by name", rd->fullname, c->file);
     long *map = xcalloc(w->n_symbols + 1, sizeof *map);
     size_t n_fail = 0;
+    struct strmap reader_index = {0}; /* a reader symbol -> its index */
+    for (size_t k = 0; k < rd->n_symbols; k++)
+        strmap_add(&reader_index, rd->symbols[k], k, NULL);
     for (size_t i = 0; i < w->n_symbols; i++) {
-        map[i] = -1;
-        for (size_t k = 0; k < rd->n_symbols && map[i] < 0; k++)
-            if (strcmp(w->symbols[i], rd->symbols[k]) == 0)
-                map[i] = (long)k;
+        size_t k;
+        map[i] = strmap_get(&reader_index, w->symbols[i], &k) ? (long)k : -1;
         /* spec: a symbol the reader lacks takes the reader's default, else fails. */
         if (map[i] < 0 && rd->enum_default >= 0) {
             map[i] = rd->enum_default;
@@ -1226,9 +1227,10 @@ static const char *enum_fn(struct ctx *c, const avrogen_node *w, const avrogen_n
             notes[n_notes++] = xasprintf("%s fails the datum (E_MISMATCH)", w->symbols[i]);
             n_fail++;
         }
-        size_t k = map[i] >= 0 ? (size_t)map[i] : 0;
+        k = map[i] >= 0 ? (size_t)map[i] : 0;
         textbuf_printf(&list, "%s%s", i != 0 ? ", " : "", e->symbols[k].c_name);
     }
+    strmap_free(&reader_index);
 
     struct saved saved;
     struct textbuf body;

@@ -31,31 +31,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <strings.h>
-
 #include "emit_avsc.h"
 #include "genutil.h"
 #include "textbuf.h"
 
 /* ---- sets of names ---------------------------------------------------- */
 
+/* Names in insertion order (v), with a hash index: has() was a scan, and a
+ * schema of 100,000 symbols or fields took minutes. */
 struct strset {
     char **v;
     size_t n;
+    struct strmap index; /* v[i] -> i */
 };
+
+#define STRSET_INIT          \
+    {                        \
+        NULL, 0,             \
+        {                    \
+            NULL, NULL, 0, 0 \
+        }                    \
+    }
 
 static bool strset_has(const struct strset *s, const char *x)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], x) == 0)
-            return true;
-    return false;
+    return strmap_get(&s->index, x, NULL);
 }
 
 static void strset_add(struct strset *s, const char *x)
 {
     s->v = xappend(s->v, s->n, sizeof *s->v);
-    s->v[s->n++] = xstrdup(x);
+    s->v[s->n] = xstrdup(x);
+    strmap_add(&s->index, s->v[s->n], s->n, NULL);
+    s->n++;
 }
 
 static void strset_free(struct strset *s)
@@ -63,6 +71,7 @@ static void strset_free(struct strset *s)
     for (size_t i = 0; i < s->n; i++)
         free(s->v[i]);
     free(s->v);
+    strmap_free(&s->index);
     s->v = NULL;
     s->n = 0;
 }
@@ -311,6 +320,8 @@ struct hdr {
     size_t n_defs;
     struct strset globals;     /* tags and enumerators: one C++ scope */
     struct strset tags;        /* record and enum tags, for the generated-symbol check */
+    struct strset folded_tags; /* the same lower-cased */
+    struct ptrmap named_index; /* node -> its index in named */
     const avrogen_node **todo; /* records whose struct is still to be built */
     size_t n_todo;
 };
@@ -337,10 +348,8 @@ static void problem(struct hdr *h, const char *path, const char *fmt, ...)
 
 static struct named *find_named(struct hdr *h, const avrogen_node *n)
 {
-    for (size_t i = 0; i < h->n_named; i++)
-        if (h->named[i].node == n)
-            return &h->named[i];
-    return NULL;
+    size_t i;
+    return ptrmap_get(&h->named_index, n, &i) ? &h->named[i] : NULL;
 }
 
 static size_t new_def(struct hdr *h, const char *tag, bool record)
@@ -367,12 +376,21 @@ static void add_dep(struct hdr *h, size_t from, size_t to, bool by_value)
 
 /* Whether `c` equals a record or enum tag but for case: both would define
  * the macro TAG_AVRO_FINGERPRINT (upper-cased). */
+static char *lower_dup(const char *s)
+{
+    char *l = xstrdup(s);
+    for (char *p = l; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return l;
+}
+
 static bool tag_case_taken(const struct hdr *h, const char *c)
 {
-    for (size_t t = 0; t < h->tags.n; t++)
-        if (strcasecmp(c, h->tags.v[t]) == 0)
-            return true;
-    return false;
+    char *l = lower_dup(c);
+    bool taken = strset_has(&h->folded_tags, l);
+    free(l);
+    return taken;
 }
 
 /* A file-scope name from `raw` (squeezed): safe, unused, and, for a record or
@@ -636,6 +654,7 @@ static void collect_named(struct hdr *h, const avrogen_node *t, const char *spac
                         space);
             return;
         }
+        ptrmap_put(&h->named_index, t, h->n_named);
         h->named = xappend(h->named, h->n_named, sizeof *h->named);
         h->named[h->n_named].node = t;
         h->named[h->n_named].around = space;
@@ -663,16 +682,23 @@ static void collect_named(struct hdr *h, const avrogen_node *t, const char *spac
 /* Tags for records and enums (fixed types have none), then enum prefixes. */
 static void name_types(struct hdr *h)
 {
+    struct strmap simple = {0}; /* a simple name of a record or enum -> how many have it */
+    for (size_t i = 0; i < h->n_named; i++) {
+        const avrogen_node *t = h->named[i].node;
+        size_t n = 0;
+        if (t->kind != AVROGEN_KIND_FIXED) {
+            strmap_get(&simple, t->name, &n);
+            strmap_put(&simple, t->name, n + 1);
+        }
+    }
     for (size_t i = 0; i < h->n_named; i++) {
         struct named *nm = &h->named[i];
         if (nm->node->kind == AVROGEN_KIND_FIXED)
             continue;
         /* The simple name, unless another type of the schema shares it. */
-        bool shared = false;
-        for (size_t k = 0; k < h->n_named; k++)
-            if (k != i && h->named[k].node->kind != AVROGEN_KIND_FIXED &&
-                strcmp(h->named[k].node->name, nm->node->name) == 0)
-                shared = true;
+        size_t sharing = 0;
+        strmap_get(&simple, nm->node->name, &sharing);
+        bool shared = sharing > 1;
         char *base = safe_stem(shared ? nm->node->fullname : nm->node->name, "type", "_type");
         while (base[strlen(base) - 1] == '_')
             base[strlen(base) - 1] = '\0'; /* TAG_avro_... must not hold "__" */
@@ -684,8 +710,12 @@ static void name_types(struct hdr *h)
         }
         nm->tag = global_name(h, base, true);
         strset_add(&h->tags, nm->tag);
+        char *folded = lower_dup(nm->tag);
+        strset_add(&h->folded_tags, folded);
+        free(folded);
         free(base);
     }
+    strmap_free(&simple);
     for (size_t i = 0; i < h->n_named; i++) {
         struct named *nm = &h->named[i];
         if (nm->node->kind != AVROGEN_KIND_ENUM)
@@ -1001,7 +1031,7 @@ static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node
     char *tag = global_name(h, base, false);
     char *spelling = xasprintf("struct %s", tag);
     size_t di = new_def(h, spelling, true);
-    struct sbuild eb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
+    struct sbuild eb = {h, di, tag, sb->space, STRSET_INIT, sb->nested + 1};
     strset_add(&eb.taken, "key");
     strset_add(&eb.taken, "value");
     struct textbuf body = TEXTBUF_INIT;
@@ -1034,7 +1064,7 @@ static size_t holder_def(struct sbuild *sb, const char *stem, const avrogen_node
     char *tag = global_name(h, base, false);
     char *spelling = xasprintf("struct %s", tag);
     size_t di = new_def(h, spelling, true);
-    struct sbuild hb = {h, di, tag, sb->space, {NULL, 0}, sb->nested + 1};
+    struct sbuild hb = {h, di, tag, sb->space, STRSET_INIT, sb->nested + 1};
     strset_add(&hb.taken, "value");
     if (hb.nested > AVROGEN_MODEL_MAX_NESTED)
         problem(h, path,
@@ -1117,7 +1147,7 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
         return;
     }
     /* Member names of the branches: the kind, or the named type's tag. */
-    struct strset taken = {NULL, 0};
+    struct strset taken = STRSET_INIT;
     char **members = xcalloc(u->n_branches, sizeof *members);
     for (size_t i = 0; i < u->n_branches; i++) {
         const avrogen_node *t = u->branches[i];
@@ -1316,7 +1346,7 @@ static void build_record(struct hdr *h, const avrogen_node *r)
 {
     struct named *nm = find_named(h, r);
     size_t di = nm->def;
-    struct sbuild sb = {h, di, nm->tag, r->namespace_, {NULL, 0}, 0};
+    struct sbuild sb = {h, di, nm->tag, r->namespace_, STRSET_INIT, 0};
     /* The fields' own names first, so that counts and tags yield to them;
      * names that must change come after the ones that can stay. */
     char **cnames = xcalloc(r->n_fields ? r->n_fields : 1, sizeof *cnames);
@@ -1548,6 +1578,8 @@ int emit_header(const avrogen_schema *s, const struct emit_header_options *o, ch
     free(h.todo);
     strset_free(&h.globals);
     strset_free(&h.tags);
+    strset_free(&h.folded_tags);
+    ptrmap_free(&h.named_index);
     if (p->n != 0)
         return 1;
     return out ? 0 : 2;
