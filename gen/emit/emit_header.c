@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "emit_avsc.h"
+#include "emit_header_internal.h"
 #include "genutil.h"
 #include "textbuf.h"
 
@@ -324,7 +325,16 @@ struct hdr {
     struct ptrmap named_index; /* node -> its index in named */
     const avrogen_node **todo; /* records whose struct is still to be built */
     size_t n_todo;
+    const struct header_ident_sink *sink; /* tests: every identifier chosen, or NULL */
 };
+
+/* The names of one scope of members, to the sink, then freed. */
+static void end_scope(struct hdr *h, struct strset *taken, const char *scope)
+{
+    for (size_t i = 0; h->sink && i < taken->n; i++)
+        h->sink->ident(h->sink->ctx, scope, taken->v[i], false);
+    strset_free(taken);
+}
 
 static void problem(struct hdr *h, const char *path, const char *fmt, ...) AVROGEN_PRINTF(3, 4);
 
@@ -414,6 +424,8 @@ static char *global_name(struct hdr *h, const char *raw, bool tag)
         char *c = i == 1 ? xstrdup(base) : xasprintf("%s%s%u", base, sep, i);
         if (is_safe_ident(c) && !strset_has(&h->globals, c) && !(tag && tag_case_taken(h, c))) {
             strset_add(&h->globals, c);
+            if (h->sink)
+                h->sink->ident(h->sink->ctx, NULL, c, tag);
             free(base);
             return c;
         }
@@ -1046,7 +1058,7 @@ static size_t map_entry(struct sbuild *sb, const char *cname, const avrogen_node
     textbuf_puts(&h->defs[di].text, text ? text : "");
     free(text);
     free(vpath);
-    strset_free(&eb.taken);
+    end_scope(h, &eb.taken, tag);
     free(spelling);
     free(tag);
     free(base);
@@ -1081,7 +1093,7 @@ static size_t holder_def(struct sbuild *sb, const char *stem, const avrogen_node
     char *text = textbuf_take(&body, &len);
     textbuf_puts(&h->defs[di].text, text ? text : "");
     free(text);
-    strset_free(&hb.taken);
+    end_scope(h, &hb.taken, tag);
     free(spelling);
     free(tag);
     free(base);
@@ -1229,7 +1241,9 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
     for (size_t i = 0; i < u->n_branches; i++)
         free(members[i]);
     free(members);
-    strset_free(&taken);
+    char *scope = xasprintf("%s.%s", sb->owner, cname);
+    end_scope(h, &taken, scope);
+    free(scope);
 }
 
 /*
@@ -1381,7 +1395,7 @@ static void build_record(struct hdr *h, const avrogen_node *r)
     for (size_t i = 0; i < r->n_fields; i++)
         free(cnames[i]);
     free(cnames);
-    strset_free(&sb.taken);
+    end_scope(h, &sb.taken, nm->tag);
 }
 
 /* ---- output order ----------------------------------------------------- */
@@ -1540,8 +1554,14 @@ static char *header_text(struct hdr *h, const avrogen_node *root)
 int emit_header(const avrogen_schema *s, const struct emit_header_options *o, char **text,
                 struct header_problems *p)
 {
+    return emit_header_traced(s, o, text, p, NULL);
+}
+
+int emit_header_traced(const avrogen_schema *s, const struct emit_header_options *o, char **text,
+                       struct header_problems *p, const struct header_ident_sink *sink)
+{
     const avrogen_node *root = avrogen_schema_root(s);
-    struct hdr h = {.o = o, .p = p};
+    struct hdr h = {.o = o, .p = p, .sink = sink};
     *text = NULL;
     if (root->kind != AVROGEN_KIND_RECORD) {
         const char *kind = avrogen_kind_name(root->kind);
