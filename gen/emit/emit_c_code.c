@@ -8,6 +8,7 @@
  * read_value.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1825,8 +1826,12 @@ static void emit_enum_index_table(struct gen *g, const struct model_enum *e, con
         qsort(k, e->n_symbols, sizeof *k, by_key);
         ec_line(g, "/* The symbols in the order of their values. */");
         ec_line(g, "static const uint32_t by_value[%zu] = {", e->n_symbols);
-        for (size_t i = 0; i < e->n_symbols; i++)
-            ec_line(g, "        %zu, /* %s */", k[i].index, e->symbols[k[i].index].c_name);
+        int width = snprintf(NULL, 0, "%zu", e->n_symbols - 1);
+        for (size_t i = 0; i < e->n_symbols; i++) {
+            int digits = snprintf(NULL, 0, "%zu", k[i].index);
+            ec_line(g, "        %zu,%*s/* %s */", k[i].index, width + 1 - digits, "",
+                    e->symbols[k[i].index].c_name);
+        }
         ec_line(g, "};");
         free(k);
         ec_line(g, "size_t lo = 0, hi = %zu;", e->n_symbols);
