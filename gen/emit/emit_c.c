@@ -131,7 +131,7 @@ static void emit_header(struct gen *g, const char *stem)
     ec_blank(g);
     ec_line(g, "#include \"%s\"", g->opt->header_include);
     ec_blank(g);
-    ec_line(g, "#if AVROGEN_GENCODE_ABI != 7");
+    ec_line(g, "#if AVROGEN_GENCODE_ABI != 8");
     ec_line(g, "#error \"%s.avro.h is stale: rerun avrogen\"", stem);
     ec_line(g, "#endif");
     ec_blank(g);

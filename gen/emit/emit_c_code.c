@@ -2158,11 +2158,15 @@ void ec_emit_public_functions(struct gen *g, const struct model_record *rec)
     ec_blank(g);
     ec_line(g, "avrogen_status %s_avro_decode(avrogen_reader *r, %s *v, avrogen_arena *a)", p, ct);
     ec_line(g, "{");
+    ec_line(g, "    const uint8_t *datum = r->p;");
     ec_line(g, "    avrogen_reader_begin_datum(r);");
     ec_line(g, "    %s_avro_read(r, v, a);", p);
-    ec_line(g, "    if (r->err != AVROGEN_OK)");
+    ec_line(g, "    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {");
     ec_line(g,
             "        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */");
+    ec_line(g, "        avrogen_reader_explain_type(r, &%s_avro_type, datum); /* which member */",
+            p);
+    ec_line(g, "    }");
     ec_line(g, "    return r->err;");
     ec_line(g, "}");
     ec_blank(g);

@@ -957,7 +957,11 @@ avrogen_status avrogen_datum_to_json(avrogen_reader *r, const avrogen_node *type
         return avrogen_writer_fail(w, AVROGEN_E_ARG);
     jout o = start(w, flags, sink);
     o.levels = avrogen_nesting_limit(r->max_depth);
+    const uint8_t *datum = r->p;
+    bool failed = r->err != AVROGEN_OK;
     transcode(&o, r, type);
+    if (!failed && r->err != AVROGEN_OK)
+        avrogen_value_explain(r, type, datum, true); /* which member */
     return r->err != AVROGEN_OK ? r->err : w->err;
 }
 

@@ -15,6 +15,8 @@
 
 #include "avrogen/resolve.h"
 
+#include "value_internal.h"
+
 typedef struct entry {
     uint64_t fp;        /* the writer's CRC-64-AVRO fingerprint */
     const void *reader; /* the reader node (resolvers) or avrogen_type (type plans) */
@@ -235,8 +237,19 @@ avrogen_status avrogen_decode_as(const avrogen_type *t, avrogen_plan_cache *cach
     if (writer_fp == t->fingerprint && t->decode != NULL)
         return t->decode(r, dst, a);
     const avrogen_type_decoder *aot = find_resolved(t, writer_fp);
-    if (aot != NULL)
-        return aot->decode(r, dst, a);
+    if (aot != NULL) {
+        const uint8_t *start = r->p;
+        if (aot->decode(r, dst, a) != AVROGEN_OK) {
+            /* An ahead-of-time decoder has no schema of its own: the writer's
+             * names the member, given here or kept in the cache. */
+            const entry *e = cache != NULL ? lookup(cache, writer_fp, t, true) : NULL;
+            if (writer == NULL && e != NULL)
+                writer = e->writer;
+            if (writer != NULL)
+                avrogen_value_explain(r, avrogen_schema_root(writer), start, true);
+        }
+        return r->err;
+    }
     if (cache == NULL)
         return refuse(t, r, dst, AVROGEN_E_MISMATCH,
                       "the writer's schema is not the reader's, and there is no plan cache");

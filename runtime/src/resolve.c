@@ -71,6 +71,7 @@ struct avrogen_resolver {
     avrogen_arena arena; /* every plan, table and message */
     avrogen_alloc alloc;
     const plan *root;
+    const avrogen_node *writer; /* borrowed: where a failed decode is placed */
 };
 
 typedef struct memo {
@@ -584,6 +585,7 @@ avrogen_status avrogen_resolver_new(const avrogen_node *writer, const avrogen_no
     b.w.arena = &res->arena;
     b.w.why = why;
     avrogen_arena_init(&b.scratch, &res->alloc);
+    res->writer = writer;
     res->root = build(&b, writer, reader);
     avrogen_arena_fini(&b.scratch);
     if (b.w.st == AVROGEN_OK && res->root == NULL)
@@ -683,7 +685,7 @@ static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, run
     for (size_t i = 0; i < w->n_fields && r->err == AVROGEN_OK; i++) {
         const field_step *s = &p->steps[i];
         if (s->skip != NULL) {
-            if (avrogen_skip(r, s->skip) != AVROGEN_OK)
+            if (avrogen_skip_inner(r, s->skip) != AVROGEN_OK)
                 return;
             continue;
         }
@@ -703,7 +705,7 @@ static void run_record(avrogen_reader *r, const plan *p, avrogen_value *out, run
         sub.items_left = r->items_left;
         sub.max_items = r->max_items;
         sub.check_utf8 = r->check_utf8;
-        if (avrogen_value_read(&sub, rd->fields[d->target].type, &f[d->target], c->a, 0) !=
+        if (avrogen_value_read_inner(&sub, rd->fields[d->target].type, &f[d->target], c->a, 0) !=
             AVROGEN_OK)
             avrogen_reader_fail(r, sub.err, sub.err_msg);
         r->items_left = sub.items_left;
@@ -771,7 +773,7 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
     switch (p->op) {
     case OP_READ:
         /* A failure is sticky on r, where the caller looks for it. */
-        (void)!avrogen_value_read(r, p->rd, out, c->a, 0);
+        (void)!avrogen_value_read_inner(r, p->rd, out, c->a, 0);
         return;
     case OP_PROMOTE: {
         double x = 0;
@@ -861,8 +863,11 @@ static void run(avrogen_reader *r, const plan *p, avrogen_value *out, runner *c)
 avrogen_status avrogen_resolver_decode(const avrogen_resolver *res, avrogen_reader *r,
                                        avrogen_value *out, avrogen_arena *a)
 {
+    const uint8_t *start = r->p;
     avrogen_reader_begin_datum(r);
     runner c = {a, avrogen_nesting_limit(r->max_depth)};
     run(r, res->root, out, &c);
+    if (r->err != AVROGEN_OK)
+        avrogen_value_explain(r, res->writer, start, true); /* which member */
     return r->err;
 }

@@ -24,6 +24,7 @@
 #include "avrogen/resolve.h"
 
 #include "resolve_internal.h"
+#include "value_internal.h"
 
 /* ---- ops ------------------------------------------------------------------- */
 
@@ -132,6 +133,7 @@ struct avrogen_type_plan {
     avrogen_alloc alloc;
     const avrogen_type *type;
     const op *root;
+    const avrogen_node *writer; /* borrowed: where a failed decode is placed */
 };
 
 /* ---- decoding ---------------------------------------------------------------- */
@@ -368,7 +370,7 @@ static NOINLINE void exec_rare(avrogen_reader *r, const op *o, char *base, avrog
         put_int(base + o->aux, o->scalar, o->lo);
         break;
     case OP_SKIP:
-        (void)!avrogen_skip(r, o->skip); /* a failure is sticky on r */
+        (void)!avrogen_skip_inner(r, o->skip); /* a failure is sticky on r */
         break;
     case OP_FEED: {
         const uint8_t *at = r->p;
@@ -575,9 +577,12 @@ avrogen_status avrogen_type_plan_decode(const avrogen_type_plan *p, avrogen_read
     /* Members that are not serialized (AVRO_SKIP) read as zero, as from
      * P_avro_decode; storage from the arena is cleared where it holds structs. */
     memset(dst, 0, p->type->size);
+    const uint8_t *start = r->p;
     exec(r, p->root, dst, a);
-    if (r->err != AVROGEN_OK)
+    if (r->err != AVROGEN_OK) {
         memset(dst, 0, p->type->size); /* no pointers into a half-decoded datum */
+        avrogen_value_explain(r, p->writer, start, true); /* which member */
+    }
     return r->err;
 }
 
@@ -1571,6 +1576,7 @@ avrogen_status avrogen_type_plan_new(const avrogen_node *writer, const avrogen_t
     plan->alloc = alloc != NULL ? *alloc : avrogen_alloc_libc;
     plan->type = reader;
     plan->root = NULL;
+    plan->writer = writer;
     avrogen_arena_init(&plan->arena, &plan->alloc);
 
     builder b;

@@ -141,7 +141,10 @@ void avrogen_write_varint_slow(avrogen_writer *w, uint64_t u)
 void avrogen_reader_init(avrogen_reader *r, const void *data, size_t len)
 {
     static const uint8_t empty[1];
-    memset(r, 0, sizeof *r);
+    /* Everything but err_text, as for writers: clearing its bytes would cost
+     * every datum that inits a reader. */
+    memset(r, 0, offsetof(avrogen_reader, err_text));
+    r->err_text[0] = '\0';
     /* Never do arithmetic on a null pointer, even with a zero offset. */
     if (data == NULL) {
         data = empty;

@@ -1028,13 +1028,22 @@ static void read_value(decoder *d, const avrogen_node *t, avrogen_value *out)
     avrogen_read_leave(r, &d->levels, t->recursive);
 }
 
-avrogen_status avrogen_value_read(avrogen_reader *r, const avrogen_node *type, avrogen_value *out,
-                                  avrogen_arena *a, unsigned flags)
+avrogen_status avrogen_value_read_inner(avrogen_reader *r, const avrogen_node *type,
+                                        avrogen_value *out, avrogen_arena *a, unsigned flags)
 {
     if (r->err != AVROGEN_OK)
         return r->err;
     decoder d = {r, a, avrogen_nesting_limit(r->max_depth), (flags & AVROGEN_VALUE_ZEROCOPY) != 0};
     read_value(&d, type, out);
+    return r->err;
+}
+
+avrogen_status avrogen_value_read(avrogen_reader *r, const avrogen_node *type, avrogen_value *out,
+                                  avrogen_arena *a, unsigned flags)
+{
+    const uint8_t *start = r->p;
+    if (r->err == AVROGEN_OK && avrogen_value_read_inner(r, type, out, a, flags) != AVROGEN_OK)
+        avrogen_value_explain(r, type, start, true); /* which member */
     return r->err;
 }
 
@@ -1172,10 +1181,18 @@ static void skip_value(avrogen_reader *r, unsigned *levels, const avrogen_node *
     avrogen_read_leave(r, levels, t->recursive);
 }
 
-avrogen_status avrogen_skip(avrogen_reader *r, const avrogen_node *type)
+avrogen_status avrogen_skip_inner(avrogen_reader *r, const avrogen_node *type)
 {
     unsigned levels = avrogen_nesting_limit(r->max_depth);
     skip_value(r, &levels, type);
+    return r->err;
+}
+
+avrogen_status avrogen_skip(avrogen_reader *r, const avrogen_node *type)
+{
+    const uint8_t *start = r->p;
+    if (r->err == AVROGEN_OK && avrogen_skip_inner(r, type) != AVROGEN_OK)
+        avrogen_value_explain(r, type, start, false); /* which member */
     return r->err;
 }
 

@@ -15,6 +15,7 @@
 #include "avrogen/gencode.h"
 #include "avrogen/schema.h"
 #include "avrogen/status.h"
+#include "avrogen/value.h"
 
 /*
  * Why an allocation of `size` bytes from `a` just failed: E_LIMIT when it would
@@ -71,5 +72,22 @@ static inline void avrogen_read_leave(avrogen_reader *r, unsigned *left, bool re
     if (recursive)
         avrogen_reader_leave(r);
 }
+
+/*
+ * After a decode of a value of `type` that began at `datum` (in r's input)
+ * failed, name the value it failed in: r->err_msg becomes "Order.lines[3].name:
+ * input ends inside a string" in r->err_text (read_explain.c). `check_utf8`:
+ * whether the decoder checked strings (avrogen_skip does not). Nothing when
+ * r->err_msg names a path already, or when the walk cannot place the error.
+ * Cold: allocates nothing, runs only on failure.
+ */
+void avrogen_value_explain(avrogen_reader *r, const avrogen_node *type, const uint8_t *datum,
+                           bool check_utf8);
+
+/* avrogen_skip and avrogen_value_read without naming the path on failure,
+ * for the resolvers, which skip and read values inside a datum of their own. */
+avrogen_status avrogen_skip_inner(avrogen_reader *r, const avrogen_node *type);
+avrogen_status avrogen_value_read_inner(avrogen_reader *r, const avrogen_node *type,
+                                        avrogen_value *out, avrogen_arena *a, unsigned flags);
 
 #endif /* AVROGEN_VALUE_INTERNAL_H */

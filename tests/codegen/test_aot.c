@@ -440,6 +440,16 @@ static ending ended(const char *who, avrogen_status st, const avrogen_reader *r)
 
 static uint64_t sized_ok, sized_refused, sized_blocks, sized_at_block;
 
+/* A message without the path in front ("Rec.f[2]: reason" -> "reason"): a raw
+ * ahead-of-time decoder has no schema to name the member with, the others do. */
+static const char *reason(const char *msg)
+{
+    const char *sep = strstr(msg, ": ");
+    if (sep == NULL || memchr(msg, ' ', (size_t)(sep - msg)) != NULL)
+        return msg;
+    return sep + 2;
+}
+
 /*
  * Every decoder of the datum at bytes (written with w for record c), and in
  * its own schema the generic decoder: the same status, offset and message.
@@ -487,14 +497,14 @@ static avrogen_status decode_all(const cg_case *c, const avrogen_schema *w,
      * step: the struct decoders still agree, the generic ones need not (they
      * have no C types to refuse values with). */
     bool at_block = e[0].st != AVROGEN_OK &&
-                    (strcmp(e[0].msg, "block size does not match its items") == 0 ||
-                     strcmp(e[0].msg, "block size runs past the end of the input") == 0);
+                    (strcmp(reason(e[0].msg), "block size does not match its items") == 0 ||
+                     strcmp(reason(e[0].msg), "block size runs past the end of the input") == 0);
     for (size_t i = 1; i < n; i++) {
         bool generic = i == 2 || i == 4;
         if (generic && e[0].st != AVROGEN_OK && !at_block)
             continue;
         bool same = e[i].st == e[0].st && e[i].at == e[0].at &&
-                    (!at_block || strcmp(e[i].msg, e[0].msg) == 0);
+                    (!at_block || strcmp(reason(e[i].msg), reason(e[0].msg)) == 0);
         ck_assert_msg(same, "%s: %s: %s at %zu (%s), %s: %s at %zu (%s)", what, e[0].who,
                       avrogen_status_str(e[0].st), e[0].at, e[0].msg, e[i].who,
                       avrogen_status_str(e[i].st), e[i].at, e[i].msg);

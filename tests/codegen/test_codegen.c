@@ -24,6 +24,7 @@
 
 #include <check.h>
 
+#include "avrogen/resolve.h"
 #include "avrogen/schema.h"
 #include "avrogen/value.h"
 
@@ -156,6 +157,23 @@ static avrogen_status decode_exact(const cg_case *c, const uint8_t *p, size_t le
     return st;
 }
 
+/* decode_exact keeping the error: its offset, and its message in msg. */
+static avrogen_status decode_named(const cg_case *c, const uint8_t *p, size_t len, void *v,
+                                   size_t *at, char msg[AVROGEN_READER_MSG_CAP])
+{
+    uint8_t *copy = exact_copy(p, len);
+    avrogen_reader r;
+    avrogen_reader_init(&r, copy, len);
+    avrogen_status st = c->decode(&r, v, &decoded);
+    *at = r.err_offset;
+    snprintf(msg, AVROGEN_READER_MSG_CAP, "%s", r.err_msg != NULL ? r.err_msg : "");
+    free(copy);
+    return st;
+}
+
+static unsigned long named_truncations; /* compared with the generic decoder's */
+static unsigned long cuts;              /* truncations tried */
+
 /* ---- round trip against the generic runtime ---------------------------------------- */
 
 static void roundtrip_one(const cg_case *c, const avrogen_node *root, cg_rng *g, bool truncate)
@@ -217,15 +235,41 @@ static void roundtrip_one(const cg_case *c, const avrogen_node *root, cg_rng *g,
     }
 
     /* Every truncation is an error that leaves the struct zeroed (a sample of
-     * them for long encodings). */
+     * them for long encodings), and names a member: the one the generic
+     * decoder names where both stop at the same byte. */
     if (truncate) {
         size_t step = len > 2048 ? len / 512 : 1;
+        const char *dot = strrchr(t->name, '.');
+        const char *shortname = dot != NULL ? dot + 1 : t->name;
         for (size_t cut = 0; cut < len; cut += step) {
             memset(back, 0xa5, t->size);
             avrogen_arena_reset(&decoded);
-            ck_assert_msg(decode_exact(c, bytes, cut, back, NULL) != AVROGEN_OK,
-                          "%s: a %zu-byte prefix of %zu decoded", c->name, cut, len);
+            char msg[AVROGEN_READER_MSG_CAP];
+            size_t at;
+            avrogen_status st = decode_named(c, bytes, cut, back, &at, msg);
+            cuts++;
+            ck_assert_msg(st != AVROGEN_OK, "%s: a %zu-byte prefix of %zu decoded", c->name, cut,
+                          len);
             ck_assert_msg(cg_all_zero(back, t->size), "%s: struct not zeroed after error", c->name);
+            uint8_t *copy = exact_copy(bytes, cut);
+            avrogen_reader_init(&r, copy, cut);
+            avrogen_value tv;
+            avrogen_status gst = avrogen_value_decode(&r, root, &tv, &arena);
+            if (st == AVROGEN_E_TRUNCATED && gst == AVROGEN_E_TRUNCATED) {
+                /* Where both stop at one byte, one member (generated code
+                 * refuses some block counts earlier: one its items cannot fit). */
+                const char *end = strstr(msg, ": ");
+                size_t n = end != NULL ? (size_t)(end - msg) : 0;
+                ck_assert_msg(at != r.err_offset ||
+                                      (strncmp(msg, r.err_msg, n) == 0 && r.err_msg[n] == ':'),
+                              "%s, %zu bytes: \"%s\" at %zu, the generic decoder \"%s\" at %zu",
+                              c->name, cut, msg, at, r.err_msg, r.err_offset);
+                ck_assert_msg(strncmp(msg, shortname, strlen(shortname)) == 0 &&
+                                      strchr(".:", msg[strlen(shortname)]) != NULL,
+                              "%s, %zu bytes: \"%s\" names no member", c->name, cut, msg);
+                named_truncations++;
+            }
+            free(copy);
         }
     }
 
@@ -261,6 +305,7 @@ START_TEST(test_roundtrip)
     cg_rng g = {UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(_i + 1) * UINT64_C(0x100000001b3)};
     for (int n = 0; n < ITERATIONS; n++)
         roundtrip_one(c, avrogen_schema_root(s), &g, n % 10 == 0);
+    ck_assert_msg(cuts == 0 || named_truncations > 0, "%s: no truncation named a member", c->name);
     avrogen_schema_free(s);
 }
 END_TEST
@@ -366,6 +411,68 @@ static const cg_case *find_case(const char *name)
     ck_abort_msg("no case %s", name);
     return NULL;
 }
+
+/* An arrays record with three items, cut inside the third item's name: the
+ * error names it, at the byte after its length, as it named none before. */
+START_TEST(test_decode_error_names_member)
+{
+    const cg_case *c = find_case("arrays");
+    struct item items[3] = {{1, "one", 1.0}, {2, "two", 2.0}, {3, "three", 3.0}};
+    struct arrays v;
+    memset(&v, 0, sizeof v);
+    v.items = items;
+    v.n_items = 3;
+    v.labels[0] = v.labels[1] = "l";
+    v.pair[0] = v.pair[1] = items[0];
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(arrays_avro_encode(&w, &v), AVROGEN_OK);
+    const uint8_t *bytes = avrogen_writer_data(&w);
+    size_t len = avrogen_writer_len(&w);
+    /* "three" is the only 5-byte string: its length byte is 0x0a. */
+    const uint8_t *three = NULL;
+    for (size_t i = 0; i + 6 <= len && three == NULL; i++)
+        if (memcmp(bytes + i, "\x0athree", 6) == 0)
+            three = bytes + i;
+    ck_assert_ptr_nonnull(three);
+    size_t cut = (size_t)(three - bytes) + 3; /* the length and "th" */
+    char msg[AVROGEN_READER_MSG_CAP];
+    size_t at;
+    struct arrays back;
+    avrogen_arena_reset(&decoded);
+    ck_assert_int_eq(decode_named(c, bytes, cut, &back, &at, msg), AVROGEN_E_TRUNCATED);
+    ck_assert_str_eq(msg, "arrays.items[2].name: input ends inside a string");
+    ck_assert_uint_eq(at, (size_t)(three - bytes) + 1);
+    /* Inside the price after it: a double. */
+    ck_assert_int_eq(decode_named(c, bytes, cut + 5, &back, &at, msg), AVROGEN_E_TRUNCATED);
+    ck_assert_str_eq(msg, "arrays.items[2].price: input ends inside a double");
+    ck_assert_uint_eq(at, (size_t)(three - bytes) + 6);
+
+    /* A type plan and avrogen_decode_as (another writer schema: the plan)
+     * name it in the writer's schema. */
+    avrogen_schema *ws = parse_schema(avrogen_type_schema(&arrays_avro_type));
+    avrogen_type_plan *plan = NULL;
+    avrogen_diag d;
+    ck_assert_int_eq(
+            avrogen_type_plan_new(avrogen_schema_root(ws), &arrays_avro_type, NULL, &plan, &d),
+            AVROGEN_OK);
+    uint8_t *copy = exact_copy(bytes, cut);
+    avrogen_reader r;
+    avrogen_reader_init(&r, copy, cut);
+    ck_assert_int_eq(avrogen_type_plan_decode(plan, &r, &back, &decoded), AVROGEN_E_TRUNCATED);
+    ck_assert_str_eq(r.err_msg, "arrays.items[2].name: input ends inside a string");
+    ck_assert_uint_eq(r.err_offset, at - 5);
+    avrogen_reader_init(&r, copy, cut);
+    ck_assert_int_eq(avrogen_decode_as(&arrays_avro_type, NULL, ARRAYS_AVRO_FINGERPRINT, ws, &r,
+                                       &back, &decoded),
+                     AVROGEN_E_TRUNCATED);
+    ck_assert_str_eq(r.err_msg, "arrays.items[2].name: input ends inside a string");
+    free(copy);
+    avrogen_type_plan_free(plan);
+    avrogen_schema_free(ws);
+    avrogen_writer_fini(&w);
+}
+END_TEST
 
 START_TEST(test_known_prims)
 {
@@ -1111,6 +1218,7 @@ static Suite *codegen_suite(void)
     TCase *tc = tcase_create("roundtrip");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_roundtrip, 0, N_CASES);
+    tcase_add_test(tc, test_decode_error_names_member);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("descriptors");

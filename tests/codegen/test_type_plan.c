@@ -263,7 +263,10 @@ static outcome plan_decode(const avrogen_type_plan *p, const uint8_t *input, siz
     outcome o;
     o.st = avrogen_type_plan_decode(p, &r, dst, &planned);
     o.offset = o.st == AVROGEN_OK ? avrogen_reader_offset(&r) : r.err_offset;
-    o.msg = r.err_msg;
+    /* The message may be r's own err_text (the path): kept past r's life. */
+    static char text[AVROGEN_READER_MSG_CAP];
+    snprintf(text, sizeof text, "%s", r.err_msg != NULL ? r.err_msg : "");
+    o.msg = r.err_msg != NULL ? text : NULL;
     return o;
 }
 
@@ -274,7 +277,9 @@ static outcome direct_decode(const cg_case *c, const uint8_t *input, size_t len,
     outcome o;
     o.st = c->decode(&r, dst, &decoded);
     o.offset = o.st == AVROGEN_OK ? avrogen_reader_offset(&r) : r.err_offset;
-    o.msg = r.err_msg;
+    static char text[AVROGEN_READER_MSG_CAP];
+    snprintf(text, sizeof text, "%s", r.err_msg != NULL ? r.err_msg : "");
+    o.msg = r.err_msg != NULL ? text : NULL;
     return o;
 }
 
@@ -869,7 +874,7 @@ START_TEST(test_evolve_c_limits)
     struct h_u32 u;
     outcome o = plan_hex(as_int, "h_u32", "01", NULL); /* -1 as an int into a uint32_t long */
     ck_assert_int_eq(o.st, AVROGEN_E_INVALID);
-    ck_assert_str_eq(o.msg, "long out of range of uint32_t");
+    ck_assert_str_eq(o.msg, "h_u32.v: long out of range of uint32_t");
     o = plan_hex(as_int, "h_u32", "fe ff ff ff 0f", &u); /* INT32_MAX */
     ck_assert_int_eq(o.st, AVROGEN_OK);
     ck_assert_uint_eq(u.v, INT32_MAX);
@@ -878,7 +883,7 @@ START_TEST(test_evolve_c_limits)
                      " \"fields\": [{\"name\": \"v\", \"type\": \"int\"}]}";
     o = plan_hex(i8, "h_i8", "90 03", NULL); /* 200 */
     ck_assert_int_eq(o.st, AVROGEN_E_INVALID);
-    ck_assert_str_eq(o.msg, "int out of range of its C type");
+    ck_assert_str_eq(o.msg, "h_i8.v: int out of range of its C type");
 
     const char *chars = "{\"type\": \"record\", \"name\": \"h_chars\", \"namespace\": \"cg\","
                         " \"fields\": [{\"name\": \"text\", \"type\": \"bytes\"}]}";
@@ -894,17 +899,17 @@ START_TEST(test_evolve_c_limits)
                         " \"name\": \"h_level\", \"symbols\": [\"HIGH\", \"LOW\"]}}]}";
     o = plan_hex(level, "h_enum", "04", NULL);
     ck_assert_int_eq(o.st, AVROGEN_E_INVALID);
-    ck_assert_str_eq(o.msg, "enum index out of range");
+    ck_assert_str_eq(o.msg, "h_enum.level: enum index out of range");
     const char *maybe = "{\"type\": \"record\", \"name\": \"h_union\", \"namespace\": \"cg\","
                         " \"fields\": [{\"name\": \"s\", \"type\": [\"string\", \"int\","
                         " \"null\"]}]}";
     o = plan_hex(maybe, "h_union", "06", NULL);
     ck_assert_int_eq(o.st, AVROGEN_E_INVALID);
-    ck_assert_str_eq(o.msg, "union index out of range");
+    ck_assert_str_eq(o.msg, "h_union.s: union index out of range");
     o = plan_hex(maybe, "h_union", "02 04", NULL);
     ck_assert_int_eq(o.st, AVROGEN_E_MISMATCH);
-    ck_assert_str_eq(o.msg,
-                     "the writer's union branch 1 (int) matches nothing in the reader's schema");
+    ck_assert_str_eq(o.msg, "h_union.s: the writer's union branch 1 (int) matches nothing in the "
+                            "reader's schema");
     /* Skipped writer fields are checked as the generic skip checks them. */
     const char *extra = "{\"type\": \"record\", \"name\": \"h_i8\", \"namespace\": \"cg\","
                         " \"fields\": [{\"name\": \"junk\", \"type\": {\"type\": \"array\","
@@ -999,8 +1004,8 @@ START_TEST(test_evolve_defaults)
     ck_assert_int_eq(ev_old_rich_avro_encode(&w, &old), AVROGEN_OK);
     avrogen_reader_init(&r, avrogen_writer_data(&w), avrogen_writer_len(&w));
     ck_assert_int_eq(avrogen_type_plan_decode(p, &r, &v, &decoded), AVROGEN_E_MISMATCH);
-    ck_assert_str_eq(r.err_msg,
-                     "the writer's union branch 0 (null) matches nothing in the reader's schema");
+    ck_assert_str_eq(r.err_msg, "rich.title: the writer's union branch 0 (null) matches nothing in "
+                                "the reader's schema");
     ck_assert(cg_all_zero(&v, sizeof v));
     avrogen_type_plan_free(p);
     avrogen_schema_free(ws);

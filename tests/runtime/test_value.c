@@ -922,6 +922,257 @@ START_TEST(skip_jumps_sized_blocks)
 }
 END_TEST
 
+/* ---- errors naming the member -------------------------------------------- */
+
+static const char order_schema[] =
+        "{\"type\": \"record\", \"name\": \"Order\", \"namespace\": \"shop\", \"fields\": ["
+        "{\"name\": \"id\", \"type\": \"long\"},"
+        "{\"name\": \"customer\", \"type\": \"string\"},"
+        "{\"name\": \"total\", \"type\": \"double\"},"
+        "{\"name\": \"paid\", \"type\": \"boolean\"},"
+        "{\"name\": \"note\", \"type\": [\"null\", \"string\"]},"
+        "{\"name\": \"lines\", \"type\": {\"type\": \"array\", \"items\": {\"type\": \"record\","
+        " \"name\": \"Line\", \"fields\": [{\"name\": \"sku\", \"type\": \"long\"},"
+        " {\"name\": \"name\", \"type\": \"string\"}, {\"name\": \"qty\", \"type\": \"int\"},"
+        " {\"name\": \"price\", \"type\": \"float\"}]}}},"
+        "{\"name\": \"tags\", \"type\": {\"type\": \"map\", \"values\": \"long\"}},"
+        "{\"name\": \"status\", \"type\": {\"type\": \"enum\", \"name\": \"Status\","
+        " \"symbols\": [\"NEW\", \"PAID\"]}}]}";
+
+/* One value written into the datum: its bytes [start, end), of which the
+ * first `prefix` are a length; the member it is; what truncating it says. */
+typedef struct leaf {
+    size_t start, end, prefix;
+    size_t count; /* a block count: the items, each at least one byte */
+    char path[48];
+    const char *why;
+} leaf;
+
+typedef struct datum {
+    avrogen_writer w;
+    leaf leaves[64];
+    size_t n;
+} datum;
+
+static void put(datum *d, const char *path, const char *why, size_t prefix)
+{
+    ck_assert_uint_lt(d->n, 64);
+    leaf *l = &d->leaves[d->n++];
+    l->start = d->n > 1 ? d->leaves[d->n - 2].end : 0;
+    l->end = avrogen_writer_len(&d->w);
+    l->prefix = prefix;
+    snprintf(l->path, sizeof l->path, "%s", path);
+    l->why = why;
+}
+
+static void put_long(datum *d, const char *path, int64_t v, const char *why)
+{
+    avrogen_write_long(&d->w, v);
+    put(d, path, why, 0);
+}
+
+static void put_string(datum *d, const char *path, const char *s, const char *why)
+{
+    avrogen_write_long(&d->w, (int64_t)strlen(s));
+    size_t prefix = avrogen_writer_len(&d->w) - (d->n > 0 ? d->leaves[d->n - 1].end : 0);
+    avrogen_write_raw(&d->w, s, strlen(s));
+    put(d, path, why, prefix);
+}
+
+/* An Order with three lines, written value by value, every value's place kept. */
+static void order_datum(datum *d)
+{
+    static const char *const names[] = {"bolt",
+                                        "long nut name over sixty-four bytes, so that "
+                                        "its length takes two bytes",
+                                        "washer"};
+    char path[48];
+    memset(d, 0, sizeof *d);
+    avrogen_writer_init_growable(&d->w, NULL);
+    put_long(d, "Order.id", 1234567, "input ends inside a long");
+    put_string(d, "Order.customer", "ACME", "input ends inside a string");
+    avrogen_write_double(&d->w, 99.5);
+    put(d, "Order.total", "input ends inside a double", 0);
+    avrogen_write_bool(&d->w, true);
+    put(d, "Order.paid", "input ends inside a boolean", 0);
+    put_long(d, "Order.note", 1, "input ends inside a union branch index");
+    put_string(d, "Order.note", "leave at the door", "input ends inside a string");
+    put_long(d, "Order.lines", 3, "input ends inside a varint");
+    d->leaves[d->n - 1].count = 3;
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "Order.lines[%d].sku", i);
+        put_long(d, path, 1000000 + i, "input ends inside a long");
+        snprintf(path, sizeof path, "Order.lines[%d].name", i);
+        put_string(d, path, names[i], "input ends inside a string");
+        snprintf(path, sizeof path, "Order.lines[%d].qty", i);
+        put_long(d, path, 300 * i, "input ends inside an int");
+        avrogen_write_float(&d->w, 1.25f);
+        snprintf(path, sizeof path, "Order.lines[%d].price", i);
+        put(d, path, "input ends inside a float", 0);
+    }
+    put_long(d, "Order.lines", 0, "input ends inside a varint");
+    put_long(d, "Order.tags", 2, "input ends inside a varint");
+    d->leaves[d->n - 1].count = 2;
+    put_string(d, "Order.tags", "color", "input ends inside a map key");
+    put_long(d, "Order.tags[\"color\"]", 7, "input ends inside a long");
+    put_string(d, "Order.tags", "size", "input ends inside a map key");
+    put_long(d, "Order.tags[\"size\"]", -70000, "input ends inside a long");
+    put_long(d, "Order.tags", 0, "input ends inside a varint");
+    put_long(d, "Order.status", 1, "input ends inside an enum index");
+    ck_assert_int_eq(d->w.err, AVROGEN_OK);
+}
+
+/* The value a reader of the first `cut` bytes fails in and the offset: a
+ * length's end when the length is whole, else the start; a block count's end
+ * when fewer bytes follow than it counts items (*why: its message). */
+static const leaf *leaf_at(const datum *d, size_t cut, size_t *offset, const char **why)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        const leaf *l = &d->leaves[i];
+        *why = l->why;
+        if (l->count != 0 && cut >= l->end && cut - l->end < l->count) {
+            *offset = l->end;
+            *why = "block count runs past the end of the input";
+            return l;
+        }
+        if (cut >= l->start && cut < l->end) {
+            *offset =
+                    l->prefix != 0 && cut >= l->start + l->prefix ? l->start + l->prefix : l->start;
+            return l;
+        }
+    }
+    ck_abort_msg("byte %zu is in no value", cut);
+    return NULL;
+}
+
+/* The reader's error: status, offset, and "path: reason". */
+static void check_named(const avrogen_reader *r, const char *who, size_t cut, size_t offset,
+                        const leaf *l, const char *why)
+{
+    char want[128];
+    snprintf(want, sizeof want, "%s: %s", l->path, why);
+    ck_assert_msg(r->err == AVROGEN_E_TRUNCATED, "%s, %zu bytes: %s", who, cut,
+                  avrogen_status_str(r->err));
+    ck_assert_msg(r->err_offset == offset, "%s, %zu bytes: at %zu, not %zu", who, cut,
+                  r->err_offset, offset);
+    ck_assert_msg(r->err_msg != NULL && strcmp(r->err_msg, want) == 0,
+                  "%s, %zu bytes: \"%s\", not \"%s\"", who, cut, r->err_msg ? r->err_msg : "",
+                  want);
+}
+
+START_TEST(truncated_errors_name_the_member)
+{
+    avrogen_schema *s = parse(order_schema);
+    const avrogen_node *t = avrogen_schema_root(s);
+    datum d;
+    order_datum(&d);
+    const uint8_t *bytes = avrogen_writer_data(&d.w);
+    size_t len = avrogen_writer_len(&d.w);
+    ck_assert_uint_eq(d.leaves[d.n - 1].end, len);
+
+    for (size_t cut = 0; cut < len; cut++) {
+        /* Exactly `cut` bytes on the heap: ASan sees any read past them. */
+        uint8_t *in = malloc(cut + 1);
+        memcpy(in, bytes, cut);
+        size_t offset;
+        const char *why;
+        const leaf *l = leaf_at(&d, cut, &offset, &why);
+        avrogen_reader r;
+        avrogen_value v;
+
+        avrogen_arena_reset(&arena);
+        avrogen_reader_init(&r, in, cut);
+        ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_E_TRUNCATED);
+        check_named(&r, "avrogen_value_decode", cut, offset, l, why);
+
+        /* skip reports a string's bytes past the end at the same place. */
+        avrogen_reader_init(&r, in, cut);
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_skip(&r, t), AVROGEN_E_TRUNCATED);
+        check_named(&r, "avrogen_skip", cut, offset, l, why);
+
+        avrogen_writer out;
+        avrogen_writer_init_growable(&out, NULL);
+        avrogen_reader_init(&r, in, cut);
+        avrogen_reader_begin_datum(&r);
+        ck_assert_int_eq(avrogen_datum_to_json(&r, t, &out, 0, NULL), AVROGEN_E_TRUNCATED);
+        check_named(&r, "avrogen_datum_to_json", cut, offset, l, why);
+        avrogen_writer_fini(&out);
+        free(in);
+    }
+
+    /* The whole datum: nothing is written to err_text, and a reused arena
+     * allocates nothing more (naming the member costs nothing on success). */
+    test_alloc ta;
+    test_alloc_init(&ta, 0);
+    avrogen_arena counted;
+    avrogen_arena_init(&counted, &ta.base);
+    for (int pass = 0; pass < 2; pass++) {
+        long before = ta.calls;
+        avrogen_reader r;
+        avrogen_value v;
+        avrogen_reader_init(&r, bytes, len);
+        memset(r.err_text, 'x', sizeof r.err_text);
+        avrogen_arena_reset(&counted);
+        ck_assert_int_eq(avrogen_value_decode(&r, t, &v, &counted), AVROGEN_OK);
+        ck_assert_uint_eq(avrogen_reader_offset(&r), len);
+        ck_assert_ptr_null(r.err_msg);
+        ck_assert_int_eq(r.err_text[0], 'x');
+        ck_assert_int_eq(r.err_text[sizeof r.err_text - 1], 'x');
+        if (pass == 1)
+            ck_assert_int_eq(ta.calls, before);
+    }
+    avrogen_arena_fini(&counted);
+    avrogen_writer_fini(&d.w);
+    avrogen_schema_free(s);
+}
+END_TEST
+
+START_TEST(invalid_errors_name_the_member)
+{
+    avrogen_schema *s = parse(order_schema);
+    const avrogen_node *t = avrogen_schema_root(s);
+    datum d;
+    order_datum(&d);
+    size_t len = avrogen_writer_len(&d.w);
+    uint8_t *in = malloc(len);
+    static const struct {
+        const char *path; /* the leaf to spoil */
+        int nth;          /* which leaf of that path (0: the first) */
+        uint8_t byte;     /* written at its first byte */
+        const char *msg;
+        size_t after; /* the offset is the leaf's start plus this */
+    } cases[] = {
+            {"Order.paid", 0, 2, "Order.paid: boolean byte is neither 0 nor 1", 0},
+            {"Order.note", 0, 4, "Order.note: union index out of range", 1},
+            {"Order.lines[1].name", 0, 3, "Order.lines[1].name: negative length", 1},
+            {"Order.status", 0, 6, "Order.status: enum index out of range", 1},
+            {"Order.tags", 1, 0x80, "Order.tags: string is not valid UTF-8", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memcpy(in, avrogen_writer_data(&d.w), len);
+        const leaf *l = NULL;
+        for (size_t j = 0, seen = 0; j < d.n && l == NULL; j++)
+            if (strcmp(d.leaves[j].path, cases[i].path) == 0 && (int)seen++ == cases[i].nth)
+                l = &d.leaves[j];
+        ck_assert_ptr_nonnull(l);
+        if (cases[i].byte == 0x80)
+            in[l->start + l->prefix] = 0xff; /* a byte no UTF-8 text holds */
+        else
+            in[l->start] = cases[i].byte;
+        avrogen_reader r;
+        avrogen_value v;
+        avrogen_reader_init(&r, in, len);
+        ck_assert_int_ne(avrogen_value_decode(&r, t, &v, &arena), AVROGEN_OK);
+        ck_assert_str_eq(r.err_msg, cases[i].msg);
+        ck_assert_uint_eq(r.err_offset, l->start + cases[i].after);
+    }
+    free(in);
+    avrogen_writer_fini(&d.w);
+    avrogen_schema_free(s);
+}
+END_TEST
+
 START_TEST(skip_matches_decode_on_stream)
 {
     /* Several datums back to back: skip and decode stop at the same offsets. */
@@ -1008,6 +1259,12 @@ static Suite *value_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, skip_jumps_sized_blocks);
     tcase_add_test(tc, skip_matches_decode_on_stream);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("errors");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, truncated_errors_name_the_member);
+    tcase_add_test(tc, invalid_errors_name_the_member);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define AVROGEN_GENCODE_ABI 7
+#define AVROGEN_GENCODE_ABI 8
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -141,6 +141,8 @@ static inline unsigned avrogen_log2_64(uint64_t u)
 #define AVROGEN_DEFAULT_MAX_ITEMS ((size_t)1 << 26)
 /* Room for a writer's error message naming the member (avrogen_writer_explain). */
 #define AVROGEN_WRITER_MSG_CAP 192
+/* Room for a reader's error message naming the member (avrogen_reader_explain_type). */
+#define AVROGEN_READER_MSG_CAP 192
 
 /* ---- writer ------------------------------------------------------------ */
 
@@ -406,12 +408,13 @@ typedef struct avrogen_reader {
     const uint8_t *start; /* first byte of the input */
     avrogen_status err;   /* first error, sticky */
     size_t err_offset;    /* input offset at which it happened */
-    const char *err_msg;  /* static English text for the first error, or NULL */
+    const char *err_msg;  /* English text for the first error (static, or err_text), or NULL */
     unsigned depth;       /* recursive records being read (see AVROGEN_DEFAULT_MAX_DEPTH) */
     unsigned max_depth;   /* nesting past this is AVROGEN_E_LIMIT */
     size_t items_left;    /* block items still allowed in the current datum */
     size_t max_items;     /* per-datum item budget (counts zero-byte items too) */
     bool check_utf8;      /* reject strings that are not UTF-8 (default true) */
+    char err_text[AVROGEN_READER_MSG_CAP]; /* err_msg naming the member, when known */
 } avrogen_reader;
 
 /* Read the `len` bytes at `data`, which must outlive every view decoded from it. */
@@ -1022,6 +1025,22 @@ AVROGEN_API const char *avrogen_type_canonical(const avrogen_type *t);
  * P_avro_encode explained it). Cold: never on success.
  */
 AVROGEN_API void avrogen_writer_explain(avrogen_writer *w, const avrogen_type *t, const void *v);
+
+/*
+ * Name the member a decode of a datum of record `t` failed in: P_avro_decode
+ * calls it after any error, with `datum` where the datum starts in r's input,
+ * and r->err_msg becomes "Order.lines[3].name: input ends inside a string" (in
+ * r->err_text; r->err and r->err_offset do not change). It parses t's schema
+ * and walks the datum again from `datum` with it, following the path, up to
+ * the byte the error is at: the member whose bytes the decoder was reading
+ * there (for an error of the C side, a count or a bit-field out of range, the
+ * member whose value ends there). It does nothing when err_msg already names
+ * a path, or when the walk cannot place the error (t has no schema, memory
+ * runs out parsing it). Allocates (the schema, freed before returning); cold:
+ * never on success.
+ */
+AVROGEN_API void avrogen_reader_explain_type(avrogen_reader *r, const avrogen_type *t,
+                                             const uint8_t *datum);
 
 /* Compile-time layout checks in generated code, as C11 and as C++. */
 #ifdef __cplusplus

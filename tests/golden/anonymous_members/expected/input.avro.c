@@ -84,10 +84,13 @@ AVROGEN_NOINLINE avrogen_status session_tv_avro_encode(avrogen_writer *w,
 avrogen_status session_tv_avro_decode(avrogen_reader *r, session_tv_avro_struct *v,
                                       avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_tv_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_tv_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -135,10 +138,13 @@ AVROGEN_NOINLINE avrogen_status session_at_avro_encode(avrogen_writer *w,
 avrogen_status session_at_avro_decode(avrogen_reader *r, session_at_avro_struct *v,
                                       avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_at_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_at_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -179,10 +185,13 @@ AVROGEN_NOINLINE avrogen_status session_last_avro_encode(avrogen_writer *w,
 avrogen_status session_last_avro_decode(avrogen_reader *r, session_last_avro_struct *v,
                                         avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_last_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_last_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -224,10 +233,13 @@ AVROGEN_NOINLINE avrogen_status session_mid_deep_avro_encode(avrogen_writer *w,
 avrogen_status session_mid_deep_avro_decode(avrogen_reader *r, session_mid_deep_avro_struct *v,
                                             avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_mid_deep_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_mid_deep_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -267,10 +279,13 @@ AVROGEN_NOINLINE avrogen_status session_mid_avro_encode(avrogen_writer *w,
 avrogen_status session_mid_avro_decode(avrogen_reader *r, session_mid_avro_struct *v,
                                        avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_mid_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_mid_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -322,10 +337,13 @@ AVROGEN_NOINLINE avrogen_status session_peer_inet_avro_encode(avrogen_writer *w,
 avrogen_status session_peer_inet_avro_decode(avrogen_reader *r, session_peer_inet_avro_struct *v,
                                              avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_peer_inet_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_peer_inet_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -475,10 +493,13 @@ AVROGEN_NOINLINE avrogen_status session_avro_encode(avrogen_writer *w, const str
 
 avrogen_status session_avro_decode(avrogen_reader *r, struct session *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     session_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &session_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -100,10 +100,13 @@ AVROGEN_NOINLINE avrogen_status point_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status point_avro_decode(avrogen_reader *r, struct point *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     point_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &point_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -334,10 +337,13 @@ AVROGEN_NOINLINE avrogen_status shapes_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status shapes_avro_decode(avrogen_reader *r, struct shapes *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     shapes_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &shapes_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -63,10 +63,13 @@ AVROGEN_NOINLINE avrogen_status hop_avro_encode(avrogen_writer *w, const struct 
 
 avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     hop_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &hop_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -291,10 +294,13 @@ AVROGEN_NOINLINE avrogen_status counted_avro_encode(avrogen_writer *w, const str
 
 avrogen_status counted_avro_decode(avrogen_reader *r, struct counted *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     counted_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &counted_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

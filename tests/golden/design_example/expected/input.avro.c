@@ -102,10 +102,13 @@ AVROGEN_NOINLINE avrogen_status line_avro_encode(avrogen_writer *w, const struct
 
 avrogen_status line_avro_decode(avrogen_reader *r, struct line *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     line_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &line_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -312,10 +315,13 @@ AVROGEN_NOINLINE avrogen_status order_avro_encode(avrogen_writer *w, const order
 
 avrogen_status order_avro_decode(avrogen_reader *r, order_t *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     order_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &order_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -6,7 +6,7 @@
 
 #include "input.h"
 
-#if AVROGEN_GENCODE_ABI != 7
+#if AVROGEN_GENCODE_ABI != 8
 #error "input.avro.h is stale: rerun avrogen"
 #endif
 

@@ -97,10 +97,13 @@ AVROGEN_NOINLINE avrogen_status group_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status group_avro_decode(avrogen_reader *r, struct group *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     group_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &group_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -235,10 +238,13 @@ AVROGEN_NOINLINE avrogen_status cJSON_avro_encode(avrogen_writer *w, const cJSON
 
 avrogen_status cJSON_avro_decode(avrogen_reader *r, cJSON *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     cJSON_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &cJSON_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -298,10 +304,13 @@ AVROGEN_NOINLINE avrogen_status watch_report_avro_encode(avrogen_writer *w,
 
 avrogen_status watch_report_avro_decode(avrogen_reader *r, struct watch_report *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     watch_report_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &watch_report_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -361,10 +370,13 @@ AVROGEN_NOINLINE avrogen_status inotify_event_avro_encode(avrogen_writer *w,
 avrogen_status inotify_event_avro_decode(avrogen_reader *r, struct inotify_event *v,
                                          avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     inotify_event_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &inotify_event_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

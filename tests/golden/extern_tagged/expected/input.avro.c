@@ -64,10 +64,13 @@ AVROGEN_NOINLINE avrogen_status vendor_motion_avro_encode(avrogen_writer *w,
 avrogen_status vendor_motion_avro_decode(avrogen_reader *r, struct vendor_motion *v,
                                          avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     vendor_motion_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &vendor_motion_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -152,10 +155,13 @@ AVROGEN_NOINLINE avrogen_status vendor_event_avro_encode(avrogen_writer *w,
 
 avrogen_status vendor_event_avro_decode(avrogen_reader *r, struct vendor_event *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     vendor_event_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &vendor_event_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -277,10 +283,13 @@ AVROGEN_NOINLINE avrogen_status vendor_reading_avro_encode(avrogen_writer *w,
 avrogen_status vendor_reading_avro_decode(avrogen_reader *r, struct vendor_reading *v,
                                           avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     vendor_reading_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &vendor_reading_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -79,10 +79,13 @@ AVROGEN_NOINLINE avrogen_status packet_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status packet_avro_decode(avrogen_reader *r, struct packet *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     packet_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &packet_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -120,10 +123,13 @@ AVROGEN_NOINLINE avrogen_status hop_avro_encode(avrogen_writer *w, const struct 
 
 avrogen_status hop_avro_decode(avrogen_reader *r, struct hop *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     hop_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &hop_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -232,10 +232,13 @@ AVROGEN_NOINLINE avrogen_status sizes_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status sizes_avro_decode(avrogen_reader *r, struct sizes *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     sizes_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &sizes_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -130,10 +130,13 @@ AVROGEN_NOINLINE avrogen_status times_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status times_avro_decode(avrogen_reader *r, struct times *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     times_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &times_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -191,10 +194,13 @@ AVROGEN_NOINLINE avrogen_status ids_avro_encode(avrogen_writer *w, const struct 
 
 avrogen_status ids_avro_decode(avrogen_reader *r, struct ids *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     ids_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &ids_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -274,10 +280,13 @@ AVROGEN_NOINLINE avrogen_status amounts_avro_encode(avrogen_writer *w, const str
 
 avrogen_status amounts_avro_decode(avrogen_reader *r, struct amounts *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     amounts_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &amounts_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -49,10 +49,13 @@ AVROGEN_NOINLINE avrogen_status sample_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status sample_avro_decode(avrogen_reader *r, struct sample *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     sample_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &sample_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -327,10 +330,13 @@ AVROGEN_NOINLINE avrogen_status metrics_avro_encode(avrogen_writer *w, const str
 
 avrogen_status metrics_avro_decode(avrogen_reader *r, struct metrics *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     metrics_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &metrics_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

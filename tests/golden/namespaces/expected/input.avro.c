@@ -47,10 +47,13 @@ AVROGEN_NOINLINE avrogen_status inner_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status inner_avro_decode(avrogen_reader *r, struct inner *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     inner_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &inner_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -89,10 +92,13 @@ AVROGEN_NOINLINE avrogen_status foreign_avro_encode(avrogen_writer *w, const str
 
 avrogen_status foreign_avro_decode(avrogen_reader *r, struct foreign *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     foreign_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &foreign_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -139,10 +145,13 @@ AVROGEN_NOINLINE avrogen_status outer_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status outer_avro_decode(avrogen_reader *r, struct outer *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     outer_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &outer_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -74,10 +74,13 @@ AVROGEN_NOINLINE avrogen_status detail_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status detail_avro_decode(avrogen_reader *r, struct detail *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     detail_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &detail_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -413,10 +416,13 @@ AVROGEN_NOINLINE avrogen_status maybe_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status maybe_avro_decode(avrogen_reader *r, struct maybe *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     maybe_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &maybe_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

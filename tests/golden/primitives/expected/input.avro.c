@@ -134,10 +134,13 @@ AVROGEN_NOINLINE avrogen_status scalars_avro_encode(avrogen_writer *w, const str
 
 avrogen_status scalars_avro_decode(avrogen_reader *r, struct scalars *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     scalars_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &scalars_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

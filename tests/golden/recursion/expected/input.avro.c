@@ -58,10 +58,13 @@ AVROGEN_NOINLINE avrogen_status leaf_avro_encode(avrogen_writer *w, const struct
 
 avrogen_status leaf_avro_decode(avrogen_reader *r, struct leaf *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     leaf_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &leaf_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -126,10 +129,13 @@ AVROGEN_NOINLINE avrogen_status node_avro_encode(avrogen_writer *w, const struct
 
 avrogen_status node_avro_decode(avrogen_reader *r, struct node *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     node_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &node_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -250,10 +256,13 @@ AVROGEN_NOINLINE avrogen_status tree_avro_encode(avrogen_writer *w, const struct
 
 avrogen_status tree_avro_decode(avrogen_reader *r, struct tree *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     tree_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &tree_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -87,10 +87,13 @@ AVROGEN_NOINLINE avrogen_status stage0_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage0_avro_decode(avrogen_reader *r, struct stage0 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage0_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage0_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -156,10 +159,13 @@ AVROGEN_NOINLINE avrogen_status stage1_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage1_avro_decode(avrogen_reader *r, struct stage1 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage1_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage1_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -227,10 +233,13 @@ AVROGEN_NOINLINE avrogen_status stage2_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage2_avro_decode(avrogen_reader *r, struct stage2 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage2_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage2_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -298,10 +307,13 @@ AVROGEN_NOINLINE avrogen_status stage3_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage3_avro_decode(avrogen_reader *r, struct stage3 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage3_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage3_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -369,10 +381,13 @@ AVROGEN_NOINLINE avrogen_status stage4_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage4_avro_decode(avrogen_reader *r, struct stage4 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage4_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage4_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -440,10 +455,13 @@ AVROGEN_NOINLINE avrogen_status stage5_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage5_avro_decode(avrogen_reader *r, struct stage5 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage5_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage5_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -511,10 +529,13 @@ AVROGEN_NOINLINE avrogen_status stage6_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage6_avro_decode(avrogen_reader *r, struct stage6 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage6_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage6_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -582,10 +603,13 @@ AVROGEN_NOINLINE avrogen_status stage7_avro_encode(avrogen_writer *w, const stru
 
 avrogen_status stage7_avro_decode(avrogen_reader *r, struct stage7 *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     stage7_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &stage7_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -657,10 +681,13 @@ AVROGEN_NOINLINE avrogen_status audit_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status audit_avro_decode(avrogen_reader *r, struct audit *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     audit_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &audit_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -72,10 +72,13 @@ AVROGEN_NOINLINE avrogen_status point_avro_encode(avrogen_writer *w, const point
 
 avrogen_status point_avro_decode(avrogen_reader *r, point_t *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     point_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &point_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -128,10 +131,13 @@ AVROGEN_NOINLINE avrogen_status segment_avro_encode(avrogen_writer *w, const seg
 
 avrogen_status segment_avro_decode(avrogen_reader *r, segment_t *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     segment_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &segment_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 

@@ -68,10 +68,13 @@ AVROGEN_NOINLINE avrogen_status money_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status money_avro_decode(avrogen_reader *r, struct money *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     money_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &money_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -211,10 +214,13 @@ AVROGEN_NOINLINE avrogen_status value_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status value_avro_decode(avrogen_reader *r, struct value *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     value_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &value_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -286,10 +292,13 @@ AVROGEN_NOINLINE avrogen_status cell_item_avro_encode(avrogen_writer *w, const s
 
 avrogen_status cell_item_avro_decode(avrogen_reader *r, struct cell_item *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     cell_item_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &cell_item_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
@@ -515,10 +524,13 @@ AVROGEN_NOINLINE avrogen_status sheet_avro_encode(avrogen_writer *w, const struc
 
 avrogen_status sheet_avro_decode(avrogen_reader *r, struct sheet *v, avrogen_arena *a)
 {
+    const uint8_t *datum = r->p;
     avrogen_reader_begin_datum(r);
     sheet_avro_read(r, v, a);
-    if (r->err != AVROGEN_OK)
+    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {
         memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */
+        avrogen_reader_explain_type(r, &sheet_avro_type, datum); /* which member */
+    }
     return r->err;
 }
 
