@@ -198,8 +198,9 @@ static void emit_layout_checks(struct gen *g, const struct model_record *rec)
             continue;
         if (f->c_bitfield)
             continue; /* no offsetof or sizeof: the struct's size is locked */
-        ec_line(g, "AVROGEN_LAYOUT(%s, %s, %" PRIu64 ", %" PRIu64 ");", ct, model_field_path(f),
-                f->c_offset, f->c_size);
+        bool flex = f->role == MODEL_FIELD_VALUE && f->type->c_flex;
+        ec_line(g, "AVROGEN_LAYOUT(%s, %s%s, %" PRIu64 ", %" PRIu64 ");", ct, model_field_path(f),
+                flex ? "[0]" : "", f->c_offset, f->c_size); /* T f[]: its first item */
         /* The same bytes could hold another element type: lock that too. */
         if (f->role == MODEL_FIELD_VALUE && f->type->storage == MODEL_STORAGE_C_ARRAY &&
             f->type->c_len != 0 && !f->type->c_object)

@@ -321,6 +321,17 @@ void ec_emit_read_time(struct gen *g, const struct model_type *t, const char *lv
 
 /* ---- counted storage ------------------------------------------------------ */
 
+char *ec_decoded_size(const struct model_record *rec)
+{
+    for (size_t i = 0; i < rec->n_fields; i++) {
+        const struct model_field *f = &rec->fields[i];
+        if (f->role == MODEL_FIELD_VALUE && f->type->c_flex)
+            return xasprintf("sizeof *v + %" PRIu64 " * sizeof v->%s[0]", f->type->c_len,
+                             model_field_path(f));
+    }
+    return xstrdup("sizeof *v");
+}
+
 /* Bytes or text (not an array of items) in a counted C array. */
 static bool cap_bytes(const struct model_type *t)
 {
@@ -331,6 +342,13 @@ static bool cap_bytes(const struct model_type *t)
 static char *count_arg(const struct model_type *t, const struct site *s)
 {
     return xasprintf("(int64_t)%s->%s", s->ptr, t->count_c_name);
+}
+
+/* The capacity of t's C array: `sizeof v`, or the annotation's max for a
+ * flexible array member (no sizeof). Bytes and text only (one-byte items). */
+static char *cap_size(const struct model_type *t, const char *v)
+{
+    return t->c_flex ? xasprintf("%" PRIu64, t->c_len) : xasprintf("sizeof %s", v);
 }
 
 static char *cap_msg(const struct gen *g, const struct model_type *t)
@@ -599,7 +617,13 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
     case MODEL_STORAGE_CAP_ARRAY: {
         char *n = count_arg(t, s), *msg = cap_msg(g, t);
         if (cap_bytes(t)) {
-            ec_line(g, "avrogen_write_cap_bytes(w, %s, %s, sizeof %s, %s);", v, n, v, msg);
+            char *cap = cap_size(t, v);
+            /* A flexible char array's text ends at its first NUL within n (the
+             * kernel NUL-pads inotify_event's name to len). */
+            bool chars = t->c_flex && t->kind == AVROGEN_KIND_STRING;
+            ec_line(g, "avrogen_write_cap_%s(w, %s, %s, %s, %s);", chars ? "chars" : "bytes", v, n,
+                    cap, msg);
+            free(cap);
         } else {
             char *count = ec_local(g, "count");
             ec_scope_open(g);
@@ -782,7 +806,13 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
     case MODEL_STORAGE_CAP_ARRAY: {
         char *n = count_arg(t, s), *msg = cap_msg(g, t);
         part->var = xasprintf("len_%s", name);
-        part->init = xasprintf("avrogen_write_cap_count(w, %s, sizeof %s, %s)", n, v, msg);
+        char *cap = cap_size(t, v);
+        if (t->c_flex && t->kind == AVROGEN_KIND_STRING)
+            part->init = xasprintf("avrogen_chars_len(%s, avrogen_write_cap_count(w, %s, %s, %s))",
+                                   v, n, cap, msg);
+        else
+            part->init = xasprintf("avrogen_write_cap_count(w, %s, %s, %s)", n, cap, msg);
+        free(cap);
         free(msg);
         free(n);
         break;
@@ -1185,7 +1215,9 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         char *items = cap ? xasprintf("avrogen_cap_count(%s, %" PRIu64 ")", n, t->c_len)
                           : xasprintf("avrogen_item_count(%s, %s)", v, n);
         free(n);
-        if (t->kind != AVROGEN_KIND_ARRAY && t->kind != AVROGEN_KIND_MAP) {
+        if (cap && t->c_flex && t->kind == AVROGEN_KIND_STRING) {
+            ec_line(g, "n += avrogen_size_bytes(avrogen_chars_len(%s, %s));", v, items);
+        } else if (t->kind != AVROGEN_KIND_ARRAY && t->kind != AVROGEN_KIND_MAP) {
             ec_line(g, "n += avrogen_size_bytes(%s);", items);
         } else {
             char *count = ec_local(g, "count");
@@ -1523,9 +1555,11 @@ static void read_cap_bytes(struct gen *g, const struct model_type *t, const char
     char *v = ec_plain(lv), *len = ec_local(g, "len");
     char *what = xasprintf("more than %" PRIu64 " bytes", t->c_len);
     char *msg = ec_member_msg(g, what);
+    char *cap = cap_size(t, v);
     ec_scope_open(g);
-    ec_line(g, "size_t %s = avrogen_read_cap_%s(r, %s, sizeof %s, %s);", len,
-            t->kind == AVROGEN_KIND_STRING ? "text" : "bytes", v, v, msg);
+    ec_line(g, "size_t %s = avrogen_read_cap_%s(r, %s, %s, %s);", len,
+            t->kind == AVROGEN_KIND_STRING ? "text" : "bytes", v, cap, msg);
+    free(cap);
     store_count(g, t, s, len);
     ec_scope_close(g);
     free(msg);
@@ -2161,12 +2195,14 @@ void ec_emit_public_functions(struct gen *g, const struct model_record *rec)
     ec_line(g, "    const uint8_t *datum = r->p;");
     ec_line(g, "    avrogen_reader_begin_datum(r);");
     ec_line(g, "    %s_avro_read(r, v, a);", p);
+    char *room = ec_decoded_size(rec);
     ec_line(g, "    if (AVROGEN_UNLIKELY(r->err != AVROGEN_OK)) {");
-    ec_line(g,
-            "        memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded datum */");
+    ec_line(g, "        memset((void *)v, 0, %s); /* no pointers into a half-decoded datum */",
+            room);
     ec_line(g, "        avrogen_reader_explain_type(r, &%s_avro_type, datum); /* which member */",
             p);
     ec_line(g, "    }");
+    free(room);
     ec_line(g, "    return r->err;");
     ec_line(g, "}");
     ec_blank(g);

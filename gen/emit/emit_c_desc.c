@@ -193,6 +193,15 @@ static void hold_slot(struct slot *s)
     s->path = path;
 }
 
+/* The field of rec that is a flexible array member (there is at most one). */
+static size_t flex_index(const struct model_record *rec)
+{
+    for (size_t f = 0; f < rec->n_fields; f++)
+        if (rec->fields[f].role == MODEL_FIELD_VALUE && rec->fields[f].type->c_flex)
+            return f;
+    return 0;
+}
+
 /* The children of slot s, or 0 when it has none (*out set to a new array). */
 static size_t slot_children(const struct slot *s, struct slot **out)
 {
@@ -394,8 +403,10 @@ static void slot_init(struct gen *g, struct tables *tb, const struct model_recor
     }
     items[k++] = s->name != NULL ? xasprintf("\"%s\"", s->name) : xstrdup("NULL");
     items[k++] = s->zero_offset ? xstrdup("0") : xasprintf("offsetof(%s, %s)", container, s->path);
-    items[k++] = t->storage == MODEL_STORAGE_NONE
-                         ? xstrdup("0")
+    items[k++] = t->storage == MODEL_STORAGE_NONE ? xstrdup("0")
+                 : t->c_flex /* T f[]: its room after the struct */
+                         ? xasprintf("%" PRIu64 " * AVROGEN_SIZEOF_MEMBER(%s, %s[0])", t->c_len,
+                                     container, s->path)
                          : xasprintf("AVROGEN_SIZEOF_MEMBER(%s, %s)", container, s->path);
     items[k++] = xstrdup(kind_enum_name(t->kind));
     items[k++] = xstrdup(logical_enum_name(t->logical));
@@ -512,7 +523,16 @@ static void record_type_items(const struct gen *g, const struct model_record *re
     items[k++] = own ? xasprintf("&%s_avro_cache", rec->c_prefix) : xstrdup("NULL");
     items[k++] = canonical ? xasprintf("%s_AVRO_FINGERPRINT", up) : xstrdup("0");
     free(up);
-    items[k++] = xasprintf("sizeof(%s)", rec->c_type);
+    /* A flexible array member's room after the struct is part of what decode
+     * writes: callers allocate and type plans zero this many bytes. */
+    const struct model_type *flex = NULL;
+    for (size_t f = 0; f < rec->n_fields; f++)
+        if (rec->fields[f].role == MODEL_FIELD_VALUE && rec->fields[f].type->c_flex)
+            flex = rec->fields[f].type;
+    items[k++] = flex ? xasprintf("sizeof(%s) + %" PRIu64 " * AVROGEN_SIZEOF_MEMBER(%s, %s[0])",
+                                  rec->c_type, flex->c_len, rec->c_type,
+                                  model_field_path(&rec->fields[flex_index(rec)]))
+                      : xasprintf("sizeof(%s)", rec->c_type);
     items[k++] = rec->n_avro_fields != 0 ? xasprintf("%s.%s_fields", g->tables, rec->c_prefix)
                                          : xstrdup("NULL");
     items[k++] = xasprintf("%zu", rec->n_avro_fields);

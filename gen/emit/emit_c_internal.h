@@ -211,4 +211,8 @@ size_t ec_aot_count(const struct gen *g, const struct model_record *rec);
 void ec_aot_emit_table(struct gen *g, const struct model_record *rec);
 void ec_aot_end(struct gen *g);
 
+/* What a record's decode writes, for clearing it after an error: "sizeof *v",
+ * plus the room after it of a flexible array member (issue 23). */
+char *ec_decoded_size(const struct model_record *rec);
+
 #endif /* AVROGEN_GEN_EMIT_C_INTERNAL_H */

@@ -1609,9 +1609,11 @@ static bool emit_top(struct gen *g, const struct aot_top *top, struct textbuf *o
         ec_line(g, "%s = %sdst;", decl, cast);
         ec_line(g, "avrogen_reader_begin_datum(r);");
         ec_line(g, "%s(r, v, a);", read);
+        char *room = ec_decoded_size(rec);
         ec_line(g, "if (r->err != AVROGEN_OK)");
-        ec_line(g, "    memset((void *)v, 0, sizeof *v); /* no pointers into a half-decoded "
-                   "datum */");
+        ec_line(g, "    memset((void *)v, 0, %s); /* no pointers into a half-decoded datum */",
+                room);
+        free(room);
         ec_line(g, "return r->err;");
         g->indent = 0;
         ec_line(g, "}");

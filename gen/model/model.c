@@ -378,6 +378,50 @@ static bool check_union_markers(struct builder *b)
     return ok;
 }
 
+/* Whether r holds a flexible array member (AVRO_STRING(len, max) and the like). */
+static bool has_flex(const struct model_record *r)
+{
+    for (size_t f = 0; f < r->n_fields; f++)
+        if (r->fields[f].role == MODEL_FIELD_VALUE && r->fields[f].type &&
+            r->fields[f].type->c_flex)
+            return true;
+    return false;
+}
+
+/* A record of a struct with a flexible array member in use is the whole datum
+ * only, decoded into one allocation with its room after it: a field, item,
+ * pointee or branch of that type is refused (its room would overlap what
+ * follows). Its name AVRO_SKIP'd, the struct nests as any other. */
+static bool flex_nested(struct builder *b, const struct model_field *f, const struct model_type *t)
+{
+    if (!t)
+        return true;
+    if (t->record && has_flex(t->record)) {
+        diag_error(b->d, &f->loc,
+                   "field '%s' has type '%s', whose flexible array member needs room after the "
+                   "struct: a record of it is only a whole datum; AVRO_SKIP the field, or "
+                   "hold the event's bytes (avrogen_bytes)",
+                   f->c_name, t->record->c_type);
+        return false;
+    }
+    bool ok = flex_nested(b, f, t->items) && flex_nested(b, f, t->map_key);
+    for (size_t i = 0; ok && i < t->n_branches; i++)
+        ok = flex_nested(b, f, t->branches[i].type);
+    return ok;
+}
+
+static bool check_flex_nested(struct builder *b)
+{
+    bool ok = true;
+    for (size_t i = 0; i < b->m->n_records; i++) {
+        const struct model_record *r = b->m->records[i];
+        for (size_t f = 0; f < r->n_fields; f++)
+            if (r->fields[f].role == MODEL_FIELD_VALUE)
+                ok = flex_nested(b, &r->fields[f], r->fields[f].type) && ok;
+    }
+    return ok;
+}
+
 int model_build(struct cunit *u, struct diag *d, struct model **out)
 {
     struct model *m = xcalloc(1, sizeof *m);
@@ -460,6 +504,7 @@ int model_build(struct cunit *u, struct diag *d, struct model **out)
      * default passed carry default_json, so this is safe after errors too. */
     ok = check_default_fit(&b) && ok;
     ok = check_union_markers(&b) && ok;
+    ok = check_flex_nested(&b) && ok;
     /* Last, on a model whose every type and member is known. */
     ok = ok && check_generated_names(&b);
     free(decls);

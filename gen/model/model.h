@@ -89,6 +89,9 @@ enum model_scalar {
  * BYTES    CAP_ARRAY   uint8_t / char f[N] +         f[0 .. n); sc U8 (I8 for plain signed
  *                      AVRO_BYTES(n) or AVRO_ARRAY(n) char)
  * STRING   CAP_ARRAY   char f[N] + AVRO_STRING(n)    f[0 .. n), not NUL-terminated
+ * any      CAP_ARRAY   T f[] (or T f[0]) +           c_flex, c_len = max: as T f[max], but
+ *                      AVRO_ARRAY/STRING/BYTES       a string is f[0 .. strnlen(f, n)) and
+ *                      (n, max)                      decode NUL-terminates it when n < max
  * STRING   PADDED      char f[N] + AVRO_PADDED       strnlen(f, N) bytes; decode NUL-pads
  * STRING   PTR_COUNT   [const] char *f +             f[0 .. n), not NUL-terminated
  *                      AVRO_STRING(n)
@@ -121,6 +124,10 @@ enum model_scalar {
 /* Map entries and holders nested in one another at most this deep: generated
  * code nests a few blocks a level, and C compilers take some 127 to 256. */
 #define AVROGEN_MODEL_MAX_NESTED 32
+
+/* The most items a flexible array member may hold after its struct
+ * (AVRO_STRING(len, max) and the like): max is at most this. */
+#define AVROGEN_MODEL_MAX_FLEX 2147483647
 
 enum model_storage {
     MODEL_STORAGE_NONE,
@@ -199,6 +206,10 @@ struct model_type {
     char *c_type;             /* spelling of this location's C type as clang prints it
                                  ("int64_t", "struct line *", "char[16]", "avrogen_str") */
     uint64_t c_len;           /* C_ARRAY, CHAR_ARRAY, CAP_ARRAY, PADDED: the N of T[N] */
+    bool c_flex;              /* CAP_ARRAY: a flexible array member (T f[] or GNU T f[0])
+                                 with room for c_len items after the struct (the second
+                                 argument of its annotation); a string of chars is its
+                                 text up to the first NUL within the count */
     bool c_object;            /* C_ARRAY fixed: the bytes of an object of c_len bytes (a
                                  struct, union or array of another type, AVRO_FIXED_NAME on
                                  it), not a uint8_t[N]: code takes its address */
@@ -268,7 +279,8 @@ struct model_field {
     char *c_type;      /* its C type as declared */
     uint64_t c_offset; /* bytes, as clang laid it out (informational:
                           generated code uses offsetof) */
-    uint64_t c_size;   /* sizeof, bytes (of the declared type for a bit-field) */
+    uint64_t c_size;   /* sizeof, bytes (of the declared type for a bit-field; of one item
+                          for a flexible array member) */
     bool c_bitfield;   /* a bit-field: only ever SKIP, and offsetof cannot name it */
     enum model_field_role role;
     size_t serves;              /* COUNT, TAG: index in fields[] of the field served */

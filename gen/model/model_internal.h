@@ -181,6 +181,10 @@ bool tag_values(struct builder *b, const struct cannot *a, const char *member, i
 bool check_tags(struct builder *b, const struct site *s, struct model_type *u,
                 const struct cannot *const *tags);
 bool check_tag_range(struct builder *b, const struct model_type *u);
+/* The second argument of AVRO_ARRAY / AVRO_STRING / AVRO_BYTES(count, max) on
+ * the flexible array member `member`, evaluated into *out (1 ..
+ * AVROGEN_MODEL_MAX_FLEX); false after reporting. */
+bool count_bound(struct builder *b, const struct cannot *a, const char *member, uint64_t *out);
 
 /* model_member.c */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t);

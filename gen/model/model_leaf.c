@@ -183,7 +183,7 @@ static bool fixed_options(struct builder *b, const struct cannot *a, const char 
 {
     static const char *const known[] = {"doc", "aliases", "namespace", NULL};
     char *copy = xstrdup(text);
-    struct cannot sub = {a->kind, copy, a->loc};
+    struct cannot sub = {a->kind, copy, a->loc, NULL};
     struct annot_options o;
     if (!annot_parse_options(&sub, b->d, &o)) {
         free(copy);

@@ -206,6 +206,32 @@ static struct model_type *map_pointer(const struct site *s, const struct ctype *
     return NULL;
 }
 
+/* A flexible array member (T f[], GNU T f[0]) without a count: what to write. */
+static void flex_unannotated(const struct site *s, const struct ctype *t)
+{
+    struct model_loc at = member_loc(s);
+    const struct ctype *e = t->elem;
+    const char *macro = e->kind == CTYPE_INT && e->is_plain_char ? "AVRO_STRING"
+                        : e->kind == CTYPE_INT && e->is_char     ? "AVRO_BYTES"
+                                                                 : "AVRO_ARRAY";
+    char *type = decl_name(s->owner);
+    if (s->owner->in_system_header)
+        diag_error(s->b->d, &at,
+                   "%s '%s' is a flexible array member ('%s'); name its count and the most "
+                   "items the program allocates after the struct: AVRO_EXTERN_FIELD(%s, %s, "
+                   "%s(count_field, max)) in your header, or AVRO_EXTERN_FIELD(%s, %s, "
+                   "AVRO_SKIP)",
+                   s->what, s->member->name, t->spelling, type, s->member->name, macro, type,
+                   s->member->name);
+    else
+        diag_error(s->b->d, &at,
+                   "%s '%s' is a flexible array member ('%s'); annotate it %s(count_field, "
+                   "max), max the most items the program allocates after the struct, or "
+                   "AVRO_SKIP it",
+                   s->what, s->member->name, t->spelling, macro);
+    free(type);
+}
+
 /*
  * Map the C type t of the member at s. `top` is true for the member itself
  * (where AVRO_ARRAY / AVRO_MAP apply) and false for items and pointees.
@@ -215,7 +241,48 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
     struct builder *b = s->b;
     struct model_loc at = member_loc(s);
     struct model_type *n = NULL;
-    if (top && s->ma && counted_by(s->ma) && t->kind == CTYPE_ARRAY && t->len != 0)
+    const struct cannot *cnt = top && s->ma ? counted_by(s->ma) : NULL;
+    bool flex = t->kind == CTYPE_FLEX_ARRAY || (t->kind == CTYPE_ARRAY && t->len == 0);
+    if (cnt && !s->ma->map && annot_count_bound(cnt) && !flex) {
+        diag_error(b->d, &cnt->loc,
+                   "%s(count_field, max): the second argument applies to a flexible array "
+                   "member ('T f[]'); '%s' has type '%s', so give %s only its count_field",
+                   annot_macro(cnt->kind), s->member->name, t->spelling, annot_macro(cnt->kind));
+        return NULL;
+    }
+    if (cnt && s->ma->map && flex)
+        return map_cap_array(s, t, lf); /* refused: a map of a fixed capacity */
+    if (cnt && flex) {
+        if (!annot_count_bound(cnt)) {
+            char *type = decl_name(s->owner);
+            char *count = annot_parse_identifier(cnt, b->d);
+            char *fix = s->owner->in_system_header
+                                ? xasprintf("AVRO_EXTERN_FIELD(%s, %s, %s(%s, max)) in your header",
+                                            type, s->member->name, annot_macro(cnt->kind),
+                                            count ? count : "count_field")
+                                : xasprintf("%s(%s, max)", annot_macro(cnt->kind),
+                                            count ? count : "count_field");
+            diag_error(b->d, &cnt->loc,
+                       "%s '%s' is a flexible array member ('%s'); %s needs a second argument, "
+                       "the most items the program allocates after the struct: %s",
+                       s->what, s->member->name, t->spelling, annot_macro(cnt->kind), fix);
+            free(fix);
+            free(count);
+            free(type);
+            return NULL;
+        }
+        uint64_t max;
+        if (!count_bound(b, cnt, s->member->name, &max))
+            return NULL;
+        struct ctype room = *t; /* as T f[max] */
+        room.kind = CTYPE_ARRAY;
+        room.len = max;
+        n = map_cap_array(s, &room, lf);
+        if (n)
+            n->c_flex = true;
+        return n;
+    }
+    if (cnt && t->kind == CTYPE_ARRAY && t->len != 0)
         return map_cap_array(s, t, lf); /* the first `count` of its N items */
     if (top && s->ma && counted_by(s->ma) && t->kind != CTYPE_POINTER && t->kind != CTYPE_ARRAY) {
         const struct cannot *a = counted_by(s->ma);
@@ -282,7 +349,7 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
     case CTYPE_ARRAY: {
         const struct ctype *e = t->elem;
         if (t->len == 0) {
-            diag_error(b->d, &at, "%s '%s' is a zero-length array", s->what, s->member->name);
+            flex_unannotated(s, t);
             return NULL;
         }
         if (e->kind == CTYPE_INT && e->is_plain_char && s->ma && s->ma->padded) {
@@ -306,10 +373,7 @@ struct model_type *map_value(const struct site *s, const struct ctype *t, struct
         break;
     }
     case CTYPE_FLEX_ARRAY:
-        diag_error(b->d, &at,
-                   "%s '%s' is a flexible array member; use a pointer with "
-                   "AVRO_ARRAY(count_field)",
-                   s->what, s->member->name);
+        flex_unannotated(s, t);
         return NULL;
     case CTYPE_STRUCT:
         if (is_view(t, "avrogen_str")) {

@@ -143,7 +143,7 @@ struct model_record *nested_record(const struct site *s, const struct cdecl *d)
      * of the record that holds it, as a fixed is. */
     char *text = s->space && s->space[0] ? xasprintf("namespace = \"%s\"", s->space) : xstrdup("");
     char kind[] = "record";
-    struct cannot none = {kind, text, d->loc};
+    struct cannot none = {kind, text, d->loc, NULL};
     char *p = owner_prefix(s);
     char *prefix = xasprintf("%s_%s", p, s->member->name);
     free(p);
@@ -323,6 +323,8 @@ bool fill_record(struct builder *b, const struct cdecl *d, struct model_record *
         f->c_type = xstrdup(m->type->spelling);
         f->c_offset = m->offset;
         f->c_size = m->type->size;
+        if (m->type->kind == CTYPE_FLEX_ARRAY || (m->type->kind == CTYPE_ARRAY && !m->type->len))
+            f->c_size = m->type->elem->size; /* T f[]: one item, f[0] */
         f->c_bitfield = m->is_bitfield;
         f->loc = m->loc;
         f->role = role[i];

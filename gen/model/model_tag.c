@@ -299,6 +299,34 @@ bool tag_values(struct builder *b, const struct cannot *a, const char *member, i
     return false;
 }
 
+bool count_bound(struct builder *b, const struct cannot *a, const char *member, uint64_t *out)
+{
+    const char *text = annot_count_bound(a);
+    while (isspace((unsigned char)*text))
+        text++;
+    struct eval e = {b->u, text, NULL, NULL};
+    int64_t v = 0;
+    if (expr(&e, &v)) {
+        skip_space(&e);
+        if (*e.p)
+            fail(&e, "an operator C has but this evaluator does not, or a third argument");
+        else if (v <= 0 || v > AVROGEN_MODEL_MAX_FLEX)
+            fail(&e, "a value outside 1 .. 2^31 - 1");
+    }
+    if (!e.err) {
+        *out = (uint64_t)v;
+        return true;
+    }
+    char *at = e.err_at && *e.err_at ? xasprintf(" at '%.24s'", e.err_at) : xstrdup("");
+    diag_error(b->d, &a->loc,
+               "%s on '%s': its second argument '%s' (the most items the program allocates "
+               "after the struct): %s%s; it is an integer constant expression of literals, "
+               "enumerators, macros and integer operators",
+               annot_macro(a->kind), member, text, e.err, at);
+    free(at);
+    return false;
+}
+
 /* ---- across the union -------------------------------------------------- */
 
 /* tags[i]: AVRO_TAG on member i of union u (t), or NULL. When any member has

@@ -531,11 +531,27 @@ char *annot_parse_token(const struct cannot *a, struct diag *d)
     return t;
 }
 
+static bool is_counted_kind(const char *kind)
+{
+    return strcmp(kind, "array") == 0 || strcmp(kind, "string") == 0 || strcmp(kind, "bytes") == 0;
+}
+
+const char *annot_count_bound(const struct cannot *a)
+{
+    if (!is_counted_kind(a->kind))
+        return NULL;
+    const char *comma = strchr(a->expanded ? a->expanded : a->text, ',');
+    return comma ? comma + 1 : NULL;
+}
+
 char *annot_parse_identifier(const struct cannot *a, struct diag *d)
 {
     char *t = annot_parse_token(a, d);
     if (!t)
         return NULL;
+    char *comma = strchr(t, ',');
+    if (comma && is_counted_kind(a->kind))
+        *comma = '\0'; /* (count_field, max): the bound is annot_count_bound's */
     bool ok = is_ident_start(t[0]);
     for (const char *p = t; ok && *p; p++)
         ok = is_ident_char(*p);

@@ -72,6 +72,11 @@ const struct annot_option *annot_find(const struct annot_options *o, const char 
  */
 char *annot_parse_identifier(const struct cannot *a, struct diag *d);
 
+/* AVRO_ARRAY / AVRO_STRING / AVRO_BYTES(count_field, max) on a flexible array
+ * member: the text of `max` macro-expanded, or NULL when there is no second
+ * argument. annot_parse_identifier returns the count_field of these. */
+const char *annot_count_bound(const struct cannot *a);
+
 /* The text of AVRO_LOGICAL / AVRO_FIXED_NAME with whitespace removed; NULL
  * (reported) when empty. */
 char *annot_parse_token(const struct cannot *a, struct diag *d);

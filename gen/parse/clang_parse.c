@@ -228,6 +228,12 @@ static enum CXChildVisitResult collect_annotation(CXCursor cur, CXCursor parent,
         a->kind = colon ? xstrndup(kind, (size_t)(colon - kind)) : xstrdup(kind);
         a->text = xstrdup(colon ? colon + 1 : "");
         a->loc = cursor_loc(l->c, cur);
+        a->expanded = NULL;
+        char *nl = strchr(a->text, '\n');
+        if (nl) { /* AVRO_ARRAY / AVRO_STRING / AVRO_BYTES: as written, then expanded */
+            a->expanded = xstrdup(nl + 1);
+            *nl = '\0';
+        }
     }
     free(text);
     return CXChildVisit_Continue;
@@ -1009,6 +1015,7 @@ static void add_marker(struct ctx *c, CXCursor td)
         if (is_head && mk->kind == CMARKER_FIELD) {
             free(a->kind);
             free(a->text);
+            free(a->expanded);
             continue;
         }
         mk->annots = xappend(mk->annots, mk->n_annots, sizeof *mk->annots);
@@ -1290,6 +1297,7 @@ static void free_annots(struct cannot *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(v[i].kind);
         free(v[i].text);
+        free(v[i].expanded);
     }
     free(v);
 }

@@ -21,6 +21,8 @@ struct cannot {
     char *kind;           /* "record", "field", "nullable", "array", ... */
     char *text;           /* the macro arguments as the preprocessor stringified them */
     struct model_loc loc; /* the annotation macro's use in the user's source */
+    char *expanded;       /* AVRO_ARRAY / AVRO_STRING / AVRO_BYTES: the arguments
+                             macro-expanded (the payload after its newline), else NULL */
 };
 
 enum ctype_kind {

@@ -33,6 +33,7 @@ CG_ADAPTERS(stat, struct stat)
 CG_ADAPTERS(addrinfo, struct addrinfo)
 CG_ADAPTERS(rusage, struct rusage)
 CG_ADAPTERS(epoll_event, struct epoll_event)
+CG_ADAPTERS(inotify_event, struct inotify_event)
 CG_ADAPTERS(sockaddr_in6, struct sockaddr_in6)
 
 static void fill_flow(void *p)
@@ -372,6 +373,20 @@ static void fill_sockaddr_in6(void *p)
     v->sin6_scope_id = 3;
 }
 
+/* struct inotify_event: name is a flexible char array of len bytes with room
+ * for NAME_MAX + 1 after the struct (type->size counts it). The kernel's NUL
+ * padding is test_shapes.c's test_inotify_live; here len is the text's own
+ * length, so that what decodes is what was filled. */
+static void fill_inotify(void *p)
+{
+    struct inotify_event *v = p;
+    v->wd = 3;
+    v->mask = IN_CREATE | IN_ISDIR;
+    v->cookie = 0;
+    v->len = 7;
+    memcpy(v->name, "caf\xc3\xa9.d", 7);
+}
+
 /* Holders: a jagged matrix (one row empty), a list of maps, a list of unions,
  * nullable names, three levels of arrays, a capacity array of arrays, a map of
  * matrices and interop.avsc's union branch of an array of bytes. */
@@ -560,6 +575,8 @@ const shape_answer shape_answers[] = {
          "{\"sin6_family\": 10, \"sin6_port\": 47873, \"sin6_flowinfo\": 0, "
          "\"sin6_addr\": \" \\u0001\\r\\u00b8\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"
          "\\u0000\\u0000\\u0000\\u0000\\u0000\\u0001\", \"sin6_scope_id\": 3}"},
+        {"inotify event", CG_CASE(inotify_event), fill_inotify,
+         "{\"wd\": 3, \"mask\": 1073742080, \"cookie\": 0, \"name\": \"caf\u00e9.d\"}"},
         {"event axis", CG_CASE(ev_value), fill_ev_rel, "{\"v\": {\"long\": -5000000000}}"},
         {"wide decimals", CG_CASE(wide_money), fill_wide_money,
          "{\"amount\": \"K;L\\u00a8Z\\u0086\\u00c4z\\t\\u008a\\\"?\\u00ff\\u00ff\\u00ff\\u00ff\", "

@@ -7,14 +7,17 @@
  * the record's own schema, with the message naming the member.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +25,7 @@
 
 #include "cg_shapes.avro.h"
 #include "cg_sysdefault.avro.h"
+#include "cg_system.avro.h"
 #include "cg_util.h"
 #include "cg_vendor.avro.h"
 #include "shapes_cases.h"
@@ -904,6 +908,111 @@ START_TEST(test_sockaddr_in6_live)
 }
 END_TEST
 
+static avrogen_status inotify_encode_any(avrogen_writer *w, const void *v)
+{
+    return inotify_event_avro_encode(w, (const struct inotify_event *)v);
+}
+
+/* The struct inotify_event the kernel writes for a file created in a watched
+ * directory: its name is a flexible char array of len bytes, the text and NUL
+ * padding. The datum holds the text alone; decode writes it into the room
+ * after the struct (inotify_event_avro_type.size counts NAME_MAX + 1 bytes of
+ * it), NUL-terminated, len its length; every other byte as read. */
+START_TEST(test_inotify_live)
+{
+    char dir[] = "/tmp/avrogen-inotify-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_ge(inotify_add_watch(fd, dir, IN_CREATE), 0);
+    snprintf(path, sizeof path, "%s/report-0001.txt", dir);
+    int f = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    ck_assert_int_ge(f, 0);
+    close(f);
+    union {
+        struct inotify_event e;
+        char room[sizeof(struct inotify_event) + NAME_MAX + 1];
+    } got;
+    ssize_t n = read(fd, &got, sizeof got);
+    ck_assert_int_ge(n, (ssize_t)sizeof got.e);
+    const struct inotify_event *v = &got.e;
+    ck_assert_str_eq(v->name, "report-0001.txt");
+    ck_assert_uint_gt(v->len, strlen(v->name)); /* NUL-padded: 16 */
+    ck_assert_uint_eq(inotify_event_avro_type.size, sizeof *v + NAME_MAX + 1);
+
+    struct inotify_event *back = calloc(1, inotify_event_avro_type.size);
+    struct inotify_event *via_plan = calloc(1, inotify_event_avro_type.size);
+    system_round_trip(&inotify_event_avro_type, inotify_encode_any, v, back, via_plan);
+    for (int i = 0; i < 2; i++) {
+        const struct inotify_event *b = i == 0 ? back : via_plan;
+        ck_assert_int_eq(b->wd, v->wd);
+        ck_assert_uint_eq(b->mask, v->mask);
+        ck_assert_uint_eq(b->cookie, v->cookie);
+        ck_assert_uint_eq(b->len, strlen("report-0001.txt"));
+        ck_assert_str_eq(b->name, "report-0001.txt");
+    }
+    /* The datum ends in the string: its length 15 (zigzag 30) and the text. */
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(inotify_event_avro_encode(&w, v), AVROGEN_OK);
+    size_t len = avrogen_writer_len(&w);
+    ck_assert_uint_eq(len, inotify_event_avro_size(v));
+    const uint8_t *data = avrogen_writer_data(&w);
+    ck_assert_uint_eq(data[len - 16], 30);
+    ck_assert_mem_eq(data + len - 15, "report-0001.txt", 15);
+    /* What decode wrote encodes the same. */
+    avrogen_writer w2;
+    avrogen_writer_init_growable(&w2, NULL);
+    ck_assert_int_eq(inotify_event_avro_encode(&w2, back), AVROGEN_OK);
+    ck_assert_uint_eq(avrogen_writer_len(&w2), len);
+    ck_assert_mem_eq(avrogen_writer_data(&w2), data, len);
+    avrogen_writer_fini(&w2);
+    avrogen_writer_fini(&w);
+    free(via_plan);
+    free(back);
+    close(fd);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* The room after an inotify_event holds NAME_MAX + 1 bytes: a name of 256 is
+ * the most decode writes (no NUL then), 257 a limit error naming the member;
+ * encode refuses a len past the room. */
+START_TEST(test_inotify_limits)
+{
+    char name[300], json[400];
+    const char *msg;
+    struct inotify_event *v = calloc(1, inotify_event_avro_type.size);
+    memset(name, 'n', sizeof name);
+    snprintf(json, sizeof json, "{\"wd\": 1, \"mask\": 2, \"cookie\": 0, \"name\": \"%.*s\"}",
+             NAME_MAX + 1, name);
+    ck_assert_int_eq(decode_json(&inotify_event_avro_type, json, v, &msg), AVROGEN_OK);
+    ck_assert_uint_eq(v->len, NAME_MAX + 1);
+    ck_assert_mem_eq(v->name, name, NAME_MAX + 1);
+    snprintf(json, sizeof json, "{\"wd\": 1, \"mask\": 2, \"cookie\": 0, \"name\": \"%.*s\"}",
+             NAME_MAX + 2, name);
+    ck_assert_int_eq(decode_json(&inotify_event_avro_type, json, v, &msg), AVROGEN_E_LIMIT);
+    ck_assert_str_eq(msg, "struct inotify_event.name: more than 256 bytes");
+    ck_assert_uint_eq(v->len, 0);
+
+    /* A name of NUL bytes only is the empty string; one past the room is refused. */
+    memset(v, 0, inotify_event_avro_type.size);
+    v->len = 8;
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(inotify_event_avro_encode(&w, v), AVROGEN_OK);
+    ck_assert_uint_eq(avrogen_writer_data(&w)[avrogen_writer_len(&w) - 1], 0); /* "" */
+    avrogen_writer_fini(&w);
+    v->len = NAME_MAX + 2;
+    avrogen_writer_init_growable(&w, NULL);
+    ck_assert_int_eq(inotify_event_avro_encode(&w, v), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "struct inotify_event.name: count outside 0..256");
+    avrogen_writer_fini(&w);
+    free(v);
+}
+END_TEST
+
 /* stat()'s struct of this test's own executable, as plain cc lays it out. */
 START_TEST(test_stat_live)
 {
@@ -966,6 +1075,8 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_rusage_live);
     tcase_add_test(tc, test_stat_live);
     tcase_add_test(tc, test_epoll_live);
+    tcase_add_test(tc, test_inotify_live);
+    tcase_add_test(tc, test_inotify_limits);
     tcase_add_test(tc, test_sockaddr_in6_live);
     suite_add_tcase(s, tc);
 

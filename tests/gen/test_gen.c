@@ -110,7 +110,7 @@ static struct cannot make_annot(const char *kind, const char *text)
     static char kind_buf[32], text_buf[512];
     snprintf(kind_buf, sizeof kind_buf, "%s", kind);
     snprintf(text_buf, sizeof text_buf, "%s", text);
-    struct cannot a = {kind_buf, text_buf, {"x.h", 3, 7}};
+    struct cannot a = {kind_buf, text_buf, {"x.h", 3, 7}, NULL};
     return a;
 }
 

@@ -48,7 +48,12 @@
  *    items; `char s[N] AVRO_STRING(len)` and `uint8_t b[N] AVRO_BYTES(len)` the
  *    first len bytes; `char *s AVRO_STRING(len)` is text of len bytes, not
  *    NUL-terminated, `void *p AVRO_BYTES(len)` bytes. `char id[N] AVRO_PADDED`
- *    is NUL-padded text whose N bytes may all be text.
+ *    is NUL-padded text whose N bytes may all be text. A flexible array
+ *    member takes the same with a second argument, the most items the
+ *    program allocates after the struct:
+ *    AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_STRING(len, NAME_MAX + 1))
+ *    (a flexible char array's string ends at its first NUL within len;
+ *    decode writes at most that many after the struct, NUL-terminated).
  *  - AVRO_DECIMAL(p, s) on int64_t / uint64_t is bytes with up to 18 (20)
  *    digits; on avrogen_bytes any precision, the view holding the unscaled
  *    value's big-endian two's-complement bytes as they are on the wire.
@@ -152,15 +157,20 @@ typedef struct avrogen_bytes {
 #define AVRO_SKIP     AVROGEN_ANNOTATE("skip", "")
 #define AVRO_PADDED   AVROGEN_ANNOTATE("padded", "")
 
+/* Counts: AVRO_ARRAY / AVRO_STRING / AVRO_BYTES(count_field) and, on a
+ * flexible array member, (count_field, the most items the program allocates
+ * after the struct). The payload is the arguments as written, a newline, and
+ * them macro-expanded, for the second argument's value (NAME_MAX + 1 reads
+ * 255 + 1). */
 /* Shapes. AVRO_TAG's values are macro-expanded first (AVRO_TAG(EV_KEY) with
  * `#define EV_KEY 0x01` reads 0x01); enumerators stay names. */
 #define AVROGEN_TEXT(...)              #__VA_ARGS__
-#define AVRO_ARRAY(count_field)        AVROGEN_ANNOTATE("array", #count_field)
+#define AVRO_ARRAY(...)                AVROGEN_ANNOTATE("array", #__VA_ARGS__ "\n" AVROGEN_TEXT(__VA_ARGS__))
 #define AVRO_MAP(count_field)          AVROGEN_ANNOTATE("map", #count_field)
 #define AVRO_UNION(tag_field)          AVROGEN_ANNOTATE("union", #tag_field)
 #define AVRO_TAG(...)                  AVROGEN_ANNOTATE("tag", AVROGEN_TEXT(__VA_ARGS__))
-#define AVRO_STRING(len_field)         AVROGEN_ANNOTATE("string", #len_field)
-#define AVRO_BYTES(len_field)          AVROGEN_ANNOTATE("bytes", #len_field)
+#define AVRO_STRING(...)               AVROGEN_ANNOTATE("string", #__VA_ARGS__ "\n" AVROGEN_TEXT(__VA_ARGS__))
+#define AVRO_BYTES(...)                AVROGEN_ANNOTATE("bytes", #__VA_ARGS__ "\n" AVROGEN_TEXT(__VA_ARGS__))
 #define AVRO_LOGICAL(type)             AVROGEN_ANNOTATE("logical", #type)
 #define AVRO_DECIMAL(precision, scale) AVROGEN_ANNOTATE("decimal", #precision "," #scale)
 #define AVRO_FIXED_NAME(...)           AVROGEN_ANNOTATE("fixed_name", #__VA_ARGS__)
@@ -192,12 +202,12 @@ typedef struct avrogen_bytes {
 #define AVRO_NULLABLE
 #define AVRO_SKIP
 #define AVRO_PADDED
-#define AVRO_ARRAY(count_field)
+#define AVRO_ARRAY(...)
 #define AVRO_MAP(count_field)
 #define AVRO_UNION(tag_field)
 #define AVRO_TAG(...)
-#define AVRO_STRING(len_field)
-#define AVRO_BYTES(len_field)
+#define AVRO_STRING(...)
+#define AVRO_BYTES(...)
 #define AVRO_LOGICAL(type)
 #define AVRO_DECIMAL(precision, scale)
 #define AVRO_FIXED_NAME(...)

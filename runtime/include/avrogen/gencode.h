@@ -2080,6 +2080,16 @@ static inline void avrogen_write_cap_bytes(avrogen_writer *w, const void *data, 
         avrogen_write_bytes(w, data, len);
 }
 
+/* The text of a flexible char array: data[0 .. n) up to its first NUL (n is
+ * checked against cap as above; inotify_event's len counts NUL padding). */
+static inline void avrogen_write_cap_chars(avrogen_writer *w, const char *data, int64_t n,
+                                           size_t cap, const char *msg)
+{
+    size_t len = avrogen_write_cap_count(w, n, cap, msg);
+    if (w->err == AVROGEN_OK)
+        avrogen_write_string(w, data, avrogen_chars_len(data, len));
+}
+
 /*
  * The next block of an array read into a C array of capacity cap, of which
  * `done` items are read: its item count, 0 at the end (*end as for
@@ -2112,7 +2122,9 @@ static inline size_t avrogen_read_cap_bytes(avrogen_reader *r, void *dst, size_t
 }
 
 /* A string (UTF-8 checked; NUL bytes are text too, the length says where it
- * ends) into dst[cap]: its length; more than cap bytes is E_LIMIT with `msg`. */
+ * ends) into dst[cap]: its length; more than cap bytes is E_LIMIT with `msg`.
+ * A NUL follows it when there is room (a flexible char array is then a C
+ * string, as the kernel gives inotify_event's name). */
 static inline size_t avrogen_read_cap_text(avrogen_reader *r, char *dst, size_t cap,
                                            const char *msg)
 {
@@ -2122,6 +2134,8 @@ static inline size_t avrogen_read_cap_text(avrogen_reader *r, char *dst, size_t 
         return 0;
     }
     avrogen_copy(dst, s.ptr, s.len);
+    if (s.len < cap)
+        dst[s.len] = '\0';
     return s.len;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include <grp.h>
+#include <limits.h>
 #include <netinet/ip.h>
 #include <stdint.h>
 #include <sys/inotify.h>
@@ -28,7 +29,9 @@ AVRO_EXTERN_FIELD(struct group, gr_passwd, AVRO_NULLABLE);
 AVRO_EXTERN_FIELD(struct group, gr_mem, AVRO_SKIP); /* a NULL-terminated list */
 
 AVRO_EXTERN_RECORD(struct inotify_event, name = "InotifyEvent", namespace = "cg.sys");
-AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_SKIP); /* len bytes past the struct */
+/* name is a flexible char array: len bytes after the struct, the text NUL-padded
+ * by the kernel; the string is the text, up to NAME_MAX + 1 bytes of room. */
+AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_STRING(len, NAME_MAX + 1));
 
 AVRO_EXTERN_RECORD(struct exit_status, name = "ExitStatus", namespace = "cg.sys");
 AVRO_EXTERN_RECORD(struct utmp, name = "Utmp", namespace = "cg.sys");
