@@ -96,6 +96,8 @@ enum model_scalar {
  * STRING   PTR_COUNT   [const] char *f +             f[0 .. n), not NUL-terminated
  *                      AVRO_STRING(n)
  * BYTES    PTR_COUNT   void *f + AVRO_BYTES(n)       sc U8 (also uint8_t / char * + AVRO_BYTES)
+ * BYTES    PTR_COUNT   T *f + AVRO_BYTES(n), T any   sc U8, c_object: the n bytes at f as
+ *                      other object type             stored (struct sockaddr *ai_addr)
  * MAP      PTR_COUNT   struct e *f + AVRO_MAP(n)     e is {key, value}: map_key and items
  *                                                    describe e.key and e.value
  * RECORD   STRUCT      struct r f                    record: the model record
@@ -212,7 +214,9 @@ struct model_type {
                                  text up to the first NUL within the count */
     bool c_object;            /* C_ARRAY fixed: the bytes of an object of c_len bytes (a
                                  struct, union or array of another type, AVRO_FIXED_NAME on
-                                 it), not a uint8_t[N]: code takes its address */
+                                 it), not a uint8_t[N]: code takes its address. PTR_COUNT
+                                 bytes: a pointer to an object type other than bytes or
+                                 void (struct sockaddr *): items are bytes, size 1 */
     bool u64_checked;         /* SCALAR U64 long: values above INT64_MAX are refused
                                  (false: AVRO_FIELD(type = "long"), the same bits) */
 

@@ -6,6 +6,8 @@
  *   uint8_t b[N] AVRO_BYTES(len)      bytes likewise (AVRO_ARRAY on bytes too)
  *   char *s AVRO_STRING(len)          a string of len bytes, not NUL-terminated
  *   uint8_t/char/void *p AVRO_BYTES(n) bytes
+ *   T *p AVRO_BYTES(n)                the n bytes at p as stored, T any object type
+ *                                     (struct sockaddr *ai_addr, AVRO_BYTES(ai_addrlen))
  *   char id[N] AVRO_PADDED            a string of strnlen(id, N) bytes, NUL-padded
  * The count member is claimed like AVRO_ARRAY's (model_member.c); what is
  * refused at run time (a count past the capacity, a negative length) is the
@@ -82,15 +84,17 @@ struct model_type *map_counted_pointer(const struct site *s, const struct ctype 
         n->scalar = int_scalar(1, e->is_signed);
         return n;
     }
-    if (e->kind != CTYPE_VOID && !is_byte(e)) {
-        diag_error(b->d, &s->ma->bytes->loc,
-                   "AVRO_BYTES applies to 'uint8_t *', 'unsigned char *', 'char *' or 'void *'; "
-                   "'%s' has type '%s' (AVRO_ARRAY makes an array of its items)",
-                   s->member->name, t->spelling);
-        return NULL;
-    }
+    (void)b;
     n = new_type(AVROGEN_KIND_BYTES, MODEL_STORAGE_PTR_COUNT, t);
-    n->scalar = e->kind == CTYPE_VOID ? MODEL_SCALAR_U8 : int_scalar(1, e->is_signed);
+    if (e->kind == CTYPE_VOID || !is_byte(e)) {
+        /* void *, or a pointer to any other object type (addrinfo's struct
+         * sockaddr *ai_addr with ai_addrlen, issue 23): the len bytes it points
+         * at, as stored, whatever object they are (a sockaddr_in6 behind it). */
+        n->scalar = MODEL_SCALAR_U8;
+        n->c_object = e->kind != CTYPE_VOID;
+    } else {
+        n->scalar = int_scalar(1, e->is_signed);
+    }
     return n;
 }
 

@@ -312,11 +312,21 @@ static void fill_stat(void *p)
     v->st_ctim = (struct timespec){0, 0};
 }
 
-/* struct addrinfo, which <netdb.h> declares only outside strict ISO C: a list of two. */
+/* struct addrinfo, which <netdb.h> declares only outside strict ISO C: a list
+ * of two, whose ai_addr (a struct sockaddr *) are the ai_addrlen bytes of a
+ * sockaddr_in 127.0.0.1:443 and a sockaddr_in6 [::1]:53 as stored. */
+static struct sockaddr_in ai_addr4 = {.sin_family = AF_INET,
+                                      .sin_port = 0xbb01, /* 443, network order */
+                                      .sin_addr = {0x0100007f}};
+static struct sockaddr_in6 ai_addr6 = {
+        .sin6_family = AF_INET6,
+        .sin6_port = 0x3500, /* 53 */
+        .sin6_addr = {{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}}}};
 static struct addrinfo ai_second = {.ai_family = AF_INET6,
                                     .ai_socktype = SOCK_DGRAM,
                                     .ai_protocol = IPPROTO_UDP,
-                                    .ai_addrlen = 28};
+                                    .ai_addrlen = 28,
+                                    .ai_addr = (struct sockaddr *)&ai_addr6};
 
 static void fill_addrinfo(void *p)
 {
@@ -326,6 +336,7 @@ static void fill_addrinfo(void *p)
     v->ai_socktype = SOCK_STREAM;
     v->ai_protocol = IPPROTO_TCP;
     v->ai_addrlen = 16;
+    v->ai_addr = (struct sockaddr *)&ai_addr4;
     v->ai_canonname = "example.org";
     v->ai_next = &ai_second;
 }
@@ -559,9 +570,15 @@ const shape_answer shape_answers[] = {
          "\"st_atim\": 1700000000123456789, \"st_mtim\": -1, \"st_ctim\": 0}"},
         {"address info", CG_CASE(addrinfo), fill_addrinfo,
          "{\"ai_flags\": 2, \"ai_family\": 2, \"ai_socktype\": 1, \"ai_protocol\": 6, "
-         "\"ai_addrlen\": 16, \"ai_canonname\": {\"string\": \"example.org\"}, "
+         "\"ai_addr\": "
+         "\"\\u0002\\u0000\\u0001\\u00bb\\u007f\\u0000\\u0000\\u0001\\u0000\\u0000\\u0000\\u0000\\u"
+         "0000\\u0000\\u0000\\u0000\", "
+         "\"ai_canonname\": {\"string\": \"example.org\"}, "
          "\"ai_next\": {\"cg.sysdefault.AddrInfo\": {\"ai_flags\": 0, \"ai_family\": 10, "
-         "\"ai_socktype\": 2, \"ai_protocol\": 17, \"ai_addrlen\": 28, "
+         "\"ai_socktype\": 2, \"ai_protocol\": 17, \"ai_addr\": "
+         "\"\\u000a\\u0000\\u0000\\u0035\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u"
+         "0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0001\\u0000"
+         "\\u0000\\u0000\\u0000\", "
          "\"ai_canonname\": null, \"ai_next\": null}}}"},
         {"resource usage", CG_CASE(rusage), fill_rusage,
          "{\"ru_utime\": 12345678, \"ru_stime\": 1, \"ru_maxrss\": 20480, \"ru_ixrss\": 0, "

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -1013,6 +1014,56 @@ START_TEST(test_inotify_limits)
 }
 END_TEST
 
+static avrogen_status addrinfo_encode_any(avrogen_writer *w, const void *v)
+{
+    return addrinfo_avro_encode(w, (const struct addrinfo *)v);
+}
+
+/* getaddrinfo's answer for [::1]:443: ai_addr is a struct sockaddr * with a
+ * 28-byte sockaddr_in6 behind it; AVRO_BYTES(ai_addrlen) writes those bytes as
+ * stored and decode copies them into the arena, every byte back. */
+START_TEST(test_addrinfo_live)
+{
+    struct addrinfo hints = {.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+                             .ai_family = AF_INET6,
+                             .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    ck_assert_int_eq(getaddrinfo("::1", "443", &hints, &res), 0);
+    ck_assert_uint_eq(res->ai_addrlen, sizeof(struct sockaddr_in6));
+    ck_assert_uint_eq(res->ai_addrlen, 28);
+    struct addrinfo back, via_plan;
+    memset(&back, 0, sizeof back);
+    memset(&via_plan, 0, sizeof via_plan);
+    system_round_trip(&addrinfo_avro_type, addrinfo_encode_any, res, &back, &via_plan);
+    for (int i = 0; i < 2; i++) {
+        const struct addrinfo *b = i == 0 ? &back : &via_plan;
+        ck_assert_int_eq(b->ai_family, AF_INET6);
+        ck_assert_uint_eq(b->ai_addrlen, 28);
+        ck_assert_ptr_nonnull(b->ai_addr);
+        ck_assert_ptr_ne(b->ai_addr, res->ai_addr);
+        ck_assert_mem_eq(b->ai_addr, res->ai_addr, 28);
+        const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)(const void *)b->ai_addr;
+        ck_assert_uint_eq(ntohs(a6->sin6_port), 443);
+        ck_assert(IN6_IS_ADDR_LOOPBACK(&a6->sin6_addr));
+        ck_assert_int_eq(b->ai_next != NULL, res->ai_next != NULL);
+    }
+    /* On the wire: the length 28 (zigzag 56) and the bytes as stored. */
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    struct addrinfo one = *res;
+    one.ai_canonname = NULL;
+    one.ai_next = NULL;
+    ck_assert_int_eq(addrinfo_avro_encode(&w, &one), AVROGEN_OK);
+    const uint8_t *data = avrogen_writer_data(&w);
+    size_t len = avrogen_writer_len(&w);
+    ck_assert_uint_ge(len, 31);
+    ck_assert_uint_eq(data[len - 31], 56);
+    ck_assert_mem_eq(data + len - 30, res->ai_addr, 28);
+    avrogen_writer_fini(&w);
+    freeaddrinfo(res);
+}
+END_TEST
+
 /* stat()'s struct of this test's own executable, as plain cc lays it out. */
 START_TEST(test_stat_live)
 {
@@ -1077,6 +1128,7 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_epoll_live);
     tcase_add_test(tc, test_inotify_live);
     tcase_add_test(tc, test_inotify_limits);
+    tcase_add_test(tc, test_addrinfo_live);
     tcase_add_test(tc, test_sockaddr_in6_live);
     suite_add_tcase(s, tc);
 

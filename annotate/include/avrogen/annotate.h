@@ -47,10 +47,11 @@
  *  - Counts beside the data: `T items[N] AVRO_ARRAY(n)` holds the first n of N
  *    items; `char s[N] AVRO_STRING(len)` and `uint8_t b[N] AVRO_BYTES(len)` the
  *    first len bytes; `char *s AVRO_STRING(len)` is text of len bytes, not
- *    NUL-terminated, `void *p AVRO_BYTES(len)` bytes. `char id[N] AVRO_PADDED`
- *    is NUL-padded text whose N bytes may all be text. A flexible array
- *    member takes the same with a second argument, the most items the
- *    program allocates after the struct:
+ *    NUL-terminated, `void *p AVRO_BYTES(len)` bytes, as is a pointer to
+ *    any object type: `struct sockaddr *ai_addr AVRO_BYTES(ai_addrlen)` is
+ *    the bytes it points at, as stored (decode copies them into the arena). `char id[N]
+ * AVRO_PADDED` is NUL-padded text whose N bytes may all be text. A flexible array member takes the
+ * same with a second argument, the most items the program allocates after the struct:
  *    AVRO_EXTERN_FIELD(struct inotify_event, name, AVRO_STRING(len, NAME_MAX + 1))
  *    (a flexible char array's string ends at its first NUL within len;
  *    decode writes at most that many after the struct, NUL-terminated).

@@ -8,7 +8,7 @@ struct entry { char *key; int32_t value; };
 
 struct AVRO_RECORD() bad_counted {
     int32_t *a AVRO_STRING(n);
-    int32_t *b AVRO_BYTES(n2);
+    int32_t *b AVRO_BYTES(n2); /* fine since issue 23: its n2 bytes as stored */
     int32_t c AVRO_PADDED;
     struct entry d[4] AVRO_MAP(n3);
     char *e AVRO_STRING(n4) AVRO_ARRAY(n4);
