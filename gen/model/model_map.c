@@ -37,6 +37,20 @@ static void error_unannotated(const struct site *s, const struct ctype *t)
     struct model_loc at = member_loc(s);
     const struct cdecl *decl = t->decl;
     bool is_enum = decl->kind == CDECL_ENUM;
+    if (!decl->complete && s->owner->in_system_header) {
+        /* Not the user's header: the fix goes in theirs (zlib's z_stream.state
+         * points at a struct internal_state no installed header defines). */
+        char *owner = decl_name(s->owner);
+        diag_error(b->d, &at,
+                   "%s '%s' has type '%s', which is incomplete here (a type no header "
+                   "included defines, such as a library's private state); write "
+                   "AVRO_EXTERN_FIELD(%s, %s, AVRO_SKIP) in your header (if a header does "
+                   "define it: %s)",
+                   s->what, s->member->name, t->spelling, owner, s->member->name,
+                   incomplete_advice(b));
+        free(owner);
+        return;
+    }
     if (!decl->complete) {
         diag_error(b->d, &at,
                    "%s '%s' has type '%s', which is incomplete here; %s, or AVRO_SKIP the "
