@@ -187,6 +187,12 @@ void ec_set_member(struct gen *g, const struct model_record *rec, const char *c_
     g->member = rec != NULL ? xasprintf("%s.%s", rec->c_type, c_name) : NULL;
 }
 
+/* A uint64_t long above INT64_MAX (TCP_INFO's ~0 for "unlimited"): both ways
+ * to keep such values, as the user writes them (AVRO_EXTERN_FIELD for a
+ * system struct). */
+#define U64_ABOVE \
+    "above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value"
+
 char *ec_member_msg(const struct gen *g, const char *what)
 {
     char *text = xasprintf("%s: %s", g->member != NULL ? g->member : "value", what);
@@ -546,7 +552,7 @@ static void write_scalar_value(struct gen *g, const struct model_type *t, const 
         break;
     case AVROGEN_KIND_LONG:
         if (t->scalar == MODEL_SCALAR_U64 && t->u64_checked) {
-            char *msg = ec_member_msg(g, "above INT64_MAX");
+            char *msg = ec_member_msg(g, U64_ABOVE);
             ec_line(g, "avrogen_write_u64(w, %s, %s);", v, msg);
             free(msg);
         } else if (t->scalar == MODEL_SCALAR_U64) {
@@ -783,7 +789,7 @@ static void run_leaf(struct gen *g, const struct model_type *t, const char *lv,
                                                        : 10; /* long; decimal: 1 + 9 */
         if (t->kind == AVROGEN_KIND_LONG && t->u64_checked) {
             /* Checked ahead of the run: the run stores the long it gives. */
-            char *msg = ec_member_msg(g, "above INT64_MAX");
+            char *msg = ec_member_msg(g, U64_ABOVE);
             part->var = xasprintf("u_%s", name);
             part->init = xasprintf("avrogen_writer_u64(w, %s, %s)", v, msg);
             part->var_type = "int64_t";

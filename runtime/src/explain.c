@@ -296,7 +296,10 @@ static void value(walk *k, const avrogen_field_desc *d, const char *base)
             uint64_t u;
             memcpy(&u, p, sizeof u);
             if (u > (uint64_t)INT64_MAX)
-                report(k, "%" PRIu64 " is above the largest long", u);
+                report(k,
+                       "%" PRIu64 " is above the largest long; AVRO_FIELD(type = \"long\") "
+                       "keeps its bits, AVRO_DECIMAL(20, 0) every value",
+                       u);
         }
         return;
     case AVROGEN_STORAGE_CSTRING:

@@ -82,11 +82,16 @@ static inline size_t sizes_avro_measure(const struct sizes *v)
 
 static void sizes_avro_write(avrogen_writer *w, const struct sizes *v)
 {
-    int64_t u_ul = avrogen_writer_u64(w, v->ul, "struct sizes.ul: above INT64_MAX");
-    int64_t u_ull = avrogen_writer_u64(w, v->ull, "struct sizes.ull: above INT64_MAX");
-    int64_t u_sz = avrogen_writer_u64(w, v->sz, "struct sizes.sz: above INT64_MAX");
-    int64_t u_up = avrogen_writer_u64(w, v->up, "struct sizes.up: above INT64_MAX");
-    int64_t u_u64 = avrogen_writer_u64(w, v->u64, "struct sizes.u64: above INT64_MAX");
+    int64_t u_ul = avrogen_writer_u64(w, v->ul,
+                                      "struct sizes.ul: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+    int64_t u_ull = avrogen_writer_u64(w, v->ull,
+                                       "struct sizes.ull: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+    int64_t u_sz = avrogen_writer_u64(w, v->sz,
+                                      "struct sizes.sz: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+    int64_t u_up = avrogen_writer_u64(w, v->up,
+                                      "struct sizes.up: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+    int64_t u_u64 = avrogen_writer_u64(w, v->u64,
+                                       "struct sizes.u64: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
     if (avrogen_writer_room(w, 200)) {
         uint8_t *p = w->p;
         p = avrogen_put_long(p, v->sc);
@@ -139,22 +144,28 @@ static void sizes_avro_write(avrogen_writer *w, const struct sizes *v)
         avrogen_write_decimal_uint64(w, v->exact);
     }
     avrogen_write_block_count(w, 3);
-    for (size_t i = 0; i < 3; i++)
-        avrogen_write_u64(w, v->lens[i], "struct sizes.lens: above INT64_MAX");
+    for (size_t i = 0; i < 3; i++) {
+        avrogen_write_u64(w, v->lens[i],
+                          "struct sizes.lens: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+    }
     avrogen_write_block_count(w, 0);
     if (v->maybe == NULL) {
         avrogen_write_int(w, 0);
     } else {
         avrogen_write_int(w, 1);
-        avrogen_write_u64(w, *v->maybe, "struct sizes.maybe: above INT64_MAX");
+        avrogen_write_u64(w, *v->maybe,
+                          "struct sizes.maybe: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
     }
     {
         size_t count = avrogen_write_array_start(w, v->counts, (int64_t)v->n_counts);
-        for (size_t i = 0; i < count; i++)
-            avrogen_write_u64(w, v->counts[i], "struct sizes.counts: above INT64_MAX");
+        for (size_t i = 0; i < count; i++) {
+            avrogen_write_u64(w, v->counts[i],
+                              "struct sizes.counts: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
+        }
         avrogen_write_block_count(w, 0);
     }
-    avrogen_write_u64(w, v->limit, "struct sizes.limit: above INT64_MAX");
+    avrogen_write_u64(w, v->limit,
+                      "struct sizes.limit: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
 }
 
 static void sizes_avro_read(avrogen_reader *r, struct sizes *v, avrogen_arena *a)

@@ -33,7 +33,7 @@ static inline size_t counters_avro_measure(const struct counters *v)
 static void counters_avro_write(avrogen_writer *w, const struct counters *v)
 {
     int64_t u_checked = avrogen_writer_u64(w, v->checked,
-                                           "struct counters.checked: above INT64_MAX");
+                                           "struct counters.checked: above INT64_MAX; AVRO_FIELD(type = \"long\") keeps its bits, AVRO_DECIMAL(20, 0) every value");
     if (avrogen_writer_room(w, 50)) {
         uint8_t *p = w->p;
         p = avrogen_put_long(p, (int64_t)v->packets);
