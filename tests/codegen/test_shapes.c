@@ -997,7 +997,7 @@ START_TEST(test_inotify_limits)
     snprintf(json, sizeof json, "{\"wd\": 1, \"mask\": 2, \"cookie\": 0, \"name\": \"%.*s\"}",
              NAME_MAX + 2, name);
     ck_assert_int_eq(decode_json(&inotify_event_avro_type, json, v, &msg), AVROGEN_E_LIMIT);
-    ck_assert_str_eq(msg, "struct inotify_event.name: more than 256 bytes");
+    ck_assert_str_eq(msg, "InotifyEvent.name: more than 256 bytes");
     ck_assert_uint_eq(v->len, 0);
 
     /* A name of NUL bytes only is the empty string; one past the room is refused. */
