@@ -4,7 +4,7 @@
  * the checks bench/peers/run holds every peer to.
  *
  *   peer_c run --impl gen|next_as|generic|avroc --schema order.avsc --input IN
- *              --out DIR [--codecs null,deflate,...] [--dump] [--warmup N]
+ *              --out DIR [--codecs null,deflate,...] [--dump] [--warmup N] [--threads N]
  *
  * loads every record of IN (a container file) into the implementation's own
  * in-memory objects (not timed), encodes and decodes --warmup records (not
@@ -168,6 +168,7 @@ static char *schema_json;
 static size_t schema_len;
 static avrogen_schema *schema;
 static size_t n_records;
+static unsigned threads; /* --threads: the container writer's and reader's workers */
 
 /* The records, in the implementation's own objects. */
 static struct order *orders;  /* gen, next_as */
@@ -347,7 +348,7 @@ static void file_write(const char *path, const char *codec)
     }
     avrogen_diag d;
     avrogen_ocf_writer *w;
-    avrogen_ocf_writer_options opts = {.codec = codec, .block_size = BLOCK_SIZE};
+    avrogen_ocf_writer_options opts = {.codec = codec, .block_size = BLOCK_SIZE, .threads = threads};
     if (avrogen_ocf_writer_open(path, schema_json, schema_len, &opts, &w, &d) != AVROGEN_OK)
         die(path, d.msg);
     for (size_t i = 0; i < n_records; i++) {
@@ -382,7 +383,8 @@ static uint64_t file_read(const char *path, size_t *count)
     }
     avrogen_diag d;
     avrogen_ocf_reader *r;
-    if (avrogen_ocf_reader_open(path, NULL, &r, &d) != AVROGEN_OK)
+    avrogen_ocf_reader_options ropts = {.threads = threads};
+    if (avrogen_ocf_reader_open(path, &ropts, &r, &d) != AVROGEN_OK)
         die(path, d.msg);
     bool got;
     if (impl == GEN) {
@@ -456,6 +458,8 @@ static int cmd_run(int argc, char **argv)
             snprintf(codecs, sizeof codecs, "%s", v);
         else if (strcmp(a, "--warmup") == 0)
             warmup = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--threads") == 0)
+            threads = (unsigned)strtoul(v, NULL, 10);
         else
             die(a, "unknown argument");
     }
