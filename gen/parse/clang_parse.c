@@ -479,7 +479,6 @@ static uint64_t *field_offsets(CXCursor decl, CXType t)
     return lp.offsets;
 }
 
-
 /* A C11 anonymous struct or union member (`struct { int a; };`, no member
  * name), of that kind (CXCursor_StructDecl, CXCursor_UnionDecl). */
 static bool is_anonymous_member(CXCursor field, enum CXCursorKind kind)
