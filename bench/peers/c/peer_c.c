@@ -348,7 +348,8 @@ static void file_write(const char *path, const char *codec)
     }
     avrogen_diag d;
     avrogen_ocf_writer *w;
-    avrogen_ocf_writer_options opts = {.codec = codec, .block_size = BLOCK_SIZE, .threads = threads};
+    avrogen_ocf_writer_options opts = {
+            .codec = codec, .block_size = BLOCK_SIZE, .threads = threads};
     if (avrogen_ocf_writer_open(path, schema_json, schema_len, &opts, &w, &d) != AVROGEN_OK)
         die(path, d.msg);
     for (size_t i = 0; i < n_records; i++) {
