@@ -44,14 +44,23 @@ struct strset {
     char **v;
     size_t n;
     struct strmap index; /* v[i] -> i */
+    /* For names made by numbering a stem (stem, stem_2, ...): the number each
+     * stem's last search ended at. A candidate refused once stays refused (the
+     * set only grows, and safety is the name's own; a global refused to a tag
+     * for its case is left unused), so the next search on the stem starts there: n names on one
+     * stem take n tries, not n^2/2 (fuzz_names found thousands of "a_b", "a__b", ... squeezed to
+     * one stem). */
+    char **stems;
+    size_t n_stems;
+    struct strmap next; /* stems[i] -> the number to try next */
 };
 
-#define STRSET_INIT          \
-    {                        \
-        NULL, 0,             \
-        {                    \
-            NULL, NULL, 0, 0 \
-        }                    \
+#define STRSET_INIT                           \
+    {                                         \
+        NULL, 0, {NULL, NULL, 0, 0}, NULL, 0, \
+        {                                     \
+            NULL, NULL, 0, 0                  \
+        }                                     \
     }
 
 static bool strset_has(const struct strset *s, const char *x)
@@ -75,6 +84,31 @@ static void strset_free(struct strset *s)
     strmap_free(&s->index);
     s->v = NULL;
     s->n = 0;
+    for (size_t i = 0; i < s->n_stems; i++)
+        free(s->stems[i]);
+    free(s->stems);
+    strmap_free(&s->next);
+    s->stems = NULL;
+    s->n_stems = 0;
+}
+
+/* Where a search for a free `stem`, `stem`_2, ... in s starts: `first`, or
+ * past the numbers an earlier search on the stem refused. */
+static unsigned stem_start(const struct strset *s, const char *stem, unsigned first)
+{
+    size_t next;
+    return strmap_get(&s->next, stem, &next) && next > first ? (unsigned)next : first;
+}
+
+/* A search on `stem` ended at number i (taken now): the next starts after it. */
+static void stem_done(struct strset *s, const char *stem, unsigned i)
+{
+    if (!strmap_get(&s->next, stem, NULL)) {
+        s->stems = xappend(s->stems, s->n_stems, sizeof *s->stems);
+        s->stems[s->n_stems] = xstrdup(stem);
+        stem = s->stems[s->n_stems++];
+    }
+    strmap_put(&s->next, stem, (size_t)i + 1);
 }
 
 void header_problems_free(struct header_problems *p)
@@ -212,16 +246,18 @@ static char *squeeze(const char *raw)
 }
 
 /* The first of base, base_2, base_3, ... that `ok` accepts and `taken` lacks. */
-static char *first_free(const char *base, const struct strset *taken)
+static char *first_free(const char *base, struct strset *taken)
 {
     if (is_safe_ident(base) && !strset_has(taken, base))
         return xstrdup(base);
     /* "class_" goes on as "class_2", never "class__2" (no name holds "__"). */
     const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
-    for (unsigned i = 2;; i++) {
+    for (unsigned i = stem_start(taken, base, 2);; i++) {
         char *c = xasprintf("%s%s%u", base, sep, i);
-        if (is_safe_ident(c) && !strset_has(taken, c))
+        if (is_safe_ident(c) && !strset_has(taken, c)) {
+            stem_done(taken, base, i);
             return c;
+        }
         free(c);
     }
 }
@@ -420,9 +456,10 @@ static char *global_name(struct hdr *h, const char *raw, bool tag)
         free(prefixed);
     }
     const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
-    for (unsigned i = 1;; i++) {
+    for (unsigned i = stem_start(&h->globals, base, 1);; i++) {
         char *c = i == 1 ? xstrdup(base) : xasprintf("%s%s%u", base, sep, i);
         if (is_safe_ident(c) && !strset_has(&h->globals, c) && !(tag && tag_case_taken(h, c))) {
+            stem_done(&h->globals, base, i);
             strset_add(&h->globals, c);
             if (h->sink)
                 h->sink->ident(h->sink->ctx, NULL, c, tag);
