@@ -245,17 +245,43 @@ static char *squeeze(const char *raw)
     return out;
 }
 
-/* The first of base, base_2, base_3, ... that `ok` accepts and `taken` lacks. */
-static char *first_free(const char *base, struct strset *taken)
+/* The separator before a stem's numbers: "class_" goes on as "class_2",
+ * never "class__2" (no name holds "__"). */
+static const char *number_sep(const char *stem)
+{
+    return stem[0] && stem[strlen(stem) - 1] == '_' ? "" : "_";
+}
+
+/* A stem whose numbered names are safe: `base`, or `word`_base squeezed when
+ * base_2 would not be ("AVRO", "SIG", "M" are safe; "AVRO_2", "SIG_2", "M_2"
+ * start like the C library's or avrogen's macros, so "AVRO" goes on as
+ * "type_AVROX_2"). Numbering from a stem no number makes safe never ended
+ * (fuzz_names). */
+static char *numbering_stem(const char *base, const char *word)
+{
+    char *two = xasprintf("%s%s2", base, number_sep(base));
+    bool ok = is_safe_ident(two);
+    free(two);
+    if (ok)
+        return xstrdup(base);
+    char *raw = xasprintf("%s_%s", word, base);
+    char *stem = squeeze(raw);
+    free(raw);
+    return stem;
+}
+
+/* The first of base, then stem_2, stem_3, ... (stem: numbering_stem) that is
+ * safe and not in `taken`. */
+static char *first_free(const char *base, const char *word, struct strset *taken)
 {
     if (is_safe_ident(base) && !strset_has(taken, base))
         return xstrdup(base);
-    /* "class_" goes on as "class_2", never "class__2" (no name holds "__"). */
-    const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
-    for (unsigned i = stem_start(taken, base, 2);; i++) {
-        char *c = xasprintf("%s%s%u", base, sep, i);
+    char *stem = numbering_stem(base, word);
+    for (unsigned i = stem_start(taken, stem, 2);; i++) {
+        char *c = xasprintf("%s%s%u", stem, number_sep(stem), i);
         if (is_safe_ident(c) && !strset_has(taken, c)) {
-            stem_done(taken, base, i);
+            stem_done(taken, stem, i);
+            free(stem);
             return c;
         }
         free(c);
@@ -299,7 +325,7 @@ static char *member_name(struct strset *taken, const char *raw)
         name = xstrdup(raw);
     } else {
         char *base = safe_stem(raw, "field", "_");
-        name = first_free(base, taken);
+        name = first_free(base, "field", taken);
         free(base);
     }
     strset_add(taken, name);
@@ -455,15 +481,16 @@ static char *global_name(struct hdr *h, const char *raw, bool tag)
         base = squeeze(prefixed);
         free(prefixed);
     }
-    const char *sep = base[0] && base[strlen(base) - 1] == '_' ? "" : "_";
-    for (unsigned i = stem_start(&h->globals, base, 1);; i++) {
-        char *c = i == 1 ? xstrdup(base) : xasprintf("%s%s%u", base, sep, i);
+    char *stem = numbering_stem(base, "type");
+    for (unsigned i = stem_start(&h->globals, stem, 1);; i++) {
+        char *c = i == 1 ? xstrdup(base) : xasprintf("%s%s%u", stem, number_sep(stem), i);
         if (is_safe_ident(c) && !strset_has(&h->globals, c) && !(tag && tag_case_taken(h, c))) {
-            stem_done(&h->globals, base, i);
+            stem_done(&h->globals, stem, i);
             strset_add(&h->globals, c);
             if (h->sink)
                 h->sink->ident(h->sink->ctx, NULL, c, tag);
             free(base);
+            free(stem);
             return c;
         }
         free(c);
