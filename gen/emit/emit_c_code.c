@@ -161,8 +161,11 @@ static uint64_t min_size(struct gen *g, const struct model_type *t)
  * for the lot: the suffix, or NULL. Only exact C types qualify, as the
  * helpers take int64_t *, int32_t *, double * and float *.
  */
-static const char *bulk_suffix(const struct model_type *it)
+static const char *bulk_suffix(const struct gen *g, const struct model_type *t)
 {
+    const struct model_type *it = t->items;
+    if (t->kind != AVROGEN_KIND_ARRAY || (g->unaligned && t->storage == MODEL_STORAGE_C_ARRAY))
+        return NULL; /* a C array in a packed record: item by item, through the struct */
     if (it->storage != MODEL_STORAGE_SCALAR || it->c_type == NULL)
         return NULL;
     char *type = ec_unqualified(it->c_type);
@@ -421,7 +424,7 @@ static void write_items(struct gen *g, const struct model_type *t, const char *a
                         const char *count)
 {
     const struct model_type *it = t->items;
-    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(it) : NULL;
+    const char *bulk = bulk_suffix(g, t);
     if (bulk != NULL) {
         ec_line(g, "avrogen_write_%s(w, %s, %s);", bulk, arr, count);
         return;
@@ -1094,9 +1097,12 @@ static void size_add(struct gen *g, uint64_t c)
 }
 
 /* The C type of one item of t as a pointer to const named `name`, or NULL
- * when the item is itself a pointer (its const would go elsewhere). */
-static char *item_pointer_decl(const struct model_type *t, const char *name)
+ * when the item is itself a pointer (its const would go elsewhere) or a C
+ * array of a packed record (a typed pointer into it may be misaligned). */
+static char *item_pointer_decl(const struct gen *g, const struct model_type *t, const char *name)
 {
+    if (g->unaligned && t->storage == MODEL_STORAGE_C_ARRAY)
+        return NULL;
     const char *type = t->kind == AVROGEN_KIND_MAP       ? t->entry_c_type
                        : t->items->holder_c_type != NULL ? t->items->holder_c_type
                                                          : t->items->c_type;
@@ -1120,7 +1126,7 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
                            const char *count, bool scoped)
 {
     uint64_t c = 0;
-    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(t->items) : NULL;
+    const char *bulk = bulk_suffix(g, t);
     if (bulk != NULL && (strcmp(bulk, "longs") == 0 || strcmp(bulk, "ints") == 0)) {
         /* One call for the lot (varint.c counts them with vector compares). */
         ec_line(g, "n += avrogen_size_%s(%s, %s);", bulk, arr, count);
@@ -1128,7 +1134,7 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
     }
     char *i = ec_loop_index(g);
     char *e = ec_local(g, t->kind == AVROGEN_KIND_MAP ? "e" : "it");
-    char *decl = item_pointer_decl(t, e);
+    char *decl = item_pointer_decl(g, t, e);
     struct capture body;
     if (decl != NULL && !scoped)
         g->indent++; /* the body goes inside the scope */
@@ -1358,7 +1364,7 @@ static void read_items(struct gen *g, const struct model_type *t, const char *ar
                        const char *first, const char *blk)
 {
     const struct model_type *it = t->items;
-    const char *bulk = t->kind == AVROGEN_KIND_ARRAY ? bulk_suffix(it) : NULL;
+    const char *bulk = bulk_suffix(g, t);
     if (bulk != NULL) {
         ec_line(g, "avrogen_read_%s(r, &%s[%s], %s);", bulk, arr, first, blk);
         return;
@@ -2017,6 +2023,7 @@ void ec_emit_record_functions(struct gen *g, const struct model_record *rec, boo
     struct site vs = {"v", rec};
     struct capture body;
     char *head;
+    g->unaligned = rec->may_be_unaligned;
 
     ec_line(g, "/* %s <-> Avro record %s */", ct, rec->name.fullname);
     /* A record from another header gets private copies of its functions; the

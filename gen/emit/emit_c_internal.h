@@ -53,6 +53,8 @@ struct gen {
     const char *tables; /* name of the static object holding the descriptor tables */
     struct diag *d;     /* notes about earlier schemas read without an ahead-of-time decoder */
     char *member;       /* "struct r.f": the record member being coded, for messages */
+    bool unaligned;     /* the record being coded may_be_unaligned: its C arrays go item
+                           by item (v->a[i]), no bulk call or pointer into them */
     struct aot *aot;    /* emit_c_resolve.c's state */
     struct ptrmap fixed_sizes; /* record -> its fixed encoded size + 1, or 0: it varies */
     struct ptrmap min_sizes;   /* record -> the fewest bytes it encodes in */

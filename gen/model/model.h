@@ -323,6 +323,9 @@ struct model_record {
     size_t n_avro_fields; /* members with role VALUE */
     uint64_t c_size;
     uint64_t c_align;
+    /* A member may be misaligned (packed, #pragma pack): generated code reaches
+     * its C arrays item by item, never through a pointer into them. */
+    bool may_be_unaligned;
     struct model_loc loc; /* the struct's definition */
     bool in_main_file;    /* defined (or annotated out of line) in the header
                              this model was built for; records that are only

@@ -34,6 +34,7 @@ static struct model_record *new_record(struct builder *b, const struct cdecl *d,
     r->c_type = d->tag || d->typedef_name ? c_type_of(d) : NULL;
     r->c_size = d->size;
     r->c_align = d->align;
+    r->may_be_unaligned = d->may_be_unaligned;
     r->loc = d->loc;
     r->in_main_file = d->in_main_file;
     annot_options_free(&o);

@@ -557,6 +557,14 @@ static enum CXVisitorResult visit_field(CXCursor cur, CXClientData data)
         if (unnamed)
             return CXVisit_Continue; /* `unsigned : 3;` pads: no member (C11 6.7.2.1p12) */
     }
+    /* A member whose type needs more alignment than the record has (packed,
+     * #pragma pack) or that sits off it may be misaligned in memory: generated
+     * code never takes a typed pointer into it. */
+    if (!clang_Cursor_isBitField(cur)) {
+        long long a = clang_Type_getAlignOf(clang_getCursorType(cur));
+        if (a > 1 && ((uint64_t)a > d->align || offset % (uint64_t)a != 0))
+            d->may_be_unaligned = true;
+    }
     d->members = xappend(d->members, d->n_members, sizeof *d->members);
     struct cmember *m = &d->members[d->n_members++];
     m->name = take_string(clang_getCursorSpelling(cur));

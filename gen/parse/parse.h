@@ -115,6 +115,9 @@ struct cdecl {
     size_t n_enumerators;
     uint64_t size;
     uint64_t align;
+    /* STRUCT: a member may sit at an address its type's alignment does not
+     * divide (packed, #pragma pack) */
+    bool may_be_unaligned;
     bool enum_signed; /* ENUM: the underlying integer type */
     uint64_t enum_size;
     struct model_loc loc; /* the definition, or the first declaration if incomplete */
