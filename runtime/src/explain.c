@@ -16,6 +16,8 @@
 
 #include "avrogen/gencode.h"
 
+#include "value_internal.h"
+
 #define PATH_CAP  512
 #define MAX_TYPES 64 /* cyclic-or-not answers kept; more are worked out again */
 
@@ -40,16 +42,21 @@ typedef struct walk {
 
 #define MAX_STEPS 10000000ul
 
-static AVROGEN_PRINTF(2, 3) void push(walk *k, const char *fmt, ...)
+void avrogen_path_pushv(char *path, size_t cap, size_t *len, const char *fmt, va_list ap)
 {
     char seg[96];
+    int n = vsnprintf(seg, sizeof seg, fmt, ap);
+    for (int i = 0; i < n && seg[i] != '\0'; i++, (*len)++)
+        if (*len < cap - 1)
+            path[*len] = seg[i];
+}
+
+static AVROGEN_PRINTF(2, 3) void push(walk *k, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(seg, sizeof seg, fmt, ap);
+    avrogen_path_pushv(k->path, PATH_CAP, &k->len, fmt, ap);
     va_end(ap);
-    for (int i = 0; i < n && seg[i] != '\0'; i++, k->len++)
-        if (k->len < PATH_CAP - 1)
-            k->path[k->len] = seg[i];
 }
 
 static AVROGEN_PRINTF(2, 3) void report(walk *k, const char *fmt, ...)

@@ -44,14 +44,10 @@ typedef struct rwalk {
 
 static AVROGEN_PRINTF(2, 3) void push(rwalk *k, const char *fmt, ...)
 {
-    char seg[96];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(seg, sizeof seg, fmt, ap);
+    avrogen_path_pushv(k->path, PATH_CAP, &k->len, fmt, ap);
     va_end(ap);
-    for (int i = 0; i < n && seg[i] != '\0'; i++, k->len++)
-        if (k->len < PATH_CAP - 1)
-            k->path[k->len] = seg[i];
 }
 
 /* Before a value's bytes are read: false when the walk is over. */

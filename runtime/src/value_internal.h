@@ -7,6 +7,7 @@
 #ifndef AVROGEN_VALUE_INTERNAL_H
 #define AVROGEN_VALUE_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,11 @@
  * pass the arena's budget, E_NOMEM when the allocator itself said no.
  */
 avrogen_status avrogen_value_arena_status(const avrogen_arena *a, size_t size);
+
+/* Append printf text to a member path ("Order.lines[3].name") in path[cap]
+ * whose logical length is *len: past cap the buffer keeps its prefix. The
+ * encoders' explanation (explain.c) and the decoders' (read_explain.c). */
+void avrogen_path_pushv(char *path, size_t cap, size_t *len, const char *fmt, va_list ap);
 
 /*
  * The blocks of an array or map as the decoder reads them (spec §Arrays,
