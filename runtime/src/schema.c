@@ -10,10 +10,13 @@
 #include "avrogen/schema.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -1355,6 +1358,20 @@ avrogen_status avrogen_schema_parse(const char *json, size_t len, const avrogen_
     return AVROGEN_OK;
 }
 
+/* Why the file at `path` is not one to read a schema from, or NULL: a
+ * directory, a device or a socket is refused before a byte is read (a read of
+ * /dev/zero would never end), a regular file past the bound by its size. */
+static const char *unreadable_kind(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return "is a directory";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "is a device, not a schema file";
+    if (S_ISSOCK(st->st_mode))
+        return "is a socket, not a schema file";
+    return NULL;
+}
+
 avrogen_status avrogen_schema_parse_file(const char *path, const avrogen_alloc *alloc,
                                          avrogen_schema **out, avrogen_diag *diag)
 {
@@ -1366,19 +1383,44 @@ avrogen_status avrogen_schema_parse_file(const char *path, const avrogen_alloc *
     }
     *out = NULL;
 
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         if (diag != NULL)
             snprintf(diag->msg, sizeof diag->msg, "cannot open '%s': %s", path, strerror(errno));
         return AVROGEN_E_IO;
     }
+    struct stat st_file;
+    const char *why = fstat(fd, &st_file) != 0 ? "cannot be examined" : unreadable_kind(&st_file);
+    if (why == NULL && S_ISREG(st_file.st_mode) && st_file.st_size > AVROGEN_SCHEMA_FILE_MAX) {
+        if (diag != NULL)
+            snprintf(diag->msg, sizeof diag->msg,
+                     "'%s' is %lld bytes; a schema file is read up to %d bytes (16 MiB)", path,
+                     (long long)st_file.st_size, AVROGEN_SCHEMA_FILE_MAX);
+        close(fd);
+        return AVROGEN_E_LIMIT;
+    }
+    if (why != NULL) {
+        if (diag != NULL)
+            snprintf(diag->msg, sizeof diag->msg, "cannot read '%s': it %s", path, why);
+        close(fd);
+        return AVROGEN_E_IO;
+    }
+    /* Regular files and pipes: read to the end, never past the bound (a pipe
+     * has no size to check first). */
     char *buf = NULL;
     size_t len = 0, cap = 0;
     avrogen_status st = AVROGEN_OK;
+    int err = 0;
     for (;;) {
         if (len == cap) {
+            if (cap > AVROGEN_SCHEMA_FILE_MAX) {
+                st = AVROGEN_E_LIMIT;
+                break;
+            }
             size_t grown = cap == 0 ? 4096 : cap * 2;
-            char *bigger = grown > cap ? avrogen_realloc(alloc, buf, cap, grown) : NULL;
+            if (grown > (size_t)AVROGEN_SCHEMA_FILE_MAX + 1)
+                grown = (size_t)AVROGEN_SCHEMA_FILE_MAX + 1;
+            char *bigger = avrogen_realloc(alloc, buf, cap, grown);
             if (bigger == NULL) {
                 st = AVROGEN_E_NOMEM;
                 break;
@@ -1386,20 +1428,32 @@ avrogen_status avrogen_schema_parse_file(const char *path, const avrogen_alloc *
             buf = bigger;
             cap = grown;
         }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                st = AVROGEN_E_IO;
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            err = errno;
+            st = AVROGEN_E_IO;
             break;
         }
+        if (got == 0)
+            break;
+        len += (size_t)got;
     }
-    fclose(f);
+    close(fd);
+    if (st == AVROGEN_OK && len > AVROGEN_SCHEMA_FILE_MAX)
+        st = AVROGEN_E_LIMIT;
     if (st == AVROGEN_OK) {
         st = avrogen_schema_parse(buf, len, alloc, out, diag);
     } else if (diag != NULL) {
-        snprintf(diag->msg, sizeof diag->msg,
-                 st == AVROGEN_E_IO ? "cannot read '%s'" : "out of memory reading '%s'", path);
+        if (st == AVROGEN_E_IO)
+            snprintf(diag->msg, sizeof diag->msg, "cannot read '%s': %s", path, strerror(err));
+        else if (st == AVROGEN_E_LIMIT)
+            snprintf(diag->msg, sizeof diag->msg,
+                     "'%s' holds more than %d bytes; a schema file is read up to 16 MiB", path,
+                     AVROGEN_SCHEMA_FILE_MAX);
+        else
+            snprintf(diag->msg, sizeof diag->msg, "out of memory reading '%s'", path);
     }
     if (buf != NULL)
         avrogen_free(alloc, buf, cap);

@@ -15,6 +15,10 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "avrogen/schema.h"
 
@@ -1156,6 +1160,87 @@ START_TEST(reject_bad_arguments)
 }
 END_TEST
 
+/* A pipe's read end as a path, with a child writing `n` bytes of `text`
+ * repeated into it; returns the child's pid. */
+static pid_t pipe_path(char *path, size_t size, const char *text, size_t n)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        signal(SIGPIPE, SIG_DFL);
+        size_t len = strlen(text);
+        for (size_t done = 0; done < n;) {
+            size_t chunk = n - done < len ? n - done : len;
+            ssize_t w = write(fds[1], text, chunk);
+            if (w <= 0)
+                _exit(1);
+            done += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    snprintf(path, size, "/dev/fd/%d", fds[0]);
+    return pid;
+}
+
+START_TEST(schema_file_bounded)
+{
+    avrogen_schema *s = NULL;
+    avrogen_diag d;
+    /* A device is refused before a byte is read: /dev/zero never ends. */
+    ck_assert_int_eq(avrogen_schema_parse_file("/dev/zero", NULL, &s, &d), AVROGEN_E_IO);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(d.msg, "'/dev/zero'"));
+    ck_assert_ptr_nonnull(strstr(d.msg, "is a device"));
+    ck_assert_int_eq(avrogen_schema_parse_file(CORPUS, NULL, &s, &d), AVROGEN_E_IO);
+    ck_assert_ptr_nonnull(strstr(d.msg, "is a directory"));
+
+    /* A regular file past the bound, by its size (sparse: nothing is written). */
+    char big[] = "/tmp/avrogen-schema-big-XXXXXX";
+    int fd = mkstemp(big);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)AVROGEN_SCHEMA_FILE_MAX + 1), 0);
+    close(fd);
+    ck_assert_int_eq(avrogen_schema_parse_file(big, NULL, &s, &d), AVROGEN_E_LIMIT);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(d.msg, "16777217 bytes"));
+    /* At the bound it is read whole: spaces, then the schema in its last bytes. */
+    FILE *f = fopen(big, "w");
+    ck_assert_ptr_nonnull(f);
+    static char spaces[1 << 16];
+    memset(spaces, ' ', sizeof spaces);
+    for (long i = 0; i < AVROGEN_SCHEMA_FILE_MAX / (long)sizeof spaces - 1; i++)
+        ck_assert_uint_eq(fwrite(spaces, 1, sizeof spaces, f), sizeof spaces);
+    ck_assert_uint_eq(fwrite(spaces, 1, sizeof spaces - 5, f), sizeof spaces - 5);
+    fputs("\"int\"", f);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(avrogen_schema_parse_file(big, NULL, &s, &d), AVROGEN_OK);
+    ck_assert_str_eq(avrogen_schema_canonical(s), "\"int\"");
+    avrogen_schema_free(s);
+    s = NULL;
+    unlink(big);
+
+    /* A pipe: a schema is read whole; one that does not end stops at the bound. */
+    char path[64];
+    int status;
+    pid_t pid = pipe_path(path, sizeof path, "\"long\"", 6);
+    ck_assert_int_eq(avrogen_schema_parse_file(path, NULL, &s, &d), AVROGEN_OK);
+    ck_assert_str_eq(avrogen_schema_canonical(s), "\"long\"");
+    avrogen_schema_free(s);
+    s = NULL;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    pid = pipe_path(path, sizeof path, "                ", (size_t)AVROGEN_SCHEMA_FILE_MAX * 2);
+    ck_assert_int_eq(avrogen_schema_parse_file(path, NULL, &s, &d), AVROGEN_E_LIMIT);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(d.msg, "more than 16777216 bytes"));
+    close(atoi(path + strlen("/dev/fd/")));
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+}
+END_TEST
+
 START_TEST(reject_hostile_text_in_messages)
 {
     /* A long name with control characters cannot overflow or break the message. */
@@ -1699,6 +1784,7 @@ static Suite *schema_suite(void)
     tcase_add_loop_test(tc, reject_rules, 0, (int)(sizeof rejects / sizeof rejects[0]));
     tcase_add_test(tc, reject_json_syntax);
     tcase_add_test(tc, reject_bad_arguments);
+    tcase_add_test(tc, schema_file_bounded);
     tcase_add_test(tc, reject_hostile_text_in_messages);
     suite_add_tcase(s, tc);
 

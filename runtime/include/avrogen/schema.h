@@ -136,7 +136,17 @@ AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_schema_parse(const char *js
                                                                   avrogen_schema **out,
                                                                   avrogen_diag *diag);
 
-/* Parse the file at `path`; like avrogen_schema_parse, with E_IO if unreadable. */
+/* The most bytes avrogen_schema_parse_file reads: 16 MiB, the default
+ * max_header_size of a container file's reader (ocf.h), which holds its schema
+ * in its header, and the bound of the command line's SCHEMA arguments. */
+#define AVROGEN_SCHEMA_FILE_MAX (16 << 20)
+
+/*
+ * Parse the file at `path` (a regular file or a pipe); like
+ * avrogen_schema_parse, with E_IO if it cannot be opened or read or is a
+ * directory, a device or a socket (refused before reading), and E_LIMIT if it
+ * holds more than AVROGEN_SCHEMA_FILE_MAX bytes (never read past that).
+ */
 AVROGEN_NODISCARD AVROGEN_API avrogen_status avrogen_schema_parse_file(const char *path,
                                                                        const avrogen_alloc *alloc,
                                                                        avrogen_schema **out,
