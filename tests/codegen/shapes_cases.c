@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cg_anon.avro.h"
+#include "cg_logged.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_sysdefault.avro.h"
 #include "cg_system.avro.h"
@@ -35,6 +36,11 @@ CG_ADAPTERS(rusage, struct rusage)
 CG_ADAPTERS(epoll_event, struct epoll_event)
 CG_ADAPTERS(inotify_event, struct inotify_event)
 CG_ADAPTERS(sockaddr_in6, struct sockaddr_in6)
+CG_ADAPTERS(tcp_info, struct tcp_info)
+CG_ADAPTERS(tm, struct tm)
+CG_ADAPTERS(dirent, struct dirent)
+CG_ADAPTERS(sysinfo, struct sysinfo)
+CG_ADAPTERS(z_stream_s, z_stream)
 
 static void fill_flow(void *p)
 {
@@ -502,6 +508,148 @@ static void fill_vendor_int(void *p)
     v->id.number = INT32_MIN;
 }
 
+/* struct tcp_info as getsockopt(TCP_INFO) fills it (<linux/tcp.h>): its
+ * bit-fields at their widest, __u32 counters at both ends, and the pacing
+ * rates at ~0, the kernel's "unlimited": tcpi_pacing_rate keeps its 64 bits
+ * (-1 as a long), tcpi_max_pacing_rate every digit (a decimal of 9 bytes). */
+static void fill_tcp_info(void *p)
+{
+    struct tcp_info *v = p;
+    v->tcpi_state = 1; /* TCP_ESTABLISHED */
+    v->tcpi_ca_state = 4;
+    v->tcpi_retransmits = 0;
+    v->tcpi_probes = 2;
+    v->tcpi_backoff = 1;
+    v->tcpi_options = 255;
+    v->tcpi_snd_wscale = 7;
+    v->tcpi_rcv_wscale = 15;
+    v->tcpi_delivery_rate_app_limited = 1;
+    v->tcpi_fastopen_client_fail = 3;
+    v->tcpi_rto = 200000u;
+    v->tcpi_ato = 40000u;
+    v->tcpi_snd_mss = 65483u;
+    v->tcpi_rcv_mss = 3000009u;
+    v->tcpi_unacked = 4000012u;
+    v->tcpi_sacked = 5000015u;
+    v->tcpi_lost = 6000018u;
+    v->tcpi_retrans = 7000021u;
+    v->tcpi_fackets = 8000024u;
+    v->tcpi_last_data_sent = 9000027u;
+    v->tcpi_last_ack_sent = 10000030u;
+    v->tcpi_last_data_recv = 11000033u;
+    v->tcpi_last_ack_recv = 12000036u;
+    v->tcpi_pmtu = 13000039u;
+    v->tcpi_rcv_ssthresh = UINT32_MAX;
+    v->tcpi_rtt = 15000045u;
+    v->tcpi_rttvar = 16000048u;
+    v->tcpi_snd_ssthresh = 17000051u;
+    v->tcpi_snd_cwnd = 18000054u;
+    v->tcpi_advmss = 19000057u;
+    v->tcpi_reordering = 20000060u;
+    v->tcpi_rcv_rtt = 21000063u;
+    v->tcpi_rcv_space = 22000066u;
+    v->tcpi_total_retrans = 23000069u;
+    v->tcpi_pacing_rate = UINT64_MAX;
+    v->tcpi_max_pacing_rate = UINT64_MAX;
+    v->tcpi_bytes_acked = UINT64_C(1099511627776);
+    v->tcpi_bytes_received = UINT64_C(9223372036854775807);
+    v->tcpi_segs_out = 17u;
+    v->tcpi_segs_in = 65536u;
+    v->tcpi_notsent_bytes = UINT32_MAX;
+    v->tcpi_min_rtt = 0u;
+    v->tcpi_data_segs_in = 17u;
+    v->tcpi_data_segs_out = 65536u;
+    v->tcpi_delivery_rate = UINT64_C(1099511627776);
+    v->tcpi_busy_time = UINT64_C(9223372036854775807);
+    v->tcpi_rwnd_limited = 0;
+    v->tcpi_sndbuf_limited = UINT64_C(123456789012);
+    v->tcpi_delivered = UINT32_MAX;
+    v->tcpi_delivered_ce = 0u;
+    v->tcpi_bytes_sent = 77;
+    v->tcpi_bytes_retrans = UINT64_C(4611686018427387904);
+    v->tcpi_dsack_dups = UINT32_MAX;
+    v->tcpi_reord_seen = 0u;
+    v->tcpi_rcv_ooopack = 17u;
+    v->tcpi_snd_wnd = 65536u;
+}
+
+/* struct tm with glibc's tm_gmtoff and tm_zone: a leap second in CET, and a
+ * zone glibc leaves unnamed (tm_zone NULL: null) half an hour off the hour. */
+static void fill_tm_cet(void *p)
+{
+    struct tm *v = p;
+    *v = (struct tm){.tm_sec = 60, .tm_min = 59, .tm_hour = 23, .tm_mday = 31, .tm_mon = 11,
+                     .tm_year = 126, .tm_wday = 4, .tm_yday = 364, .tm_isdst = 0,
+                     .tm_gmtoff = 3600, .tm_zone = "CET"};
+}
+
+static void fill_tm_unnamed(void *p)
+{
+    struct tm *v = p;
+    *v = (struct tm){.tm_mday = 1, .tm_year = -1900, .tm_isdst = -1, .tm_gmtoff = -12600};
+}
+
+/* struct dirent as readdir returns it: d_name a char[256] (string), d_off
+ * the file system's cookie (ext4's are hashes up to the largest long). */
+static void fill_dirent(void *p)
+{
+    struct dirent *v = p;
+    v->d_ino = 1234567;
+    v->d_off = INT64_MAX;
+    v->d_reclen = 32;
+    v->d_type = DT_REG;
+    strcpy(v->d_name, "caf\xc3\xa9.txt");
+}
+
+/* struct sysinfo: loads scaled by 1 << SI_LOAD_SHIFT (1.0, 0.5, 0), 24 GiB
+ * of RAM; _f, a zero-length char array on LP64, is skipped. */
+static void fill_sysinfo(void *p)
+{
+    struct sysinfo *v = p;
+    v->uptime = 86400;
+    v->loads[0] = 65536;
+    v->loads[1] = 32768;
+    v->loads[2] = 0;
+    v->totalram = UINT64_C(25769803776);
+    v->freeram = UINT64_C(1073741824);
+    v->sharedram = 4096;
+    v->bufferram = 0;
+    v->totalswap = 0;
+    v->freeswap = 0;
+    v->procs = 512;
+    v->pad = 0;
+    v->totalhigh = 0;
+    v->freehigh = 0;
+    v->mem_unit = 1;
+}
+
+/* zlib's z_stream after a deflate: counters and checksum, msg NULL (null);
+ * and after inflate refused its input, msg zlib's words. The buffers, the
+ * allocator and the internal state are skipped. */
+static void fill_z_stream(void *p)
+{
+    z_stream *v = p;
+    v->avail_in = 0;
+    v->total_in = 1000000;
+    v->avail_out = 4096;
+    v->total_out = 1234;
+    v->msg = NULL;
+    v->data_type = Z_TEXT;
+    v->adler = 0x12345678;
+    v->reserved = 0;
+}
+
+static void fill_z_stream_error(void *p)
+{
+    z_stream *v = p;
+    v->avail_in = 4294967295u;
+    v->total_in = 5;
+    v->total_out = 0;
+    v->msg = "invalid stored block lengths";
+    v->data_type = Z_UNKNOWN;
+    v->adler = 1;
+}
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -618,5 +766,56 @@ const shape_answer shape_answers[] = {
          "{\"value\": null, \"id\": {\"int\": 2147483647}}"},
         {"vendor int", CG_CASE(vendor_reading), fill_vendor_int,
          "{\"value\": {\"long\": 9223372036854775807}, \"id\": {\"int\": -2147483648}}"},
+        {"tcp info", CG_CASE(tcp_info), fill_tcp_info,
+         "{\"tcpi_state\": 1, \"tcpi_ca_state\": 4, \"tcpi_retransmits\": 0, "
+         "\"tcpi_probes\": 2, \"tcpi_backoff\": 1, \"tcpi_options\": 255, "
+         "\"tcpi_snd_wscale\": 7, \"tcpi_rcv_wscale\": 15, "
+         "\"tcpi_delivery_rate_app_limited\": 1, \"tcpi_fastopen_client_fail\": 3, "
+         "\"tcpi_rto\": 200000, \"tcpi_ato\": 40000, \"tcpi_snd_mss\": 65483, "
+         "\"tcpi_rcv_mss\": 3000009, \"tcpi_unacked\": 4000012, \"tcpi_sacked\": 5000015, "
+         "\"tcpi_lost\": 6000018, \"tcpi_retrans\": 7000021, \"tcpi_fackets\": 8000024, "
+         "\"tcpi_last_data_sent\": 9000027, \"tcpi_last_ack_sent\": 10000030, "
+         "\"tcpi_last_data_recv\": 11000033, \"tcpi_last_ack_recv\": 12000036, "
+         "\"tcpi_pmtu\": 13000039, \"tcpi_rcv_ssthresh\": 4294967295, "
+         "\"tcpi_rtt\": 15000045, \"tcpi_rttvar\": 16000048, "
+         "\"tcpi_snd_ssthresh\": 17000051, \"tcpi_snd_cwnd\": 18000054, "
+         "\"tcpi_advmss\": 19000057, \"tcpi_reordering\": 20000060, "
+         "\"tcpi_rcv_rtt\": 21000063, \"tcpi_rcv_space\": 22000066, "
+         "\"tcpi_total_retrans\": 23000069, \"tcpi_pacing_rate\": -1, "
+         "\"tcpi_max_pacing_rate\": "
+         "\"\\u0000\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\\u00ff\", "
+         "\"tcpi_bytes_acked\": 1099511627776, "
+         "\"tcpi_bytes_received\": 9223372036854775807, \"tcpi_segs_out\": 17, "
+         "\"tcpi_segs_in\": 65536, \"tcpi_notsent_bytes\": 4294967295, \"tcpi_min_rtt\": 0, "
+         "\"tcpi_data_segs_in\": 17, \"tcpi_data_segs_out\": 65536, "
+         "\"tcpi_delivery_rate\": 1099511627776, \"tcpi_busy_time\": 9223372036854775807, "
+         "\"tcpi_rwnd_limited\": 0, \"tcpi_sndbuf_limited\": 123456789012, "
+         "\"tcpi_delivered\": 4294967295, \"tcpi_delivered_ce\": 0, "
+         "\"tcpi_bytes_sent\": 77, \"tcpi_bytes_retrans\": 4611686018427387904, "
+         "\"tcpi_dsack_dups\": 4294967295, \"tcpi_reord_seen\": 0, "
+         "\"tcpi_rcv_ooopack\": 17, \"tcpi_snd_wnd\": 65536}"},
+        {"calendar time", CG_CASE(tm), fill_tm_cet,
+         "{\"tm_sec\": 60, \"tm_min\": 59, \"tm_hour\": 23, \"tm_mday\": 31, \"tm_mon\": 11, "
+         "\"tm_year\": 126, \"tm_wday\": 4, \"tm_yday\": 364, \"tm_isdst\": 0, "
+         "\"tm_gmtoff\": 3600, \"tm_zone\": {\"string\": \"CET\"}}"},
+        {"calendar time, unnamed zone", CG_CASE(tm), fill_tm_unnamed,
+         "{\"tm_sec\": 0, \"tm_min\": 0, \"tm_hour\": 0, \"tm_mday\": 1, \"tm_mon\": 0, "
+         "\"tm_year\": -1900, \"tm_wday\": 0, \"tm_yday\": 0, \"tm_isdst\": -1, "
+         "\"tm_gmtoff\": -12600, \"tm_zone\": null}"},
+        {"directory entry", CG_CASE(dirent), fill_dirent,
+         "{\"d_ino\": 1234567, \"d_off\": 9223372036854775807, \"d_reclen\": 32, "
+         "\"d_type\": 8, \"d_name\": \"caf\u00e9.txt\"}"},
+        {"system info", CG_CASE(sysinfo), fill_sysinfo,
+         "{\"uptime\": 86400, \"loads\": [65536, 32768, 0], \"totalram\": 25769803776, "
+         "\"freeram\": 1073741824, \"sharedram\": 4096, \"bufferram\": 0, \"totalswap\": 0, "
+         "\"freeswap\": 0, \"procs\": 512, \"pad\": 0, \"totalhigh\": 0, \"freehigh\": 0, "
+         "\"mem_unit\": 1}"},
+        {"zlib stream", CG_CASE(z_stream_s), fill_z_stream,
+         "{\"avail_in\": 0, \"total_in\": 1000000, \"avail_out\": 4096, \"total_out\": 1234, "
+         "\"msg\": null, \"data_type\": 1, \"adler\": 305419896, \"reserved\": 0}"},
+        {"zlib stream error", CG_CASE(z_stream_s), fill_z_stream_error,
+         "{\"avail_in\": 4294967295, \"total_in\": 5, \"avail_out\": 0, \"total_out\": 0, "
+         "\"msg\": {\"string\": \"invalid stored block lengths\"}, \"data_type\": 2, "
+         "\"adler\": 1, \"reserved\": 0}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;

@@ -14,16 +14,20 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "avrogen/resolve.h"
 
+#include "cg_logged.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_sysdefault.avro.h"
 #include "cg_system.avro.h"
@@ -1087,6 +1091,220 @@ START_TEST(test_stat_live)
 }
 END_TEST
 
+/* ---- the structs programs log (cg_logged.h) ---------------------------------- */
+
+static avrogen_status tcp_info_encode_any(avrogen_writer *w, const void *v)
+{
+    return tcp_info_avro_encode(w, (const struct tcp_info *)v);
+}
+
+/* getsockopt(TCP_INFO) of a connection on loopback that has sent 1000 bytes:
+ * every byte of the kernel's struct back, its bit-fields and its
+ * tcpi_max_pacing_rate, ~0 ("unlimited", above the largest long) as the
+ * kernel reports it for a socket with no SO_MAX_PACING_RATE. */
+START_TEST(test_tcp_info_live)
+{
+    int srv = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(srv, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t alen = sizeof addr;
+    ck_assert_int_eq(bind(srv, (struct sockaddr *)&addr, sizeof addr), 0);
+    ck_assert_int_eq(listen(srv, 1), 0);
+    ck_assert_int_eq(getsockname(srv, (struct sockaddr *)&addr, &alen), 0);
+    int cli = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(cli, 0);
+    ck_assert_int_eq(connect(cli, (struct sockaddr *)&addr, sizeof addr), 0);
+    int acc = accept(srv, NULL, NULL);
+    ck_assert_int_ge(acc, 0);
+    char data[1000];
+    memset(data, 'x', sizeof data);
+    ck_assert_int_eq(send(cli, data, sizeof data, 0), (ssize_t)sizeof data);
+    ck_assert_int_eq(recv(acc, data, sizeof data, MSG_WAITALL), (ssize_t)sizeof data);
+
+    struct tcp_info v, back, via_plan;
+    memset(&v, 0, sizeof v);
+    socklen_t len = sizeof v;
+    ck_assert_int_eq(getsockopt(cli, IPPROTO_TCP, TCP_INFO, &v, &len), 0);
+    ck_assert_uint_eq(len, sizeof v);
+    ck_assert_uint_eq(v.tcpi_state, 1); /* TCP_ESTABLISHED */
+    ck_assert_uint_eq(v.tcpi_max_pacing_rate, UINT64_MAX);
+    ck_assert_uint_ge(v.tcpi_bytes_acked, sizeof data);
+    memset(&back, 0, sizeof back);
+    memset(&via_plan, 0, sizeof via_plan);
+    system_round_trip(&tcp_info_avro_type, tcp_info_encode_any, &v, &back, &via_plan);
+    ck_assert_mem_eq(&back, &v, sizeof v);
+    ck_assert_mem_eq(&via_plan, &v, sizeof v);
+    close(acc);
+    close(cli);
+    close(srv);
+}
+END_TEST
+
+static avrogen_status tm_encode_any(avrogen_writer *w, const void *v)
+{
+    return tm_avro_encode(w, (const struct tm *)v);
+}
+
+static void tm_equal(const struct tm *a, const struct tm *b)
+{
+    ck_assert_int_eq(a->tm_sec, b->tm_sec);
+    ck_assert_int_eq(a->tm_min, b->tm_min);
+    ck_assert_int_eq(a->tm_hour, b->tm_hour);
+    ck_assert_int_eq(a->tm_mday, b->tm_mday);
+    ck_assert_int_eq(a->tm_mon, b->tm_mon);
+    ck_assert_int_eq(a->tm_year, b->tm_year);
+    ck_assert_int_eq(a->tm_wday, b->tm_wday);
+    ck_assert_int_eq(a->tm_yday, b->tm_yday);
+    ck_assert_int_eq(a->tm_isdst, b->tm_isdst);
+    ck_assert_int_eq(a->tm_gmtoff, b->tm_gmtoff);
+    ck_assert_str_eq(a->tm_zone, b->tm_zone);
+}
+
+/* gmtime_r's struct tm, tm_zone pointing into the C library ("GMT"): back
+ * with tm_zone a copy in the arena. */
+START_TEST(test_tm_live)
+{
+    time_t t = 1796601600; /* 2026-12-05 00:00:00 UTC */
+    struct tm v, back, via_plan;
+    ck_assert_ptr_nonnull(gmtime_r(&t, &v));
+    ck_assert_ptr_nonnull(v.tm_zone);
+    system_round_trip(&tm_avro_type, tm_encode_any, &v, &back, &via_plan);
+    tm_equal(&back, &v);
+    tm_equal(&via_plan, &v);
+    ck_assert_ptr_ne(back.tm_zone, v.tm_zone);
+}
+END_TEST
+
+static avrogen_status dirent_encode_any(avrogen_writer *w, const void *v)
+{
+    return dirent_avro_encode(w, (const struct dirent *)v);
+}
+
+/* The struct dirent readdir returns for a file named in UTF-8. */
+START_TEST(test_dirent_live)
+{
+    char dir[] = "/tmp/avrogen-dirent-XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/caf\xc3\xa9.txt", dir);
+    int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    const struct dirent *e;
+    int seen = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, "caf\xc3\xa9.txt") != 0)
+            continue;
+        seen++;
+        struct dirent back, via_plan;
+        system_round_trip(&dirent_avro_type, dirent_encode_any, e, &back, &via_plan);
+        const struct dirent *got[] = {&back, &via_plan};
+        for (size_t i = 0; i < 2; i++) {
+            ck_assert_uint_eq(got[i]->d_ino, e->d_ino);
+            ck_assert_int_eq(got[i]->d_off, e->d_off);
+            ck_assert_uint_eq(got[i]->d_reclen, e->d_reclen);
+            ck_assert_uint_eq(got[i]->d_type, DT_REG);
+            ck_assert_str_eq(got[i]->d_name, e->d_name);
+        }
+    }
+    closedir(d);
+    ck_assert_int_eq(seen, 1);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+static avrogen_status sysinfo_encode_any(avrogen_writer *w, const void *v)
+{
+    return sysinfo_avro_encode(w, (const struct sysinfo *)v);
+}
+
+/* sysinfo()'s struct: every member back (the zero-length _f has no bytes;
+ * the tail padding after mem_unit is not a member). */
+START_TEST(test_sysinfo_live)
+{
+    struct sysinfo v, back, via_plan;
+    ck_assert_int_eq(sysinfo(&v), 0);
+    ck_assert_uint_gt(v.totalram, 0);
+    system_round_trip(&sysinfo_avro_type, sysinfo_encode_any, &v, &back, &via_plan);
+    const struct sysinfo *got[] = {&back, &via_plan};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(got[i]->uptime, v.uptime);
+        ck_assert_mem_eq(got[i]->loads, v.loads, sizeof v.loads);
+        ck_assert_uint_eq(got[i]->totalram, v.totalram);
+        ck_assert_uint_eq(got[i]->freeram, v.freeram);
+        ck_assert_uint_eq(got[i]->sharedram, v.sharedram);
+        ck_assert_uint_eq(got[i]->bufferram, v.bufferram);
+        ck_assert_uint_eq(got[i]->totalswap, v.totalswap);
+        ck_assert_uint_eq(got[i]->freeswap, v.freeswap);
+        ck_assert_uint_eq(got[i]->procs, v.procs);
+        ck_assert_uint_eq(got[i]->pad, v.pad);
+        ck_assert_uint_eq(got[i]->totalhigh, v.totalhigh);
+        ck_assert_uint_eq(got[i]->freehigh, v.freehigh);
+        ck_assert_uint_eq(got[i]->mem_unit, v.mem_unit);
+    }
+}
+END_TEST
+
+static avrogen_status z_stream_encode_any(avrogen_writer *w, const void *v)
+{
+    return z_stream_s_avro_encode(w, (const z_stream *)v);
+}
+
+static void z_stream_equal(const z_stream *a, const z_stream *b)
+{
+    ck_assert_uint_eq(a->avail_in, b->avail_in);
+    ck_assert_uint_eq(a->total_in, b->total_in);
+    ck_assert_uint_eq(a->avail_out, b->avail_out);
+    ck_assert_uint_eq(a->total_out, b->total_out);
+    ck_assert_int_eq(a->data_type, b->data_type);
+    ck_assert_uint_eq(a->adler, b->adler);
+    ck_assert_uint_eq(a->reserved, b->reserved);
+    if (b->msg == NULL)
+        ck_assert_ptr_null(a->msg);
+    else
+        ck_assert_str_eq(a->msg, b->msg);
+}
+
+/* zlib's z_stream after a real deflate (counters, Adler-32, msg NULL) and
+ * after inflate refused a stored block whose lengths disagree (msg set). */
+START_TEST(test_z_stream_live)
+{
+    static const char text[] = "the structs people actually log, as zlib leaves them";
+    unsigned char out[256];
+    z_stream v, back, via_plan;
+    memset(&v, 0, sizeof v);
+    ck_assert_int_eq(deflateInit(&v, Z_BEST_COMPRESSION), Z_OK);
+    v.next_in = (Bytef *)(uintptr_t)text;
+    v.avail_in = (uInt)sizeof text;
+    v.next_out = out;
+    v.avail_out = (uInt)sizeof out;
+    ck_assert_int_eq(deflate(&v, Z_FINISH), Z_STREAM_END);
+    ck_assert_uint_eq(v.total_in, sizeof text);
+    ck_assert_uint_eq(v.adler, adler32(adler32(0, NULL, 0), (const Bytef *)text, sizeof text));
+    system_round_trip(&z_stream_s_avro_type, z_stream_encode_any, &v, &back, &via_plan);
+    z_stream_equal(&back, &v);
+    z_stream_equal(&via_plan, &v);
+    ck_assert_int_eq(deflateEnd(&v), Z_OK);
+
+    static const unsigned char bad[] = {0x00, 0x05, 0x00, 0x05, 0x00}; /* LEN 5, NLEN 5 */
+    memset(&v, 0, sizeof v);
+    ck_assert_int_eq(inflateInit2(&v, -15), Z_OK);
+    v.next_in = (Bytef *)(uintptr_t)bad;
+    v.avail_in = sizeof bad;
+    v.next_out = out;
+    v.avail_out = (uInt)sizeof out;
+    ck_assert_int_eq(inflate(&v, Z_NO_FLUSH), Z_DATA_ERROR);
+    ck_assert_ptr_nonnull(v.msg);
+    system_round_trip(&z_stream_s_avro_type, z_stream_encode_any, &v, &back, &via_plan);
+    z_stream_equal(&back, &v);
+    z_stream_equal(&via_plan, &v);
+    ck_assert_str_eq(back.msg, "invalid stored block lengths");
+    ck_assert_int_eq(inflateEnd(&v), Z_OK);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -1133,6 +1351,11 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_inotify_limits);
     tcase_add_test(tc, test_addrinfo_live);
     tcase_add_test(tc, test_sockaddr_in6_live);
+    tcase_add_test(tc, test_tcp_info_live);
+    tcase_add_test(tc, test_tm_live);
+    tcase_add_test(tc, test_dirent_live);
+    tcase_add_test(tc, test_sysinfo_live);
+    tcase_add_test(tc, test_z_stream_live);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bit-fields");
