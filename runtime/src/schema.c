@@ -10,15 +10,15 @@
 #include "avrogen/schema.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <fcntl.h>
+#include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <jansson.h>
 
 #include "schema_internal.h"
 

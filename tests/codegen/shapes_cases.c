@@ -578,9 +578,17 @@ static void fill_tcp_info(void *p)
 static void fill_tm_cet(void *p)
 {
     struct tm *v = p;
-    *v = (struct tm){.tm_sec = 60, .tm_min = 59, .tm_hour = 23, .tm_mday = 31, .tm_mon = 11,
-                     .tm_year = 126, .tm_wday = 4, .tm_yday = 364, .tm_isdst = 0,
-                     .tm_gmtoff = 3600, .tm_zone = "CET"};
+    *v = (struct tm){.tm_sec = 60,
+                     .tm_min = 59,
+                     .tm_hour = 23,
+                     .tm_mday = 31,
+                     .tm_mon = 11,
+                     .tm_year = 126,
+                     .tm_wday = 4,
+                     .tm_yday = 364,
+                     .tm_isdst = 0,
+                     .tm_gmtoff = 3600,
+                     .tm_zone = "CET"};
 }
 
 static void fill_tm_unnamed(void *p)
