@@ -161,10 +161,15 @@ static uint64_t min_size(struct gen *g, const struct model_type *t)
  * for the lot: the suffix, or NULL. Only exact C types qualify, as the
  * helpers take int64_t *, int32_t *, double * and float *.
  */
+static bool inline_items(const struct model_type *t)
+{
+    return t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CAP_ARRAY;
+}
+
 static const char *bulk_suffix(const struct gen *g, const struct model_type *t)
 {
     const struct model_type *it = t->items;
-    if (t->kind != AVROGEN_KIND_ARRAY || (g->unaligned && t->storage == MODEL_STORAGE_C_ARRAY))
+    if (t->kind != AVROGEN_KIND_ARRAY || (g->unaligned && inline_items(t)))
         return NULL; /* a C array in a packed record: item by item, through the struct */
     if (it->storage != MODEL_STORAGE_SCALAR || it->c_type == NULL)
         return NULL;
@@ -368,6 +373,51 @@ static char *cap_msg(const struct gen *g, const struct model_type *t)
     return msg;
 }
 
+/* ---- members of packed records --------------------------------------------- */
+
+/* lv is storage inside the record being coded (`v->m`, `v->a[i]`, `v->u.b`,
+ * not what a pointer member points to) and that record may_be_unaligned: a
+ * typed pointer to it may be misaligned. */
+static bool packed_place(const struct gen *g, const char *lv)
+{
+    if (!g->unaligned || strncmp(lv, "v->", 3) != 0)
+        return false;
+    char *addr = ec_address_of(lv);
+    bool r = addr[0] == '&';
+    free(addr);
+    return r;
+}
+
+char *ec_aligned_begin(struct gen *g, const char *c_type, uint64_t align, const char *lv,
+                       const char *base, struct aligned *al)
+{
+    al->copy = NULL;
+    al->lv = NULL;
+    if (align == 1 || !packed_place(g, lv))
+        return ec_address_of(lv);
+    char *type = ec_unqualified(c_type);
+    al->copy = ec_local(g, base);
+    al->lv = xstrdup(lv);
+    ec_scope_open(g);
+    /* memcpy takes void *, which needs no alignment: gcc and clang let
+     * &v->m go there without -Waddress-of-packed-member. */
+    ec_line(g, "%s %s;", type, al->copy);
+    ec_line(g, "memcpy(&%s, &%s, sizeof %s);", al->copy, lv, al->copy);
+    free(type);
+    return xasprintf("&%s", al->copy);
+}
+
+void ec_aligned_end(struct gen *g, struct aligned *al, bool writable)
+{
+    if (al->copy == NULL)
+        return;
+    if (writable)
+        ec_line(g, "memcpy(&%s, &%s, sizeof %s);", al->lv, al->copy, al->copy);
+    ec_scope_close(g);
+    free(al->copy);
+    free(al->lv);
+}
+
 /* ---- holders -------------------------------------------------------------- */
 
 void ec_held_begin(struct gen *g, const struct model_type *t, struct held *h)
@@ -389,11 +439,16 @@ void ec_held_end(struct gen *g, const struct model_type *t, const char *lv, bool
     ec_capture_end(g, &h->body);
     if (h->body.text.len != 0) {
         char *type = ec_unqualified(t->holder_c_type);
-        char *decl = ec_pointer_decl(type, h->ptr), *addr = ec_address_of(lv);
-        ec_scope_open(g);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, type, 0, lv, "held", &al);
+        char *decl = ec_pointer_decl(type, h->ptr);
+        if (al.copy == NULL)
+            ec_scope_open(g); /* else the copy's scope holds it */
         ec_line(g, "%s%s = %s;", writable ? "" : "const ", decl, addr);
         ec_put_body(g, &h->body.text);
-        ec_scope_close(g);
+        if (al.copy == NULL)
+            ec_scope_close(g);
+        ec_aligned_end(g, &al, writable);
         free(addr);
         free(decl);
         free(type);
@@ -434,26 +489,33 @@ static void write_items(struct gen *g, const struct model_type *t, const char *a
     struct capture body;
     ec_capture_begin(g, &body);
     char *e = ec_local(g, "e");
+    bool unaligned = g->unaligned;
+    g->unaligned = unaligned && inline_items(t); /* what a pointer points to is aligned */
     g->depth++;
+    char *item = xasprintf("%s[%s]", arr, i);
     if (t->kind == AVROGEN_KIND_MAP) {
         char *entry_type = ec_unqualified(t->entry_c_type);
         char *decl = ec_pointer_decl(entry_type, e);
-        ec_line(g, "const %s = &%s[%s];", decl, arr, i);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, entry_type, 0, item, "entry", &al);
+        ec_line(g, "const %s = %s;", decl, addr);
         struct site es = {e, NULL};
         char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
         const struct model_type *types[] = {t->map_key, it};
         const char *lvs[] = {key, value}, *names[] = {"key", "value"};
         write_members(g, types, lvs, names, 2, &es);
+        ec_aligned_end(g, &al, false);
+        free(addr);
         free(key);
         free(value);
         free(decl);
         free(entry_type);
     } else {
-        char *item = xasprintf("%s[%s]", arr, i);
         write_value(g, it, item, NULL);
-        free(item);
     }
+    free(item);
     g->depth--;
+    g->unaligned = unaligned;
     ec_capture_end(g, &body);
     ec_block(g, head, &body);
     free(head);
@@ -664,8 +726,10 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         }
         break;
     case MODEL_STORAGE_STRUCT: {
-        char *addr = ec_address_of(lv);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, t->record->c_type, t->record->c_align, lv, "member", &al);
         ec_line(g, "%s_avro_write(w, %s);", t->record->c_prefix, addr);
+        ec_aligned_end(g, &al, false);
         free(addr);
         break;
     }
@@ -1101,7 +1165,7 @@ static void size_add(struct gen *g, uint64_t c)
  * array of a packed record (a typed pointer into it may be misaligned). */
 static char *item_pointer_decl(const struct gen *g, const struct model_type *t, const char *name)
 {
-    if (g->unaligned && t->storage == MODEL_STORAGE_C_ARRAY)
+    if (g->unaligned && inline_items(t))
         return NULL;
     const char *type = t->kind == AVROGEN_KIND_MAP       ? t->entry_c_type
                        : t->items->holder_c_type != NULL ? t->items->holder_c_type
@@ -1139,8 +1203,11 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
     if (decl != NULL && !scoped)
         g->indent++; /* the body goes inside the scope */
     ec_capture_begin(g, &body);
+    bool unaligned = g->unaligned;
+    g->unaligned = unaligned && inline_items(t); /* what a pointer points to is aligned */
     g->depth++;
     if (t->kind == AVROGEN_KIND_MAP) {
+        /* through a pointer: AVRO_MAP on a C array is refused */
         struct site es = {e, NULL};
         char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
         c = size_value(g, t->map_key, key, &es);
@@ -1153,6 +1220,7 @@ static uint64_t size_items(struct gen *g, const struct model_type *t, const char
         free(item);
     }
     g->depth--;
+    g->unaligned = unaligned;
     ec_capture_end(g, &body);
     if (decl != NULL && !scoped)
         g->indent--;
@@ -1262,7 +1330,8 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         break;
     }
     case MODEL_STORAGE_STRUCT: {
-        char *addr = ec_address_of(lv);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, t->record->c_type, t->record->c_align, lv, "member", &al);
         size_t ri = ec_record_index(g->m, t->record);
         if (ri < g->m->n_records && g->deep[ri]) {
             /* SIZE_MAX: nested past the depth limit (a cycle of pointers, say), refused at once. */
@@ -1274,6 +1343,7 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
             ec_line(g, "n += %s_avro_measure(%s);", t->record->c_prefix, addr);
             c = g->size_fixed[ri];
         }
+        ec_aligned_end(g, &al, false);
         free(addr);
         break;
     }
@@ -1377,25 +1447,32 @@ static void read_items(struct gen *g, const struct model_type *t, const char *ar
     struct capture body;
     ec_capture_begin(g, &body);
     char *e = ec_local(g, "e");
+    bool unaligned = g->unaligned;
+    g->unaligned = unaligned && inline_items(t); /* what a pointer points to is aligned */
     g->depth++;
+    char *item = xasprintf("%s[%s]", arr, i);
     if (t->kind == AVROGEN_KIND_MAP) {
         char *entry_type = ec_unqualified(t->entry_c_type);
         char *decl = ec_pointer_decl(entry_type, e);
-        ec_line(g, "%s = &%s[%s];", decl, arr, i);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, entry_type, 0, item, "entry", &al);
+        ec_line(g, "%s = %s;", decl, addr);
         struct site es = {e, NULL};
         char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
         read_value(g, t->map_key, key, &es, false);
         read_value(g, it, value, &es, false);
+        ec_aligned_end(g, &al, true);
+        free(addr);
         free(key);
         free(value);
         free(decl);
         free(entry_type);
     } else {
-        char *item = xasprintf("%s[%s]", arr, i);
         read_value(g, it, item, NULL, false);
-        free(item);
     }
+    free(item);
     g->depth--;
+    g->unaligned = unaligned;
     ec_capture_end(g, &body);
     ec_block(g, head, &body);
     free(head);
@@ -1693,8 +1770,12 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
             read_c_array(g, t, lv);
         break;
     case MODEL_STORAGE_STRUCT: {
-        char *addr = ec_address_of(lv);
+        /* Through a copy, decoded and copied back: what the member held
+         * before is what the record's read starts from, as without one. */
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, t->record->c_type, t->record->c_align, lv, "member", &al);
         ec_line(g, "%s_avro_read(r, %s, a);", t->record->c_prefix, addr);
+        ec_aligned_end(g, &al, true);
         g->used_a = true;
         free(addr);
         break;

@@ -173,6 +173,20 @@ void ec_set_member(struct gen *g, const struct model_record *rec, const char *c_
 void ec_emit_store_count(struct gen *g, const struct model_type *t, const struct site *s,
                          const char *n);
 
+/* Storage inside a record that may_be_unaligned (`v->m` of a packed struct)
+ * is coded through an aligned copy: ec_aligned_begin opens a scope declaring
+ * `T base; memcpy(&base, &lv, sizeof base);` and returns "&base", or, for
+ * any other location (or an alignment of 1; 0: unknown), opens nothing and
+ * returns the address of lv; ec_aligned_end copies a writable copy back and
+ * closes the scope. Nothing else may take the address of such storage. */
+struct aligned {
+    char *copy; /* the local, or NULL: none */
+    char *lv;
+};
+char *ec_aligned_begin(struct gen *g, const char *c_type, uint64_t align, const char *lv,
+                       const char *base, struct aligned *al);
+void ec_aligned_end(struct gen *g, struct aligned *al, bool writable);
+
 /* A holder location (model.h): its value, coded through a pointer to the
  * struct, where the value's count or tag is. Between ec_held_begin and
  * ec_held_end, code `inner` at lvalue `value` with site `site`; ec_held_end

@@ -392,11 +392,12 @@ struct saved {
     unsigned depth;
     bool used_a;
     bool used_v;
+    bool unaligned;
 };
 
 static void fn_begin(struct gen *g, struct saved *s, struct textbuf *body)
 {
-    *s = (struct saved){g->tb, g->indent, g->depth, g->used_a, g->used_v};
+    *s = (struct saved){g->tb, g->indent, g->depth, g->used_a, g->used_v, g->unaligned};
     *body = (struct textbuf)TEXTBUF_INIT;
     g->tb = body;
     g->indent = 1;
@@ -411,6 +412,7 @@ static void fn_end(struct gen *g, const struct saved *s)
     g->depth = s->depth;
     g->used_a = s->used_a;
     g->used_v = s->used_v;
+    g->unaligned = s->unaligned;
 }
 
 /* One entry of a block comment, word-wrapped at EC_COLUMNS under its first word. */
@@ -841,6 +843,7 @@ static char *default_helper(struct ctx *c, const struct model_record *rec,
     ec_line(g, "r->depth = outer->depth;");
     ec_line(g, "r->max_depth = outer->max_depth;");
     ec_line(g, "r->items_left = outer->items_left;");
+    g->unaligned = rec->may_be_unaligned;
     struct site vs = {"v", rec};
     char *lv = xasprintf("v->%s", model_field_path(f));
     ec_emit_read_value(g, f->type, lv, &vs, false);
@@ -1061,25 +1064,34 @@ static void resolve_item(struct ctx *c, const avrogen_node *w, const avrogen_nod
                          const struct model_type *t, const char *arr, const char *i)
 {
     struct gen *g = c->g;
+    bool unaligned = g->unaligned;
+    /* what a pointer points to is aligned */
+    g->unaligned = unaligned &&
+                   (t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CAP_ARRAY);
+    char *item = xasprintf("%s[%s]", arr, i);
     if (t->kind == AVROGEN_KIND_MAP) {
         char *e = ec_local(g, "e");
         char *entry_type = ec_unqualified(t->entry_c_type);
         char *decl = ec_pointer_decl(entry_type, e);
-        ec_line(g, "%s = &%s[%s];", decl, arr, i);
+        struct aligned al;
+        char *addr = ec_aligned_begin(g, entry_type, 0, item, "entry", &al);
+        ec_line(g, "%s = %s;", decl, addr);
         struct site es = {e, NULL};
         char *key = xasprintf("%s->key", e), *value = xasprintf("%s->value", e);
         ec_emit_read_value(g, t->map_key, key, &es, false);
         resolve(c, w->items, rd->items, t->items, value, &es, false);
+        ec_aligned_end(g, &al, true);
+        free(addr);
         free(key);
         free(value);
         free(decl);
         free(entry_type);
         free(e);
     } else {
-        char *item = xasprintf("%s[%s]", arr, i);
         resolve(c, w->items, rd->items, t->items, item, NULL, false);
-        free(item);
     }
+    free(item);
+    g->unaligned = unaligned;
 }
 
 /* The loop over the items of one block: for (i = first; i < first + blk; i++). */
@@ -1342,8 +1354,10 @@ static void resolve(struct ctx *c, const avrogen_node *w, const avrogen_node *rd
     switch (w->kind) {
     case AVROGEN_KIND_RECORD: {
         const char *fn = record_fn(c, w, rd, t->record, false);
-        char *addr = ec_address_of(lv);
+        struct aligned al; /* a member of a packed record: through a copy */
+        char *addr = ec_aligned_begin(g, t->record->c_type, t->record->c_align, lv, "member", &al);
         ec_line(g, "%s(r, %s, a);", fn, addr);
+        ec_aligned_end(g, &al, true);
         g->used_a = true;
         free(addr);
         break;
@@ -1420,6 +1434,7 @@ static const char *record_fn(struct ctx *c, const avrogen_node *w, const avrogen
     size_t caller = c->current;
     c->current = index;
     fn_begin(g, &saved, &body);
+    g->unaligned = rec->may_be_unaligned;
     if (w->min_size == 0) {
         /* The writer's record takes no bytes: it costs an item, as in the plans. */
         ec_line(g, "if (!avrogen_reader_charge(r, 1))");
