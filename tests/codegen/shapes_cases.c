@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "cg_anon.avro.h"
 #include "cg_logged.avro.h"
+#include "cg_packed.avro.h"
 #include "cg_shapes.avro.h"
 #include "cg_sysdefault.avro.h"
 #include "cg_system.avro.h"
@@ -41,6 +44,13 @@ CG_ADAPTERS(tm, struct tm)
 CG_ADAPTERS(dirent, struct dirent)
 CG_ADAPTERS(sysinfo, struct sysinfo)
 CG_ADAPTERS(z_stream_s, z_stream)
+CG_ADAPTERS(btrfs_dev_stats_item, struct btrfs_dev_stats_item)
+CG_ADAPTERS(media_v2_pad, struct media_v2_pad)
+CG_ADAPTERS(packed_samples, struct packed_samples)
+CG_ADAPTERS(cgw_frame_mod, struct cgw_frame_mod)
+CG_ADAPTERS(sctp_paddrinfo, struct sctp_paddrinfo)
+CG_ADAPTERS(packed_track, struct packed_track)
+CG_ADAPTERS(packed_lists, struct packed_lists)
 
 static void fill_flow(void *p)
 {
@@ -658,6 +668,110 @@ static void fill_z_stream_error(void *p)
     v->adler = 1;
 }
 
+/* Packed structs (cg_packed.h): the values test_packed.c codes at odd
+ * addresses, here through python3-avro, Java and goavro. */
+static void fill_dev_stats(void *p)
+{
+    struct btrfs_dev_stats_item *v = p;
+    static const __u64 values[BTRFS_DEV_STAT_VALUES_MAX] = {1, 300, 0, 7, 64};
+    for (size_t i = 0; i < BTRFS_DEV_STAT_VALUES_MAX; i++)
+        v->values[i] = values[i];
+}
+
+static void fill_media_pad(void *p)
+{
+    struct media_v2_pad *v = p;
+    v->id = 1;
+    v->entity_id = 2;
+    v->flags = MEDIA_PAD_FL_SOURCE;
+    v->index = 64;
+    v->reserved[3] = UINT32_MAX;
+}
+
+static void fill_packed_samples(void *p)
+{
+    struct packed_samples *v = p;
+    v->kind = 7;
+    v->longs[0] = -1;
+    v->longs[1] = 1000;
+    v->longs[2] = INT64_MIN;
+    v->ints[0] = 5;
+    v->ints[1] = INT32_MAX;
+    v->reals[0] = 0.5;
+    v->reals[1] = -2.25;
+    v->floats[0] = 1.5f;
+    v->floats[1] = 3.0f;
+}
+
+static void fill_can_gateway(void *p)
+{
+    struct cgw_frame_mod *v = p;
+    v->cf.can_id = 0x123;
+    v->cf.len = 3;
+    v->cf.data[0] = 0xde;
+    v->cf.data[1] = 0xad;
+    v->cf.data[2] = 0xbe;
+    v->modtype = CGW_MOD_ID | CGW_MOD_DATA;
+}
+
+/* 127.0.0.1:443 as a sockaddr_in at the start of the storage's 128 bytes. */
+static void fill_sctp_peer(void *p)
+{
+    struct sctp_paddrinfo *v = p;
+    struct sockaddr_in sin;
+    memset(&sin, 0, sizeof sin);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons(443);
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    v->spinfo_assoc_id = 7;
+    memcpy((void *)&v->spinfo_address, &sin, sizeof sin);
+    v->spinfo_state = SCTP_ACTIVE;
+    v->spinfo_cwnd = 4380;
+    v->spinfo_rto = 3000;
+    v->spinfo_mtu = 1500;
+}
+
+static void fill_packed_track(void *p)
+{
+    struct packed_track *v = p;
+    v->kind = 1;
+    v->at.tv_sec = 1700000000;
+    v->at.tv_nsec = 123456789;
+    v->origin.x = -3;
+    v->origin.y = 0.5;
+    v->gap = 255;
+    v->path[0].x = 1000;
+    v->path[0].y = 2.0;
+    v->path[1].x = INT64_MAX;
+    v->path[1].y = -1.5;
+    v->laps[1].tv_sec = -1;
+    v->laps[1].tv_nsec = 999999999;
+    v->tail = 65535;
+}
+
+static double packed_row0[] = {1.5, -2.0};
+
+static void fill_packed_lists(void *p)
+{
+    struct packed_lists *v = p;
+    v->kind = 3;
+    v->rows[0].value = packed_row0;
+    v->rows[0].n = 2;
+    v->n_rows = 2;
+    /* null and a double: python3-avro 1.11.1 writes an int of ["null",
+     * "long", "double"] as the double (test_packed.c has the long) */
+    v->cells[0].kind = PACKED_NONE;
+    v->cells[1].kind = PACKED_REAL;
+    v->cells[1].value.x = 0.25;
+    v->counts[0] = 1;
+    v->counts[1] = -1;
+    v->counts[2] = INT64_C(1) << 40;
+    v->n_counts = 3;
+}
+
+/* Eight NUL characters of a JSON string. */
+#define NUL8 "\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000"
+
 const shape_answer shape_answers[] = {
         {"netflow v5", CG_CASE(nf5_record), fill_flow,
          "{\"srcaddr\": 3232235521, \"dstaddr\": 4294967295, \"nexthop\": 0, \"input\": 3, "
@@ -825,5 +939,32 @@ const shape_answer shape_answers[] = {
          "{\"avail_in\": 4294967295, \"total_in\": 5, \"avail_out\": 0, \"total_out\": 0, "
          "\"msg\": {\"string\": \"invalid stored block lengths\"}, \"data_type\": 2, "
          "\"adler\": 1, \"reserved\": 0}"},
+        {"packed btrfs device stats", CG_CASE(btrfs_dev_stats_item), fill_dev_stats,
+         "{\"values\": [1, 300, 0, 7, 64]}"},
+        {"packed media pad", CG_CASE(media_v2_pad), fill_media_pad,
+         "{\"id\": 1, \"entity_id\": 2, \"flags\": 2, \"index\": 64, "
+         "\"reserved\": [0, 0, 0, 4294967295]}"},
+        {"packed samples", CG_CASE(packed_samples), fill_packed_samples,
+         "{\"kind\": 7, \"longs\": [-1, 1000, -9223372036854775808], "
+         "\"ints\": [5, 2147483647], \"reals\": [0.5, -2.25], \"floats\": [1.5, 3.0]}"},
+        {"packed CAN gateway frame", CG_CASE(cgw_frame_mod), fill_can_gateway,
+         "{\"cf\": {\"can_id\": 291, \"len\": 3, \"__pad\": 0, \"__res0\": 0, "
+         "\"len8_dlc\": 0, \"data\": "
+         "\"\\u00de\\u00ad\\u00be\\u0000\\u0000\\u0000\\u0000\\u0000\"}, "
+         "\"modtype\": 5}"},
+        {"packed SCTP peer address", CG_CASE(sctp_paddrinfo), fill_sctp_peer,
+         "{\"spinfo_assoc_id\": 7, \"spinfo_address\": "
+         "\"\\u0002\\u0000\\u0001\\u00bb\\u007f\\u0000\\u0000\\u0001" /* 8 of 128 bytes */
+         NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 NUL8 "\", "
+         "\"spinfo_state\": 2, \"spinfo_cwnd\": 4380, \"spinfo_srtt\": 0, "
+         "\"spinfo_rto\": 3000, \"spinfo_mtu\": 1500}"},
+        {"packed track", CG_CASE(packed_track), fill_packed_track,
+         "{\"kind\": 1, \"at\": 1700000000123456789, \"origin\": {\"x\": -3, \"y\": 0.5}, "
+         "\"gap\": 255, \"path\": [{\"x\": 1000, \"y\": 2.0}, "
+         "{\"x\": 9223372036854775807, \"y\": -1.5}], \"laps\": [0, -1], \"tail\": 65535}"},
+        {"packed lists", CG_CASE(packed_lists), fill_packed_lists,
+         "{\"kind\": 3, \"rows\": [[1.5, -2.0], []], "
+         "\"cells\": [null, {\"double\": 0.25}], "
+         "\"counts\": [1, -1, 1099511627776]}"},
 };
 const size_t n_shape_answers = sizeof shape_answers / sizeof *shape_answers;
