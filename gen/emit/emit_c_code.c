@@ -155,17 +155,19 @@ static uint64_t min_size(struct gen *g, const struct model_type *t)
     }
 }
 
+/* The items of t are inside the struct (a C array, counted or not), not
+ * behind a pointer: in a packed record they may be misaligned. */
+static bool inline_items(const struct model_type *t)
+{
+    return t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CAP_ARRAY;
+}
+
 /*
  * Arrays of these item types go through one gencode.h call per block
  * (avrogen_write_longs, avrogen_read_doubles, ...), which checks bounds once
  * for the lot: the suffix, or NULL. Only exact C types qualify, as the
  * helpers take int64_t *, int32_t *, double * and float *.
  */
-static bool inline_items(const struct model_type *t)
-{
-    return t->storage == MODEL_STORAGE_C_ARRAY || t->storage == MODEL_STORAGE_CAP_ARRAY;
-}
-
 static const char *bulk_suffix(const struct gen *g, const struct model_type *t)
 {
     const struct model_type *it = t->items;
