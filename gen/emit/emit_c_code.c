@@ -87,6 +87,8 @@ static bool fixed_size(struct gen *g, const struct model_type *t, uint64_t *out)
         *out = 1;
         return t->enumeration->n_symbols <= ONE_BYTE_INDEXES;
     case AVROGEN_KIND_RECORD: {
+        if (t->storage == MODEL_STORAGE_RECORD_PTR)
+            return false; /* a union branch through a pointer: it may close a cycle */
         /* Once per record: records by value may share their insides (T with
          * two fields of type T', ...), and walking them per use is exponential. */
         size_t known;
@@ -762,6 +764,35 @@ static void write_value(struct gen *g, const struct model_type *t, const char *l
         free(args);
         break;
     }
+    case MODEL_STORAGE_RECORD_PTR: {
+        /* A union branch holding the record through a pointer, which must not be NULL. */
+        /* Named as the branch ("struct Lisp.value.cons: ..."), as avrogen_writer_explain's
+         * path ends (Lisp.value.cons), so that its path replaces this. */
+        const char *branch = strrchr(lv, '.');
+        char *save = g->member;
+        g->member = xasprintf("%s%s", save != NULL ? save : "value", branch != NULL ? branch : "");
+        char *what = xasprintf("NULL pointer to record %s; point it at one, or set the tag to "
+                               "another branch",
+                               t->record->name.fullname);
+        char *msg = ec_member_msg(g, what);
+        free(what);
+        free(g->member);
+        g->member = save;
+        char *cond = xasprintf("%s == NULL", v);
+        char *target = xasprintf("(*%s)", lv);
+        struct capture is_null, not_null;
+        ec_capture_begin(g, &is_null);
+        ec_line(g, "avrogen_writer_fail_msg(w, AVROGEN_E_ARG, %s);", msg);
+        ec_capture_end(g, &is_null);
+        ec_capture_begin(g, &not_null);
+        write_value(g, t->items, target, s);
+        ec_capture_end(g, &not_null);
+        ec_if_else(g, cond, &is_null, &not_null);
+        free(target);
+        free(cond);
+        free(msg);
+        break;
+    }
     case MODEL_STORAGE_TAGGED:
         ec_line(g, "switch ((int64_t)%s->%s) {", s->ptr, t->tag_c_name);
         for (size_t i = 0; i < t->n_branches; i++) {
@@ -1383,6 +1414,22 @@ static uint64_t size_value(struct gen *g, const struct model_type *t, const char
         free(cond);
         break;
     }
+    case MODEL_STORAGE_RECORD_PTR: {
+        /* NULL adds nothing: encode refuses it */
+        char *target = xasprintf("(*%s)", lv);
+        struct capture body;
+        ec_capture_begin(g, &body);
+        size_add(g, size_value(g, t->items, target, s));
+        ec_capture_end(g, &body);
+        char *not_null = xasprintf("%s != NULL", v);
+        if (body.text.len != 0)
+            ec_if_else(g, not_null, &body, NULL);
+        else
+            textbuf_free(&body.text);
+        free(not_null);
+        free(target);
+        break;
+    }
     case MODEL_STORAGE_TAGGED: {
         struct capture cases;
         ec_capture_begin(g, &cases);
@@ -1830,6 +1877,34 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
     case MODEL_STORAGE_TIME:
         ec_emit_read_time(g, t, lv, "avrogen_read_long(r)");
         break;
+    case MODEL_STORAGE_RECORD_PTR: {
+        /* The record of a union branch, allocated as a nullable pointer's target. */
+        char *type = ec_value_c_type(t->items);
+        char *p = ec_local(g, "p");
+        char *decl = ec_pointer_decl(type, p);
+        char *cast = ec_pointer_cast(type);
+        char *target = xasprintf("(*%s)", p);
+        ec_scope_open(g);
+        ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
+        struct capture body;
+        ec_capture_begin(g, &body);
+        g->depth++;
+        read_value(g, t->items, target, s, false);
+        g->depth--;
+        ec_capture_end(g, &body);
+        char *test = xasprintf("%s != NULL", p);
+        ec_if_else(g, test, &body, NULL);
+        ec_line(g, "%s = %s;", v, p);
+        ec_scope_close(g);
+        g->used_a = true;
+        free(test);
+        free(target);
+        free(cast);
+        free(decl);
+        free(p);
+        free(type);
+        break;
+    }
     case MODEL_STORAGE_TAGGED: {
         ec_line(g, "switch (avrogen_read_branch(r, %zu)) {", t->n_branches);
         for (size_t i = 0; i < t->n_branches; i++) {

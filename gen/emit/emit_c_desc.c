@@ -35,6 +35,8 @@ static const char *storage_enum_name(enum model_storage s)
             "AVROGEN_STORAGE_ENUM",       "AVROGEN_STORAGE_NULLABLE",  "AVROGEN_STORAGE_TAGGED",
             "AVROGEN_STORAGE_TIME",       "AVROGEN_STORAGE_CAP_ARRAY", "AVROGEN_STORAGE_PADDED",
     };
+    if (s == MODEL_STORAGE_RECORD_PTR) /* after the runtime's BITFIELD, which the model has not */
+        return "AVROGEN_STORAGE_RECORD_PTR";
     return (size_t)s < sizeof names / sizeof *names ? names[s] : "AVROGEN_STORAGE_NONE";
 }
 
@@ -162,7 +164,7 @@ static void column_list(struct textbuf *out, size_t col0, const char *const *ite
 
 static char *type_ref(const struct gen *g, const struct model_type *t)
 {
-    if (t->storage == MODEL_STORAGE_STRUCT) {
+    if (t->storage == MODEL_STORAGE_STRUCT || t->storage == MODEL_STORAGE_RECORD_PTR) {
         const struct model_record *r = t->record;
         if (r->in_main_file)
             return xasprintf("&%s_avro_type", r->c_prefix);
@@ -252,6 +254,13 @@ static size_t slot_children(const struct slot *s, struct slot **out)
                                  s->container,   xstrdup(s->path),
                                  s->zero_offset, MODEL_SCALAR_NONE,
                                  NULL,           s->sibs != NULL ? xstrdup(s->sibs) : NULL};
+    } else if (t->storage == MODEL_STORAGE_RECORD_PTR) {
+        /* The record at the pointer's target, as a nullable pointer's. */
+        n = 1;
+        c = xcalloc(1, sizeof *c);
+        c[0] = (struct slot){
+                t->items,          NULL, s->container, xasprintf("%s[0]", s->path), true,
+                MODEL_SCALAR_NONE, NULL, NULL};
     } else if (t->storage == MODEL_STORAGE_TAGGED) {
         n = t->n_branches;
         c = xcalloc(n, sizeof *c);

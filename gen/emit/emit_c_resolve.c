@@ -1287,6 +1287,40 @@ static const char *enum_fn(struct ctx *c, const avrogen_node *w, const avrogen_n
     return f->name;
 }
 
+/* A union branch's record through a pointer (RECORD_PTR): allocated as a
+ * nullable pointer's target, then resolved into it. */
+static void record_pointer(struct ctx *c, const avrogen_node *w, const avrogen_node *rd,
+                           const struct model_type *t, const char *lv, const struct site *s)
+{
+    struct gen *g = c->g;
+    char *v = ec_plain(lv);
+    char *type = ec_value_c_type(t->items);
+    char *p = ec_local(g, "p");
+    char *decl = ec_pointer_decl(type, p);
+    char *cast = ec_pointer_cast(type);
+    char *target = xasprintf("(*%s)", p);
+    ec_scope_open(g);
+    ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
+    struct capture body;
+    ec_capture_begin(g, &body);
+    g->depth++;
+    resolve(c, w, rd, t->items, target, s, false);
+    g->depth--;
+    ec_capture_end(g, &body);
+    char *test = xasprintf("%s != NULL", p);
+    ec_if_else(g, test, &body, NULL);
+    ec_line(g, "%s = %s;", v, p);
+    ec_scope_close(g);
+    g->used_a = true;
+    free(test);
+    free(target);
+    free(cast);
+    free(decl);
+    free(p);
+    free(type);
+    free(v);
+}
+
 /* True when model location t holds reader type rd (a consistency check). */
 static bool holds(const struct model_type *t, const avrogen_node *rd)
 {
@@ -1294,7 +1328,8 @@ static bool holds(const struct model_type *t, const avrogen_node *rd)
         return false;
     switch (rd->kind) {
     case AVROGEN_KIND_RECORD:
-        return t->record != NULL && t->storage == MODEL_STORAGE_STRUCT;
+        return t->record != NULL &&
+               (t->storage == MODEL_STORAGE_STRUCT || t->storage == MODEL_STORAGE_RECORD_PTR);
     case AVROGEN_KIND_ENUM:
         return t->enumeration != NULL && t->storage == MODEL_STORAGE_ENUM;
     case AVROGEN_KIND_ARRAY:
@@ -1337,6 +1372,10 @@ static void resolve(struct ctx *c, const avrogen_node *w, const avrogen_node *rd
     }
     if (w->kind == AVROGEN_KIND_UNION) {
         writer_union(c, w, rd, t, lv, s, nonnull);
+        return;
+    }
+    if (t->storage == MODEL_STORAGE_RECORD_PTR) {
+        record_pointer(c, w, rd, t, lv, s);
         return;
     }
     if (rd->kind == AVROGEN_KIND_UNION) {

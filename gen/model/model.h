@@ -107,6 +107,10 @@ enum model_scalar {
  *                      AVRO_UNION(tag)
  * NULL     NONE        union member +                only as a TAGGED branch: no storage
  *                      AVRO_FIELD(type = "null")
+ * RECORD   RECORD_PTR  struct r *f, a union member   only as a TAGGED branch: the record at
+ *                                                    *f, never NULL (encode refuses NULL,
+ *                                                    decode allocates it); items: the record
+ *                                                    (RECORD/STRUCT), as a PTR nullable's
  *
  * Item, value and branch nodes use the same table, for the element rather than
  * the member (so `char *names[4]` is ARRAY/C_ARRAY with items STRING/CSTRING).
@@ -146,7 +150,8 @@ enum model_storage {
     MODEL_STORAGE_TAGGED,
     MODEL_STORAGE_TIME,
     MODEL_STORAGE_CAP_ARRAY,
-    MODEL_STORAGE_PADDED
+    MODEL_STORAGE_PADDED,
+    MODEL_STORAGE_RECORD_PTR
 };
 
 /*
@@ -220,7 +225,8 @@ struct model_type {
     bool u64_checked;         /* SCALAR U64 long: values above INT64_MAX are refused
                                  (false: AVRO_FIELD(type = "long"), the same bits) */
 
-    /* ARRAY: the item; MAP: the entry's value; NULLABLE: the non-null branch. */
+    /* ARRAY: the item; MAP: the entry's value; NULLABLE: the non-null branch;
+     * RECORD_PTR: the record it points to. */
     struct model_type *items;
 
     /* MAP only. */

@@ -72,7 +72,7 @@ const char *model_storage_name(enum model_storage s)
             [MODEL_STORAGE_STRUCT] = "STRUCT",       [MODEL_STORAGE_ENUM] = "ENUM",
             [MODEL_STORAGE_NULLABLE] = "NULLABLE",   [MODEL_STORAGE_TAGGED] = "TAGGED",
             [MODEL_STORAGE_TIME] = "TIME",           [MODEL_STORAGE_CAP_ARRAY] = "CAP_ARRAY",
-            [MODEL_STORAGE_PADDED] = "PADDED",
+            [MODEL_STORAGE_PADDED] = "PADDED",       [MODEL_STORAGE_RECORD_PTR] = "RECORD_PTR",
     };
     return (size_t)s < sizeof names / sizeof *names ? names[s] : "?";
 }

@@ -570,6 +570,7 @@ static bool fit_value(struct fit *f, const struct model_type *t, int depth)
         }
         break;
     case MODEL_STORAGE_STRUCT:
+    case MODEL_STORAGE_RECORD_PTR:
         if (c == '{' && t->record)
             return fit_record(f, t->record, depth);
         break;

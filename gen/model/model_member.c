@@ -22,6 +22,31 @@ static const char *branch_key(const struct model_type *t)
     return avrogen_kind_name(t->kind);
 }
 
+/* A pointer to an annotated struct (a record), `struct cons *`: as a union
+ * branch it is the record itself, never NULL (RECORD_PTR). */
+static bool record_pointer(const struct builder *b, const struct ctype *t)
+{
+    if (t->kind != CTYPE_POINTER || t->elem->kind != CTYPE_STRUCT)
+        return false;
+    const struct ctype *e = t->elem;
+    return e->decl != NULL && b->info[e->decl->order].record != NULL &&
+           !is_view(e, "avrogen_str") && !is_view(e, "avrogen_bytes");
+}
+
+/* The branch `struct cons *cons`: kind RECORD, storage RECORD_PTR, `items` the
+ * record at the target (as a nullable pointer's, minus the null). */
+static struct model_type *map_record_pointer(const struct site *s, const struct ctype *t,
+                                             struct leaf *lf)
+{
+    struct model_type *items = map_value(s, t->elem, lf, false);
+    if (!items)
+        return NULL;
+    struct model_type *n = new_type(AVROGEN_KIND_RECORD, MODEL_STORAGE_RECORD_PTR, t);
+    n->record = items->record;
+    n->items = items;
+    return n;
+}
+
 /* AVRO_UNION(tag): union member i ↔ tag value i (or the values its AVRO_TAG lists) ↔
  * Avro branch i. */
 struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
@@ -87,7 +112,9 @@ struct model_type *map_tagged_union(const struct site *s, const struct ctype *t)
                     break;
                 }
             }
-            if (member_ok)
+            if (member_ok && record_pointer(b, um->type))
+                bt = map_record_pointer(&sub, um->type, &lf);
+            else if (member_ok)
                 bt = map_value(&sub, um->type, &lf, false);
             if (!bt) {
                 member_ok = false;

@@ -355,6 +355,17 @@ static void value(walk *k, const avrogen_field_desc *d, const char *base)
             value(k, &d->items[0], base);
         }
         return;
+    case AVROGEN_STORAGE_RECORD_PTR: {
+        const char *target = load_ptr(p);
+        if (target == NULL)
+            report(k,
+                   "NULL pointer to record %s; point it at one, or set the tag to another "
+                   "branch",
+                   d->type != NULL ? d->type->name : "?");
+        else if (d->n_items == 1)
+            value(k, &d->items[0], target);
+        return;
+    }
     case AVROGEN_STORAGE_TAGGED: {
         int64_t tag = load_int(base + d->aux_offset, d->aux_scalar, &big);
         long b = big ? -1 : branch_of(d, tag);

@@ -1494,6 +1494,22 @@ static void build(builder *b, opvec *out, const avrogen_node *w, const avrogen_n
     }
     switch (rd->kind) {
     case AVROGEN_KIND_RECORD: {
+        if (d->storage == AVROGEN_STORAGE_RECORD_PTR) {
+            /* A union branch's record through a pointer: allocated as a nullable's. */
+            if (d->n_items != 1) {
+                bad_desc(b, "a record pointer without its record");
+                return;
+            }
+            const avrogen_field_desc *it = &d->items[0];
+            const op *sub = build_seq(b, w, rd, it, false);
+            op *o = sub != NULL ? emit(b, out, OP_PTR, d->offset) : NULL;
+            if (o != NULL) {
+                o->len = it->size;
+                o->sub = sub;
+                o->flags = F_ZERO;
+            }
+            return;
+        }
         const prog *p = build_record(b, w, rd, d);
         op *o = p != NULL ? emit(b, out, OP_RECORD, d->offset) : NULL;
         if (o != NULL)

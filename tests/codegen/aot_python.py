@@ -37,6 +37,7 @@ PAIRS = [
     ("aot_point_v0.avsc", "aot.aot_point.avsc"),
     ("aot_node_v0.avsc", "aot.aot_node.avsc"),
     ("aot_shapes_v0.avsc", "aot.aot_shapes.avsc"),
+    ("aot_lisp_v0.avsc", "aot.aot_lisp.avsc"),
 ]
 DATUMS = 200
 

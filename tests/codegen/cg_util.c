@@ -532,8 +532,19 @@ static void fill_slot(cg_rng *g, const avrogen_field_desc *d, void *base, avroge
         memcpy(loc, buf, n);
         break;
     }
+    case AVROGEN_STORAGE_RECORD_PTR: {
+        void *p = zalloc(a, d->items[0].size);
+        fill_slot(g, &d->items[0], p, a, depth > 0 ? depth - 1 : 0, false);
+        store_ptr(loc, p);
+        break;
+    }
     case AVROGEN_STORAGE_TAGGED: {
         size_t i = (size_t)cg_below(g, d->n_items);
+        /* At depth 0 a record through a pointer may close a cycle: take a branch that
+         * does not, when there is one. */
+        for (size_t k = 0;
+             depth == 0 && k < d->n_items && d->items[i].storage == AVROGEN_STORAGE_RECORD_PTR; k++)
+            i = (i + 1) % d->n_items;
         store_int((char *)base + d->aux_offset, d->aux_scalar, branch_tag(&d->items[i], i));
         fill_slot(g, &d->items[i], base, a, depth, false);
         break;
@@ -721,6 +732,10 @@ static avrogen_status slot_value(const avrogen_node *node, const avrogen_field_d
     }
     case AVROGEN_STORAGE_STRUCT:
         return record_value(node, d->type, loc, out, a);
+    case AVROGEN_STORAGE_RECORD_PTR:
+        if (load_ptr(loc) == NULL)
+            return AVROGEN_E_ARG;
+        return record_value(node, d->type, load_ptr(loc), out, a);
     case AVROGEN_STORAGE_ENUM: {
         int64_t value = load_int(loc, d->scalar);
         for (size_t i = 0; i < d->type->n_symbols; i++)
@@ -826,6 +841,10 @@ static bool equal_slot(const avrogen_field_desc *d, const void *xb, const void *
     }
     case AVROGEN_STORAGE_STRUCT:
         return equal_record(d->type, x, y);
+    case AVROGEN_STORAGE_RECORD_PTR:
+        if (load_ptr(x) == NULL || load_ptr(y) == NULL)
+            return load_ptr(x) == load_ptr(y) || differ("record pointer", d);
+        return equal_record(d->type, load_ptr(x), load_ptr(y));
     case AVROGEN_STORAGE_ENUM:
         return load_int(x, d->scalar) == load_int(y, d->scalar) || differ("enum", d);
     case AVROGEN_STORAGE_NULLABLE: {
@@ -915,6 +934,8 @@ static bool views_slot(const avrogen_field_desc *d, const void *base, const uint
     }
     case AVROGEN_STORAGE_STRUCT:
         return views_record(d->type, loc, buf, len);
+    case AVROGEN_STORAGE_RECORD_PTR:
+        return load_ptr(loc) == NULL || views_record(d->type, load_ptr(loc), buf, len);
     case AVROGEN_STORAGE_NULLABLE:
         if (slot_is_null(d, base))
             return true;

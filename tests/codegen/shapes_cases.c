@@ -51,6 +51,7 @@ CG_ADAPTERS(cgw_frame_mod, struct cgw_frame_mod)
 CG_ADAPTERS(sctp_paddrinfo, struct sctp_paddrinfo)
 CG_ADAPTERS(packed_track, struct packed_track)
 CG_ADAPTERS(packed_lists, struct packed_lists)
+CG_ADAPTERS(lisp, struct lisp)
 
 static void fill_flow(void *p)
 {
@@ -427,6 +428,28 @@ static struct hd_series hd_series_map[] = {{"m", hd_rows + 2, 1}};
 static uint8_t hd_b0[] = {0, 0xff};
 static avrogen_bytes hd_blobs[] = {{hd_b0, 2}, {NULL, 0}};
 static struct hd_null hd_gaps[3];
+
+/* (("a" . nil) . "b"): the branch Cons through a pointer, twice nested. */
+static void fill_lisp(void *p)
+{
+    static struct cons inner, outer;
+    struct lisp *v = p;
+    inner.car.kind = LISP_ATOM;
+    inner.car.value.atom = "a";
+    inner.cdr.kind = LISP_NIL;
+    outer.car.kind = LISP_CONS;
+    outer.car.value.cons = &inner;
+    outer.cdr.kind = LISP_ATOM;
+    outer.cdr.value.atom = "b";
+    v->kind = LISP_CONS;
+    v->value.cons = &outer;
+}
+
+static void fill_lisp_nil(void *p)
+{
+    struct lisp *v = p;
+    v->kind = LISP_NIL;
+}
 
 static void fill_holders(void *p)
 {
@@ -876,6 +899,11 @@ const shape_answer shape_answers[] = {
          "\"names\": [{\"string\": \"x\"}, null], \"cube\": [[[1.5, -2.0], []]], "
          "\"spare\": [[0.25]], \"series\": {\"m\": [[0.25]]}, \"gaps\": [null, null, null], "
          "\"u\": {\"array\": [\"\\u0000\\u00ff\", \"\"]}}"},
+        {"lisp", CG_CASE(lisp), fill_lisp,
+         "{\"value\": {\"cg.shapes.Cons\": {\"car\": {\"value\": {\"cg.shapes.Cons\": "
+         "{\"car\": {\"value\": {\"string\": \"a\"}}, \"cdr\": {\"value\": null}}}}, "
+         "\"cdr\": {\"value\": {\"string\": \"b\"}}}}}"},
+        {"lisp nil", CG_CASE(lisp), fill_lisp_nil, "{\"value\": null}"},
         {"vendor key", CG_CASE(vendor_event), fill_vendor_key, "{\"u\": {\"int\": -30}}"},
         {"vendor motion", CG_CASE(vendor_event), fill_vendor_motion,
          "{\"u\": {\"cg.vendor.Motion\": {\"dx\": -2147483648, \"dy\": 7}}}"},

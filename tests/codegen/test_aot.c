@@ -42,9 +42,11 @@ CG_ADAPTERS(aot_node, struct aot_node)
 CG_ADAPTERS(aot_shapes, struct aot_shapes)
 CG_ADAPTERS(aot_twice, struct aot_twice)
 CG_ADAPTERS(aot_holders, struct aot_holders)
+CG_ADAPTERS(aot_lisp, struct aot_lisp)
 
 static const cg_case cases[] = {CG_CASE(aot_event),  CG_CASE(aot_point), CG_CASE(aot_node),
-                                CG_CASE(aot_shapes), CG_CASE(aot_twice), CG_CASE(aot_holders)};
+                                CG_CASE(aot_shapes), CG_CASE(aot_twice), CG_CASE(aot_holders),
+                                CG_CASE(aot_lisp)};
 #define N_CASES (sizeof cases / sizeof *cases)
 
 /* Each earlier schema, the record it is an earlier version of (or NULL), and
@@ -60,6 +62,7 @@ static const struct earlier {
         {"aot_node_v0.avsc", &cases[2], true},   {"unrelated.avsc", NULL, false},
         {"aot_shapes_v0.avsc", &cases[3], true}, {"aot_shapes_v1.avsc", &cases[3], true},
         {"aot_twice_v0.avsc", &cases[4], true},  {"aot_holders_v0.avsc", &cases[5], true},
+        {"aot_lisp_v0.avsc", &cases[6], true},
 };
 #define N_EARLIER (sizeof earlier / sizeof *earlier)
 
@@ -147,6 +150,7 @@ START_TEST(test_tables)
     ck_assert_uint_eq(aot_shapes_avro_type.n_resolved, 2);
     ck_assert_uint_eq(aot_twice_avro_type.n_resolved, 1);
     ck_assert_uint_eq(aot_holders_avro_type.n_resolved, 1);
+    ck_assert_uint_eq(aot_lisp_avro_type.n_resolved, 1);
     for (size_t c = 0; c < N_CASES; c++) {
         const avrogen_type *t = cases[c].type;
         ck_assert(t->decode != NULL);

@@ -9,6 +9,10 @@
  *    encoding: a 1000-node list is read and written by each, 1001 nodes by
  *    none; a cycle through pointers (a doubly linked list's prev) and a
  *    300,000-node list stop with E_LIMIT instead of overflowing the stack;
+ *  - recursion through a union branch (cg_shapes.h's Lisp, whose branch
+ *    `cons` is a pointer to a record): the same bound for every reader and
+ *    writer, 100,000 nested conses and a cycle of pointers stop with E_LIMIT,
+ *    and a NULL branch pointer is refused by name;
  *  - messages: an encode that fails names the member, as
  *    "Record.member[3].member: reason", for each reason generated encoders
  *    refuse a value, and so does the generic encoder.
@@ -27,6 +31,7 @@
 #include "cg_enums.avro.h"
 #include "cg_hostile.avro.h"
 #include "cg_nested.avro.h"
+#include "cg_shapes.avro.h"
 #include "cg_unions.avro.h"
 #include "cg_wide.avro.h"
 
@@ -204,6 +209,155 @@ START_TEST(test_long_list)
     ck_assert_uint_eq(node_avro_size(&nodes[0]), SIZE_MAX);
     avrogen_writer_fini(&w);
     free(nodes);
+}
+END_TEST
+
+/* ---- recursion through a union branch (Lisp) ------------------------------- */
+
+/* The encoding of n conses nested through car, ending in nil: each Lisp is
+ * branch 2 (04) but the innermost (00), each cdr is nil (00). n conses and
+ * n + 1 Lisps are 2n + 1 records that contain themselves. */
+static uint8_t *nested_conses(size_t n, size_t *len)
+{
+    *len = 2 * n + 1;
+    uint8_t *buf = malloc(*len);
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 0x04, n);
+    memset(buf + n, 0x00, n + 1);
+    return buf;
+}
+
+/* The generated decoder, the type plan and the generic decoder, skip and
+ * resolver on n nested conses: each returns `want`. */
+static void lisp_readers(size_t n, avrogen_status want)
+{
+    size_t len;
+    uint8_t *buf = nested_conses(n, &len);
+    avrogen_reader r;
+    struct lisp head;
+
+    avrogen_reader_init(&r, buf, len);
+    ck_assert_int_eq(lisp_avro_decode(&r, &head, &arena), want);
+    if (want == AVROGEN_OK) {
+        /* Down the cars: n conses, then nil. */
+        const struct lisp *at = &head;
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_int_eq(at->kind, LISP_CONS);
+            ck_assert_ptr_nonnull(at->value.cons);
+            ck_assert_int_eq(at->value.cons->cdr.kind, LISP_NIL);
+            at = &at->value.cons->car;
+        }
+        ck_assert_int_eq(at->kind, LISP_NIL);
+        /* ... and it encodes back to the same bytes, as long as size says. */
+        avrogen_writer w;
+        avrogen_writer_init_growable(&w, NULL);
+        ck_assert_int_eq(lisp_avro_encode(&w, &head), AVROGEN_OK);
+        ck_assert_uint_eq(avrogen_writer_len(&w), len);
+        ck_assert(memcmp(avrogen_writer_data(&w), buf, len) == 0);
+        ck_assert_uint_eq(lisp_avro_size(&head), len);
+        avrogen_writer_fini(&w);
+    } else {
+        ck_assert_ptr_nonnull(r.err_msg);
+        /* The decoder's path follows the schema: a branch adds no member. */
+        ck_assert_msg(strncmp(r.err_msg, "Lisp.value.car.value.car", 24) == 0 &&
+                              strstr(r.err_msg, ": records nest deeper than the reader's "
+                                                "max_depth") != NULL,
+                      "%s", r.err_msg);
+    }
+
+    avrogen_schema *s = parse(avrogen_type_schema(&lisp_avro_type));
+    const avrogen_node *root = avrogen_schema_root(s);
+    ck_assert(root->recursive);
+    avrogen_type_plan *plan;
+    avrogen_diag why;
+    ck_assert_int_eq(avrogen_type_plan_new(root, &lisp_avro_type, NULL, &plan, &why), AVROGEN_OK);
+    struct lisp via_plan;
+    avrogen_reader_init(&r, buf, len);
+    ck_assert_int_eq(avrogen_type_plan_decode(plan, &r, &via_plan, &arena), want);
+    avrogen_type_plan_free(plan);
+
+    avrogen_value v;
+    avrogen_reader_init(&r, buf, len);
+    ck_assert_int_eq(avrogen_value_decode(&r, root, &v, &arena), want);
+    avrogen_reader_init(&r, buf, len);
+    avrogen_reader_begin_datum(&r);
+    ck_assert_int_eq(avrogen_skip(&r, root), want);
+    avrogen_resolver *res;
+    ck_assert_int_eq(avrogen_resolver_new(root, root, NULL, &res, &why), AVROGEN_OK);
+    avrogen_reader_init(&r, buf, len);
+    ck_assert_int_eq(avrogen_resolver_decode(res, &r, &v, &arena), want);
+    avrogen_resolver_free(res);
+    avrogen_schema_free(s);
+    free(buf);
+}
+
+/* 499 conses are 999 levels: read by all; 500 are 1001: by none. */
+START_TEST(test_lisp_depth)
+{
+    ck_assert_uint_eq(MAX, 1000);
+    lisp_readers(499, AVROGEN_OK);
+    lisp_readers(500, AVROGEN_E_LIMIT);
+    lisp_readers(100000, AVROGEN_E_LIMIT); /* a limit, not a stack overflow */
+}
+END_TEST
+
+/* n conses nested through car, in `cells` (n of them), under `top`. */
+static void lisp_chain(struct lisp *top, struct cons *cells, size_t n)
+{
+    struct lisp *at = top;
+    for (size_t i = 0; i < n; i++) {
+        at->kind = LISP_CONS;
+        at->value.cons = &cells[i];
+        cells[i].cdr.kind = LISP_NIL;
+        at = &cells[i].car;
+    }
+    at->kind = LISP_NIL;
+}
+
+/* The writers at the same bound, a cycle through the branch pointer, and a
+ * NULL branch pointer named by its path. */
+START_TEST(test_lisp_writers)
+{
+    struct cons *cells = calloc(500, sizeof *cells);
+    ck_assert_ptr_nonnull(cells);
+    struct lisp top;
+    avrogen_writer w;
+    avrogen_writer_init_growable(&w, NULL);
+    lisp_chain(&top, cells, 499);
+    ck_assert_int_eq(lisp_avro_encode(&w, &top), AVROGEN_OK);
+    ck_assert_uint_eq(lisp_avro_size(&top), avrogen_writer_len(&w));
+    lisp_chain(&top, cells, 500);
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(lisp_avro_encode(&w, &top), AVROGEN_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(w.err_msg, ": records nest deeper than the writer's max_depth"));
+    ck_assert_uint_eq(lisp_avro_size(&top), SIZE_MAX);
+
+    /* A cons whose car is the Lisp holding it. */
+    struct cons loop;
+    memset(&loop, 0, sizeof loop);
+    loop.car.kind = LISP_CONS;
+    loop.car.value.cons = &loop;
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(lisp_avro_encode(&w, &loop.car), AVROGEN_E_LIMIT);
+    ck_assert_msg(strncmp(w.err_msg, "Lisp.value.cons.car.value.cons.car", 34) == 0, "%s",
+                  w.err_msg);
+    ck_assert_uint_eq(lisp_avro_size(&loop.car), SIZE_MAX);
+
+    /* NULL where the tag selects the record: at the top, and two levels down. */
+    struct lisp bad = {LISP_CONS, {0}};
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(lisp_avro_encode(&w, &bad), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "Lisp.value.cons: NULL pointer to record cg.shapes.Cons; point "
+                                "it at one, or set the tag to another branch");
+    lisp_chain(&top, cells, 2);
+    cells[1].cdr.kind = LISP_CONS; /* its cons is NULL (calloc) */
+    avrogen_writer_reset(&w);
+    ck_assert_int_eq(lisp_avro_encode(&w, &top), AVROGEN_E_ARG);
+    ck_assert_str_eq(w.err_msg, "Lisp.value.cons.car.value.cons.cdr.value.cons: NULL pointer to "
+                                "record cg.shapes.Cons; point it at one, or set the tag to "
+                                "another branch");
+    avrogen_writer_fini(&w);
+    free(cells);
 }
 END_TEST
 
@@ -433,6 +587,8 @@ static Suite *limits_suite(void)
     tcase_add_test(tc, test_depth_bound_writers);
     tcase_add_test(tc, test_cycle);
     tcase_add_test(tc, test_long_list);
+    tcase_add_test(tc, test_lisp_depth);
+    tcase_add_test(tc, test_lisp_writers);
     suite_add_tcase(s, tc);
     tc = tcase_create("messages");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -60,6 +60,7 @@ CG_ADAPTERS(nic_stats, struct nic_stats)
 CG_ADAPTERS(narrow, struct narrow)
 CG_ADAPTERS(wide, struct wide)
 CG_ADAPTERS(hd_grid, struct hd_grid)
+CG_ADAPTERS(lisp, struct lisp)
 
 /* Keep the order: the seeds in corpus/encode start with these indexes. */
 static const cg_case cases[] = {
@@ -68,6 +69,7 @@ static const cg_case cases[] = {
         CG_CASE(company), CG_CASE(arrays),    CG_CASE(maps),        CG_CASE(shape),
         CG_CASE(sheet),   CG_CASE(nic_stats), CG_CASE(narrow),      CG_CASE(wide),
         CG_CASE(hd_grid), /* 16: holders */
+        CG_CASE(lisp),    /* 17: a union branch that points to a record */
 };
 #define N_CASES (sizeof cases / sizeof *cases)
 /* Byte 0: the case in bits 0-3 and 7 (so the first 16 cases' seeds keep their

@@ -117,6 +117,8 @@ ENCODER(packed_status, struct packed_status)
 ENCODER(hd_grid, struct hd_grid)
 ENCODER(aot_holders, struct aot_holders)
 ENCODER(wide_money, struct wide_money)
+ENCODER(aot_lisp, struct aot_lisp)
+ENCODER(lisp, struct lisp)
 
 /* aot_node_v0.avsc as the one branch of a union that is not null. */
 static const char node_in_union[] =
@@ -193,6 +195,10 @@ static const pair pairs[] = {
         OWN(aot_holders),
         EARLIER("aot_holders_v0.avsc", aot_holders),
         OWN(wide_money), /* decimals past 18 digits on bytes, a fixed with a doc */
+        /* recursion through a union branch that points to a record (python3-avro's Lisp) */
+        OWN(lisp), /* 38 */
+        OWN(aot_lisp),
+        EARLIER("aot_lisp_v0.avsc", aot_lisp),
 };
 #define N_PAIRS (sizeof pairs / sizeof *pairs)
 

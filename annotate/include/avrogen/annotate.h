@@ -36,6 +36,8 @@
  *    tag values are not positions, AVRO_TAG(v, ...) on every member lists the
  *    values selecting it (constants, enumerators, macros); decode stores the
  *    first: `double f64 AVRO_TAG(MSGPACK_OBJECT_FLOAT64, MSGPACK_OBJECT_FLOAT32);`
+ *    A member that points to an annotated struct (`struct cons *cons;`) is that
+ *    record, never NULL: how a record holds itself through a branch.
  *  - Bit-fields map by type and width: `bool urgent : 1` is a boolean,
  *    `unsigned version : 4` an int; decode refuses what the width cannot hold.
  *  - Every standard and POSIX integer type maps without annotation (long,

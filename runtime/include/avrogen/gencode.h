@@ -859,8 +859,10 @@ typedef enum avrogen_storage {
     AVROGEN_STORAGE_CAP_ARRAY,  /* T[len] holding its first n items, n the count at
                                    aux_offset: an array, or bytes / a string of chars */
     AVROGEN_STORAGE_PADDED,     /* char[len]: text up to its first NUL or all len bytes */
-    AVROGEN_STORAGE_BITFIELD    /* a bit-field of len bits of integer type `scalar` (offset 0,
+    AVROGEN_STORAGE_BITFIELD,   /* a bit-field of len bits of integer type `scalar` (offset 0,
                                    size that type's): ext->get and ext->set reach it */
+    AVROGEN_STORAGE_RECORD_PTR  /* a tagged union's branch `T *` to the record `type`, never
+                                   NULL: items[0] is the record at the target */
 } avrogen_storage;
 
 /* The C arithmetic type of a scalar, an enum's underlying type, a count or a tag. */
@@ -925,15 +927,16 @@ struct avrogen_field_desc {
     unsigned null_index;             /* NULLABLE: Avro branch index of "null" (0 or 1) */
     bool null_via_ptr;               /* NULLABLE: T * whose NULL is null (else its own state) */
     const avrogen_field_desc *items; /* see below */
-    size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, TAGGED: the branches;
-                                        TIME 2, or 1 for a time_t */
+    size_t n_items;                  /* ARRAY 1, MAP 2, NULLABLE 1, RECORD_PTR 1, TAGGED: the
+                                        branches; TIME 2, or 1 for a time_t */
     const avrogen_type *type;        /* RECORD, ENUM, FIXED: the named type; else NULL */
     const avrogen_field_ext *ext;    /* the rare facts (avrogen_field_ext), or NULL */
 };
 /*
  * items: ARRAY: the item; MAP: the entry's key, then its value; NULLABLE: the
  * non-null branch (for null_via_ptr at offset 0 of the target, else the
- * location itself); TAGGED: branch i at items[i] (a null branch has storage
+ * location itself); RECORD_PTR: the record (STRUCT) at offset 0 of the
+ * target; TAGGED: branch i at items[i] (a null branch has storage
  * NONE); TIME: its seconds, then its fraction (tv_nsec, tv_usec), integers at
  * offsets inside the instant (a time_t is its own seconds, at 0); CAP_ARRAY:
  * an array's item (bytes and strings have none). PTR_COUNT also holds strings

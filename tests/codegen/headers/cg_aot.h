@@ -166,4 +166,25 @@ struct AVRO_RECORD(namespace = "aot") aot_holders {
     } u AVRO_UNION(kind); /* earlier: ["boolean", "double", {"type": "array", "items": "int"}] */
 };
 
+/* Recursion through a union branch (python3-avro's Lisp): the branch `cons` is
+ * the record aot_cons through a pointer. Earlier: the branches in another
+ * order, and aot_cons with a field `weight` between car and cdr (skipped). */
+struct aot_cons;
+
+enum aot_lisp_kind { AOT_LISP_NIL, AOT_LISP_ATOM, AOT_LISP_CONS };
+
+struct AVRO_RECORD(namespace = "aot") aot_lisp {
+    enum aot_lisp_kind kind;
+    union {
+        char nil AVRO_FIELD(type = "null");
+        char *atom;
+        struct aot_cons *cons;
+    } value AVRO_UNION(kind); /* earlier: ["null", "aot_cons", "string"] */
+};
+
+struct AVRO_RECORD(namespace = "aot") aot_cons {
+    struct aot_lisp car;
+    struct aot_lisp cdr;
+};
+
 #endif /* CG_AOT_H */

@@ -309,4 +309,25 @@ struct AVRO_RECORD(namespace = "cg.shapes") wide_money {
     uint8_t id[8] AVRO_FIXED_NAME(LedgerId, doc = "a ledger id", aliases = ["Id"]);
 };
 
+/* Recursion through a union branch (python3-avro's test_schema Lisp): the
+ * branch `cons` is the record Cons through a pointer, never NULL; Cons holds
+ * Lisp twice by value, so the pointer is what breaks the cycle. */
+struct cons;
+
+enum lisp_kind { LISP_NIL, LISP_ATOM, LISP_CONS };
+
+struct AVRO_RECORD(namespace = "cg.shapes", name = "Lisp") lisp {
+    enum lisp_kind kind;
+    union {
+        char nil AVRO_FIELD(type = "null");
+        char *atom;
+        struct cons *cons;
+    } value AVRO_UNION(kind);
+};
+
+struct AVRO_RECORD(namespace = "cg.shapes", name = "Cons") cons {
+    struct lisp car;
+    struct lisp cdr;
+};
+
 #endif /* CG_SHAPES_H */
