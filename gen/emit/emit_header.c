@@ -388,6 +388,19 @@ struct hdr {
     const avrogen_node **todo; /* records whose struct is still to be built */
     size_t n_todo;
     const struct header_ident_sink *sink; /* tests: every identifier chosen, or NULL */
+    /* Union branches that are records, held by value: the edges a pointer may
+     * replace when they close a cycle (header_text). */
+    struct branch_edge *edges;
+    size_t n_edges;
+    /* &union->branches[i] of the record branches written as pointers: those that
+     * close a cycle of records held by value (kept across a rebuild). */
+    struct ptrmap pointer_branches;
+};
+
+/* A union branch of record type in the struct `from`: by value, an edge to `to`. */
+struct branch_edge {
+    size_t from, to;
+    const void *key; /* &union->branches[i] */
 };
 
 /* The names of one scope of members, to the sink, then freed. */
@@ -1278,11 +1291,22 @@ static void put_tagged(struct sbuild *sb, struct textbuf *b, const char *cname,
         char *bpath = xasprintf("%s[%zu]", path, i);
         struct leaf l;
         char *bstem = join(cname, members[i]);
-        ok = leaf_type(sb, t, true, bstem, bpath, &l);
+        /* A record branch that closes a cycle of records by value: a pointer
+         * (the generator takes a pointer to a record as that record's branch). */
+        size_t marked;
+        bool pointer = t->kind == AVROGEN_KIND_RECORD &&
+                       ptrmap_get(&h->pointer_branches, &u->branches[i], &marked);
+        ok = leaf_type(sb, t, !pointer, bstem, bpath, &l);
         free(bstem);
         free(bpath);
         if (!ok)
             break;
+        if (t->kind == AVROGEN_KIND_RECORD && !pointer) {
+            h->edges = xappend(h->edges, h->n_edges, sizeof *h->edges);
+            h->edges[h->n_edges++] =
+                    (struct branch_edge){sb->def, find_named(h, t)->def, &u->branches[i]};
+        }
+        l.ptr = l.ptr || pointer;
         char *decl = declarator(&l, members[i], false);
         textbuf_printf(&body, "        %s%s;\n", decl, l.an.data ? l.an.data : "");
         free(decl);
@@ -1541,6 +1565,78 @@ static bool *finite_records(const struct hdr *h)
     return ok;
 }
 
+/*
+ * The strongly connected components of the definitions under "holds by value"
+ * (Tarjan's, one walk): a union branch edge from -> to closes a cycle exactly
+ * when both ends are in one component.
+ */
+struct scc {
+    const struct hdr *h;
+    size_t *number, *low, *comp, *stack;
+    bool *on_stack;
+    size_t n_stack, visits, n_comps;
+};
+
+static void scc_visit(struct scc *c, size_t v)
+{
+    const struct cdef *d = &c->h->defs[v];
+    c->number[v] = c->low[v] = ++c->visits;
+    c->stack[c->n_stack++] = v;
+    c->on_stack[v] = true;
+    for (size_t i = 0; i < d->n_deps; i++) {
+        size_t w = d->deps[i];
+        if (c->number[w] == 0) {
+            scc_visit(c, w);
+            if (c->low[w] < c->low[v])
+                c->low[v] = c->low[w];
+        } else if (c->on_stack[w] && c->number[w] < c->low[v]) {
+            c->low[v] = c->number[w];
+        }
+    }
+    if (c->low[v] != c->number[v])
+        return;
+    size_t w;
+    do {
+        w = c->stack[--c->n_stack];
+        c->on_stack[w] = false;
+        c->comp[w] = c->n_comps;
+    } while (w != v);
+    c->n_comps++;
+}
+
+/* Mark the union branches that close a cycle of records held by value as
+ * pointers; whether any was marked (the header is then built again). */
+static bool mark_pointer_branches(struct hdr *h)
+{
+    size_t n = h->n_defs ? h->n_defs : 1;
+    struct scc c = {h,
+                    xcalloc(n, sizeof(size_t)),
+                    xcalloc(n, sizeof(size_t)),
+                    xcalloc(n, sizeof(size_t)),
+                    xcalloc(n, sizeof(size_t)),
+                    xcalloc(n, sizeof(bool)),
+                    0,
+                    0,
+                    0};
+    for (size_t v = 0; v < h->n_defs; v++)
+        if (c.number[v] == 0)
+            scc_visit(&c, v);
+    bool any = false;
+    for (size_t i = 0; i < h->n_edges; i++) {
+        const struct branch_edge *e = &h->edges[i];
+        if (c.comp[e->from] == c.comp[e->to]) {
+            ptrmap_put(&h->pointer_branches, e->key, 1);
+            any = true;
+        }
+    }
+    free(c.number);
+    free(c.low);
+    free(c.comp);
+    free(c.stack);
+    free(c.on_stack);
+    return any;
+}
+
 /* The record-by-value chain that makes a cycle, for the message. */
 static bool find_cycle(struct hdr *h, size_t di, size_t *stack, size_t depth, struct textbuf *why)
 {
@@ -1578,17 +1674,12 @@ static char *header_text(struct hdr *h, const avrogen_node *root)
         for (size_t i = 0; i < h->n_named && !empty; i++)
             if (h->named[i].node->kind == AVROGEN_KIND_RECORD && !finite[i])
                 empty = h->named[i].node->fullname;
-        if (empty)
-            problem(h, empty,
-                    "the record holds itself with no null, array or map on the way (%s): no "
-                    "finite value of it exists, so no C struct can hold one",
-                    why.data ? why.data : "?");
-        else
-            problem(h, root->fullname,
-                    "a record holds itself by value through a union branch (%s): C needs a "
-                    "pointer there, and the generator takes a record inside itself only through "
-                    "AVRO_NULLABLE, an array or a map",
-                    why.data ? why.data : "?");
+        /* A cycle left after the union branches on it became pointers has
+         * none: nothing breaks it, and no finite value exists. */
+        problem(h, empty ? empty : root->fullname,
+                "the record holds itself with no null, array or map on the way (%s): no "
+                "finite value of it exists, so no C struct can hold one",
+                why.data ? why.data : "?");
         free(finite);
         textbuf_free(&why);
         free(stack);
@@ -1615,6 +1706,47 @@ static char *header_text(struct hdr *h, const avrogen_node *root)
     return textbuf_take(&b, &len);
 }
 
+/* Every struct, enum and holder of the schema rooted at record `root`. */
+static void build_all(struct hdr *h, const avrogen_node *root)
+{
+    collect_named(h, root, NULL);
+    name_types(h);
+    record_def(h, root);
+    for (size_t i = 0; i < h->n_todo; i++)
+        build_record(h, h->todo[i]);
+}
+
+/* Free what build_all made, keeping the options, sinks and pointer branches. */
+static void hdr_reset(struct hdr *h)
+{
+    for (size_t i = 0; i < h->n_named; i++) {
+        free(h->named[i].tag);
+        free(h->named[i].prefix);
+    }
+    free(h->named);
+    for (size_t i = 0; i < h->n_defs; i++) {
+        textbuf_free(&h->defs[i].text);
+        free(h->defs[i].deps);
+        free(h->defs[i].later);
+        free(h->defs[i].tag);
+    }
+    free(h->defs);
+    free(h->todo);
+    free(h->edges);
+    strset_free(&h->globals);
+    strset_free(&h->tags);
+    strset_free(&h->folded_tags);
+    ptrmap_free(&h->named_index);
+    h->named = NULL;
+    h->n_named = 0;
+    h->defs = NULL;
+    h->n_defs = 0;
+    h->todo = NULL;
+    h->n_todo = 0;
+    h->edges = NULL;
+    h->n_edges = 0;
+}
+
 int emit_header(const avrogen_schema *s, const struct emit_header_options *o, char **text,
                 struct header_problems *p)
 {
@@ -1635,35 +1767,36 @@ int emit_header_traced(const avrogen_schema *s, const struct emit_header_options
                 strchr("aeiou", kind[0]) ? "an" : "a", kind);
         return 1;
     }
-    collect_named(&h, root, NULL);
-    name_types(&h);
-    record_def(&h, root);
-    for (size_t i = 0; i < h.n_todo; i++)
-        build_record(&h, h.todo[i]);
+    /* First without the sink and with problems aside: when a record branch
+     * closes a cycle of records held by value (python3-avro's Lisp: Cons
+     * holds Lisp twice), that branch becomes a pointer and the header is
+     * built again; likewise once more for a sink, so it sees each name once. */
+    struct header_problems first = {NULL, 0};
+    h.p = &first;
+    h.sink = NULL;
+    build_all(&h, root);
+    if (mark_pointer_branches(&h) || sink != NULL) {
+        hdr_reset(&h);
+        header_problems_free(&first);
+        h.p = p;
+        h.sink = sink;
+        build_all(&h, root);
+    } else {
+        for (size_t i = 0; i < first.n; i++) {
+            p->v = xappend(p->v, p->n, sizeof *p->v);
+            p->v[p->n++] = first.v[i];
+        }
+        free(first.v);
+        h.p = p;
+    }
     char *out = header_text(&h, root); /* also finds records that hold themselves */
     if (p->n != 0) {
         free(out);
         out = NULL;
     }
     *text = out;
-
-    for (size_t i = 0; i < h.n_named; i++) {
-        free(h.named[i].tag);
-        free(h.named[i].prefix);
-    }
-    free(h.named);
-    for (size_t i = 0; i < h.n_defs; i++) {
-        textbuf_free(&h.defs[i].text);
-        free(h.defs[i].deps);
-        free(h.defs[i].later);
-        free(h.defs[i].tag);
-    }
-    free(h.defs);
-    free(h.todo);
-    strset_free(&h.globals);
-    strset_free(&h.tags);
-    strset_free(&h.folded_tags);
-    ptrmap_free(&h.named_index);
+    hdr_reset(&h);
+    ptrmap_free(&h.pointer_branches);
     if (p->n != 0)
         return 1;
     return out ? 0 : 2;

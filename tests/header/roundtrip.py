@@ -90,7 +90,6 @@ UNREPRESENTABLE = {
     "tests/data/schema/pass/union_empty.avsc (wrapped)": "empty union",
     "tests/data/schema/pass/fixed_zero_size.avsc (wrapped)": "size 0",
     # What the C -> Avro mapping cannot express.
-    "test_schema.py[38]": "through a union branch",  # Lisp: Cons holds Lisp by value
     # "Plain" inside namespace ns means ns.Plain (spec §Names); Java's lookup and
     # avrogen's parser fall back to the null namespace, the generator writes none.
     "tests/data/schema/pass/namespace_nested_null_namespace.avsc": "referred to again from inside",
