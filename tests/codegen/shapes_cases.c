@@ -52,6 +52,7 @@ CG_ADAPTERS(sctp_paddrinfo, struct sctp_paddrinfo)
 CG_ADAPTERS(packed_track, struct packed_track)
 CG_ADAPTERS(packed_lists, struct packed_lists)
 CG_ADAPTERS(lisp, struct lisp)
+CG_ADAPTERS(lisp_bag, struct lisp_bag)
 
 static void fill_flow(void *p)
 {
@@ -449,6 +450,31 @@ static void fill_lisp_nil(void *p)
 {
     struct lisp *v = p;
     v->kind = LISP_NIL;
+}
+
+/* The branch pointer in a map entry and in array items. */
+static void fill_lisp_bag(void *p)
+{
+    static struct cons pair, empty;
+    static struct lisp_entry named[1];
+    static struct lisp_item items[3];
+    struct lisp_bag *v = p;
+    pair.car.kind = LISP_ATOM;
+    pair.car.value.atom = "a";
+    pair.cdr.kind = LISP_NIL;
+    empty.car.kind = empty.cdr.kind = LISP_NIL;
+    named[0].key = "k";
+    named[0].kind = LISP_CONS;
+    named[0].value.cons = &pair;
+    items[0].kind = LISP_NIL;
+    items[1].kind = LISP_ATOM;
+    items[1].value.atom = "x";
+    items[2].kind = LISP_CONS;
+    items[2].value.cons = &empty;
+    v->named = named;
+    v->n_named = 1;
+    v->items = items;
+    v->n_items = 3;
 }
 
 static void fill_holders(void *p)
@@ -904,6 +930,10 @@ const shape_answer shape_answers[] = {
          "{\"car\": {\"value\": {\"string\": \"a\"}}, \"cdr\": {\"value\": null}}}}, "
          "\"cdr\": {\"value\": {\"string\": \"b\"}}}}}"},
         {"lisp nil", CG_CASE(lisp), fill_lisp_nil, "{\"value\": null}"},
+        {"lisp bag", CG_CASE(lisp_bag), fill_lisp_bag,
+         "{\"named\": {\"k\": {\"cg.shapes.Cons\": {\"car\": {\"value\": {\"string\": "
+         "\"a\"}}, \"cdr\": {\"value\": null}}}}, \"items\": [null, {\"string\": \"x\"}, "
+         "{\"cg.shapes.Cons\": {\"car\": {\"value\": null}, \"cdr\": {\"value\": null}}}]}"},
         {"vendor key", CG_CASE(vendor_event), fill_vendor_key, "{\"u\": {\"int\": -30}}"},
         {"vendor motion", CG_CASE(vendor_event), fill_vendor_motion,
          "{\"u\": {\"cg.vendor.Motion\": {\"dx\": -2147483648, \"dy\": 7}}}"},

@@ -1305,6 +1305,47 @@ START_TEST(test_z_stream_live)
 }
 END_TEST
 
+/* The record branches through pointers (Lisp) decode alike with the generated
+ * decoder and the type plan (decode_json compares them), to the struct the
+ * known answer filled; every proper prefix of the datum fails the generated
+ * decoder with E_TRUNCATED. */
+START_TEST(test_lisp_type_plan)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < n_shape_answers; i++) {
+        const shape_answer *k = &shape_answers[i];
+        if (strncmp(k->label, "lisp", 4) != 0)
+            continue;
+        seen++;
+        const avrogen_type *t = k->c.type;
+        void *want = calloc(1, t->size), *got = calloc(1, t->size);
+        ck_assert(want != NULL && got != NULL);
+        k->fill(want);
+        const char *msg, *where;
+        ck_assert_int_eq(decode_json(t, k->json, got, &msg), AVROGEN_OK);
+        ck_assert_msg(cg_equal(t, want, got, &where), "%s: differs at %s", k->label, where);
+        /* Every proper prefix of the datum: both decoders fail, never crash. */
+        avrogen_writer w;
+        char why[256];
+        ck_assert_int_eq(cg_encode_json(t, k->json, &w, why, sizeof why), AVROGEN_OK);
+        for (size_t n = 0; n < avrogen_writer_len(&w); n++) {
+            uint8_t *cut = malloc(n != 0 ? n : 1);
+            ck_assert_ptr_nonnull(cut);
+            memcpy(cut, avrogen_writer_data(&w), n);
+            avrogen_reader r;
+            avrogen_reader_init(&r, cut, n);
+            memset(got, 0, t->size);
+            ck_assert_int_eq(t->decode(&r, got, &arena), AVROGEN_E_TRUNCATED);
+            free(cut);
+        }
+        avrogen_writer_fini(&w);
+        free(want);
+        free(got);
+    }
+    ck_assert_uint_eq(seen, 3);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
     Suite *s = suite_create("shapes");
@@ -1340,6 +1381,7 @@ static Suite *shapes_suite(void)
     tcase_add_test(tc, test_tag_values);
     tcase_add_test(tc, test_tag_value_messages);
     tcase_add_test(tc, test_vendor_tags);
+    tcase_add_test(tc, test_lisp_type_plan);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("system structs");

@@ -330,4 +330,31 @@ struct AVRO_RECORD(namespace = "cg.shapes", name = "Cons") cons {
     struct lisp cdr;
 };
 
+/* The same branch in a map entry and in an array item's holder. */
+struct lisp_entry {
+    char *key;
+    enum lisp_kind kind;
+    union {
+        char nil AVRO_FIELD(type = "null");
+        char *atom;
+        struct cons *cons;
+    } value AVRO_UNION(kind);
+};
+
+struct lisp_item {
+    enum lisp_kind kind;
+    union {
+        char nil AVRO_FIELD(type = "null");
+        char *atom;
+        struct cons *cons;
+    } value AVRO_UNION(kind);
+};
+
+struct AVRO_RECORD(namespace = "cg.shapes") lisp_bag {
+    struct lisp_entry *named AVRO_MAP(n_named);
+    size_t n_named;
+    struct lisp_item *items AVRO_ARRAY(n_items);
+    size_t n_items;
+};
+
 #endif /* CG_SHAPES_H */
