@@ -957,6 +957,50 @@ START_TEST(test_depth)
 }
 END_TEST
 
+/* Lisp written as aot_lisp_v0.avsc (Cons is branch 1 and has a weight): n
+ * conses nested through car decode into conses allocated through the branch
+ * pointer; 100,000 stop with E_LIMIT, not a stack overflow. */
+static uint8_t *old_conses(size_t n, size_t *len)
+{
+    uint8_t *buf = malloc(3 * n + 1);
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 0x02, n);          /* each Lisp: branch 1, a cons */
+    memset(buf + n, 0, 2 * n + 1); /* the innermost null, then each weight 0 and cdr null */
+    *len = 3 * n + 1;
+    return buf;
+}
+
+START_TEST(test_depth_lisp)
+{
+    avrogen_schema *w = parse_file("aot_lisp_v0.avsc");
+    const avrogen_type_decoder *dec =
+            find_decoder(&aot_lisp_avro_type, avrogen_schema_fingerprint64(w));
+    ck_assert_ptr_nonnull(dec);
+    size_t len;
+    uint8_t *buf = old_conses(50, &len);
+    struct aot_lisp v;
+    size_t used;
+    avrogen_arena_reset(&decoded);
+    ck_assert_int_eq(aot_decode(dec, buf, len, &v, &used), AVROGEN_OK);
+    ck_assert_uint_eq(used, len);
+    const struct aot_lisp *at = &v;
+    for (size_t i = 0; i < 50; i++) {
+        ck_assert_int_eq(at->kind, AOT_LISP_CONS);
+        ck_assert_ptr_nonnull(at->value.cons);
+        ck_assert_int_eq(at->value.cons->cdr.kind, AOT_LISP_NIL);
+        at = &at->value.cons->car;
+    }
+    ck_assert_int_eq(at->kind, AOT_LISP_NIL);
+    free(buf);
+    buf = old_conses(100000, &len);
+    avrogen_arena_reset(&decoded);
+    ck_assert_int_eq(aot_decode(dec, buf, len, &v, NULL), AVROGEN_E_LIMIT);
+    ck_assert(cg_all_zero(&v, sizeof v));
+    free(buf);
+    avrogen_schema_free(w);
+}
+END_TEST
+
 /* A reader-only field's default is part of the datum: its items count against
  * the datum's item budget in the decoder as in the resolver and a type plan
  * (found by fuzz_evolve: the decoders' default helpers started a budget of
@@ -1175,6 +1219,7 @@ static Suite *aot_suite(void)
     tc = tcase_create("hostile");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_depth);
+    tcase_add_test(tc, test_depth_lisp);
     tcase_add_test(tc, test_default_items);
     tcase_add_test(tc, test_skip_truncated);
     tcase_add_test(tc, test_block_sizes);
