@@ -422,6 +422,37 @@ void ec_aligned_end(struct gen *g, struct aligned *al, bool writable)
     free(al->lv);
 }
 
+/* ---- pointer targets ------------------------------------------------------- */
+
+const char *ec_target_begin(struct gen *g, const struct model_type *pointee, struct target *tg)
+{
+    char *type = ec_value_c_type(pointee);
+    tg->p = ec_local(g, "p");
+    char *decl = ec_pointer_decl(type, tg->p);
+    char *cast = ec_pointer_cast(type);
+    ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, tg->p);
+    tg->lv = xasprintf("(*%s)", tg->p);
+    ec_capture_begin(g, &tg->body);
+    g->depth++;
+    free(cast);
+    free(decl);
+    free(type);
+    return tg->lv;
+}
+
+void ec_target_end(struct gen *g, const char *v, struct target *tg)
+{
+    g->depth--;
+    ec_capture_end(g, &tg->body);
+    char *test = xasprintf("%s != NULL", tg->p);
+    ec_if_else(g, test, &tg->body, NULL);
+    ec_line(g, "%s = %s;", v, tg->p);
+    g->used_a = true;
+    free(test);
+    free(tg->lv);
+    free(tg->p);
+}
+
 /* ---- holders -------------------------------------------------------------- */
 
 void ec_held_begin(struct gen *g, const struct model_type *t, struct held *h)
@@ -1838,28 +1869,9 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         struct capture value, null;
         ec_capture_begin(g, &value);
         if (t->null_via == MODEL_NULL_VIA_PTR) {
-            char *type = ec_value_c_type(t->items);
-            char *p = ec_local(g, "p");
-            char *decl = ec_pointer_decl(type, p);
-            char *cast = ec_pointer_cast(type);
-            char *target = xasprintf("(*%s)", p);
-            ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
-            struct capture body;
-            ec_capture_begin(g, &body);
-            g->depth++;
-            read_value(g, t->items, target, s, false);
-            g->depth--;
-            ec_capture_end(g, &body);
-            char *test = xasprintf("%s != NULL", p);
-            ec_if_else(g, test, &body, NULL);
-            ec_line(g, "%s = %s;", v, p);
-            g->used_a = true;
-            free(test);
-            free(target);
-            free(cast);
-            free(decl);
-            free(p);
-            free(type);
+            struct target tg;
+            read_value(g, t->items, ec_target_begin(g, t->items, &tg), s, false);
+            ec_target_end(g, v, &tg);
         } else {
             read_value(g, t->items, lv, s, true);
         }
@@ -1879,30 +1891,11 @@ static void read_value(struct gen *g, const struct model_type *t, const char *lv
         break;
     case MODEL_STORAGE_RECORD_PTR: {
         /* The record of a union branch, allocated as a nullable pointer's target. */
-        char *type = ec_value_c_type(t->items);
-        char *p = ec_local(g, "p");
-        char *decl = ec_pointer_decl(type, p);
-        char *cast = ec_pointer_cast(type);
-        char *target = xasprintf("(*%s)", p);
+        struct target tg;
         ec_scope_open(g);
-        ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
-        struct capture body;
-        ec_capture_begin(g, &body);
-        g->depth++;
-        read_value(g, t->items, target, s, false);
-        g->depth--;
-        ec_capture_end(g, &body);
-        char *test = xasprintf("%s != NULL", p);
-        ec_if_else(g, test, &body, NULL);
-        ec_line(g, "%s = %s;", v, p);
+        read_value(g, t->items, ec_target_begin(g, t->items, &tg), s, false);
+        ec_target_end(g, v, &tg);
         ec_scope_close(g);
-        g->used_a = true;
-        free(test);
-        free(target);
-        free(cast);
-        free(decl);
-        free(p);
-        free(type);
         break;
     }
     case MODEL_STORAGE_TAGGED: {

@@ -187,6 +187,18 @@ char *ec_aligned_begin(struct gen *g, const char *c_type, uint64_t align, const 
                        const char *base, struct aligned *al);
 void ec_aligned_end(struct gen *g, struct aligned *al, bool writable);
 
+/* A pointer's target allocated in the arena by a decoder: ec_target_begin
+ * declares `T *p = avrogen_reader_alloc(r, a, sizeof *p);` and returns the
+ * lvalue `(*p)` to decode into (captured, one level deeper); ec_target_end
+ * puts that code under `if (p != NULL)` and stores p in the pointer `v`. */
+struct target {
+    char *p;  /* the local */
+    char *lv; /* "(*p)" */
+    struct capture body;
+};
+const char *ec_target_begin(struct gen *g, const struct model_type *pointee, struct target *tg);
+void ec_target_end(struct gen *g, const char *v, struct target *tg);
+
 /* A holder location (model.h): its value, coded through a pointer to the
  * struct, where the value's count or tag is. Between ec_held_begin and
  * ec_held_end, code `inner` at lvalue `value` with site `site`; ec_held_end

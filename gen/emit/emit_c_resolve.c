@@ -1022,29 +1022,10 @@ static void reader_union(struct ctx *c, const avrogen_node *w, const avrogen_nod
             else
                 ec_emit_read_null(g, t, lv, s);
         } else if (t->null_via == MODEL_NULL_VIA_PTR) {
-            char *type = ec_value_c_type(t->items);
-            char *p = ec_local(g, "p");
-            char *decl = ec_pointer_decl(type, p);
-            char *cast = ec_pointer_cast(type);
-            char *target = xasprintf("(*%s)", p);
-            ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
-            struct capture body;
-            ec_capture_begin(g, &body);
-            g->depth++;
-            resolve(c, w, rb, t->items, target, s, false);
+            struct target tg;
+            resolve(c, w, rb, t->items, ec_target_begin(g, t->items, &tg), s, false);
             c->declared = true; /* `p`, at the level of the caller */
-            g->depth--;
-            ec_capture_end(g, &body);
-            char *test = xasprintf("%s != NULL", p);
-            ec_if_else(g, test, &body, NULL);
-            ec_line(g, "%s = %s;", v, p);
-            g->used_a = true;
-            free(test);
-            free(target);
-            free(cast);
-            free(decl);
-            free(p);
-            free(type);
+            ec_target_end(g, v, &tg);
         } else {
             resolve(c, w, rb, t->items, lv, s, true);
         }
@@ -1294,30 +1275,11 @@ static void record_pointer(struct ctx *c, const avrogen_node *w, const avrogen_n
 {
     struct gen *g = c->g;
     char *v = ec_plain(lv);
-    char *type = ec_value_c_type(t->items);
-    char *p = ec_local(g, "p");
-    char *decl = ec_pointer_decl(type, p);
-    char *cast = ec_pointer_cast(type);
-    char *target = xasprintf("(*%s)", p);
+    struct target tg;
     ec_scope_open(g);
-    ec_line(g, "%s = %savrogen_reader_alloc(r, a, sizeof *%s);", decl, cast, p);
-    struct capture body;
-    ec_capture_begin(g, &body);
-    g->depth++;
-    resolve(c, w, rd, t->items, target, s, false);
-    g->depth--;
-    ec_capture_end(g, &body);
-    char *test = xasprintf("%s != NULL", p);
-    ec_if_else(g, test, &body, NULL);
-    ec_line(g, "%s = %s;", v, p);
+    resolve(c, w, rd, t->items, ec_target_begin(g, t->items, &tg), s, false);
+    ec_target_end(g, v, &tg);
     ec_scope_close(g);
-    g->used_a = true;
-    free(test);
-    free(target);
-    free(cast);
-    free(decl);
-    free(p);
-    free(type);
     free(v);
 }
 
