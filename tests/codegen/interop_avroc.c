@@ -54,6 +54,8 @@ CG_ADAPTERS(hd_grid, struct hd_grid)
 CG_ADAPTERS(wide_money, struct wide_money)
 CG_ADAPTERS(input_ev, struct input_ev)
 CG_ADAPTERS(gps_fix, struct gps_fix)
+CG_ADAPTERS(lisp, struct lisp)
+CG_ADAPTERS(lisp_bag, struct lisp_bag)
 
 static const cg_case cases[] = {
         CG_CASE(prims),      CG_CASE(logicals),   CG_CASE(texts),      CG_CASE(maybe_texts),
@@ -63,7 +65,8 @@ static const cg_case cases[] = {
         CG_CASE(amount),     CG_CASE(shape),      CG_CASE(nf5_record), CG_CASE(nic_stats),
         CG_CASE(input_ev),   CG_CASE(gps_fix),    CG_CASE(nic_queues), CG_CASE(mqtt_msg),
         CG_CASE(utmp_entry), CG_CASE(mp_object),  CG_CASE(ev_value),   CG_CASE(packed_status),
-        CG_CASE(hd_grid),    CG_CASE(wide_money), CG_CASE(tails),
+        CG_CASE(hd_grid),    CG_CASE(wide_money), CG_CASE(tails),      CG_CASE(lisp),
+        CG_CASE(lisp_bag),
 };
 
 static int failures;
