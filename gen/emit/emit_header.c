@@ -381,12 +381,12 @@ struct hdr {
     size_t n_named;
     struct cdef *defs;
     size_t n_defs;
-    struct strset globals;     /* tags and enumerators: one C++ scope */
-    struct strset tags;        /* record and enum tags, for the generated-symbol check */
-    struct strset folded_tags; /* the same lower-cased */
-    struct ptrmap named_index; /* node -> its index in named */
-    const avrogen_node **todo; /* records whose struct is still to be built */
-    size_t n_todo;
+    struct strset globals;        /* tags and enumerators: one C++ scope */
+    struct strset tags;           /* record and enum tags, for the generated-symbol check */
+    struct strset folded_tags;    /* the same lower-cased */
+    struct ptrmap named_index;    /* node -> its index in named */
+    const avrogen_node **unbuilt; /* records whose struct body is still to be built */
+    size_t n_unbuilt;
     const struct header_ident_sink *sink; /* tests: every identifier chosen, or NULL */
     /* Union branches that are records, held by value: the edges a pointer may
      * replace when they close a cycle (header_text). */
@@ -1430,7 +1430,7 @@ static size_t enum_def(struct hdr *h, const avrogen_node *e)
     return nm->def;
 }
 
-/* The definition of record r, created empty; its body is built from h->todo. */
+/* The definition of record r, created empty; its body is built from h->unbuilt. */
 static size_t record_def(struct hdr *h, const avrogen_node *r)
 {
     struct named *nm = find_named(h, r);
@@ -1438,8 +1438,8 @@ static size_t record_def(struct hdr *h, const avrogen_node *r)
         char *spelling = xasprintf("struct %s", nm->tag);
         nm->def = new_def(h, spelling, true);
         free(spelling);
-        h->todo = xappend(h->todo, h->n_todo, sizeof *h->todo);
-        h->todo[h->n_todo++] = r;
+        h->unbuilt = xappend(h->unbuilt, h->n_unbuilt, sizeof *h->unbuilt);
+        h->unbuilt[h->n_unbuilt++] = r;
     }
     return nm->def;
 }
@@ -1712,8 +1712,8 @@ static void build_all(struct hdr *h, const avrogen_node *root)
     collect_named(h, root, NULL);
     name_types(h);
     record_def(h, root);
-    for (size_t i = 0; i < h->n_todo; i++)
-        build_record(h, h->todo[i]);
+    for (size_t i = 0; i < h->n_unbuilt; i++)
+        build_record(h, h->unbuilt[i]);
 }
 
 /* Free what build_all made, keeping the options, sinks and pointer branches. */
@@ -1731,20 +1731,14 @@ static void hdr_reset(struct hdr *h)
         free(h->defs[i].tag);
     }
     free(h->defs);
-    free(h->todo);
+    free(h->unbuilt);
     free(h->edges);
     strset_free(&h->globals);
     strset_free(&h->tags);
     strset_free(&h->folded_tags);
     ptrmap_free(&h->named_index);
-    h->named = NULL;
-    h->n_named = 0;
-    h->defs = NULL;
-    h->n_defs = 0;
-    h->todo = NULL;
-    h->n_todo = 0;
-    h->edges = NULL;
-    h->n_edges = 0;
+    *h = (struct hdr){
+            .o = h->o, .p = h->p, .sink = h->sink, .pointer_branches = h->pointer_branches};
 }
 
 int emit_header(const avrogen_schema *s, const struct emit_header_options *o, char **text,
